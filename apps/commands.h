@@ -1,0 +1,21 @@
+#pragma once
+// Each subcommand registers its options on the CLI app and runs through
+// run_guarded, which maps exceptions to exit codes and one-line errors.
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace osched::cli {
+
+// Calls fn; returns its exit code, or the code of the error it threw after
+// printing one line to stderr.
+int run_guarded(const std::function<int()>& fn);
+
+void add_validate_command(CLI::App& app, int& exit_code);
+void add_convert_command(CLI::App& app, int& exit_code);
+void add_stats_command(CLI::App& app, int& exit_code);
+void add_verify_command(CLI::App& app, int& exit_code);
+void add_schedule_command(CLI::App& app, int& exit_code);
+
+}  // namespace osched::cli

@@ -1,0 +1,56 @@
+// overlap-sched: reorder a training-step graph to hide collective time.
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"overlap-sched: reorder distributed training graphs to overlap collectives with compute"};
+  app.set_version_flag("--version", std::string("overlap-sched ") + OSCHED_VERSION);
+  app.require_subcommand(1);
+  std::string log_level = "warn";
+  app.add_option("-v,--log-level", log_level, "trace, debug, info, warn, error, off")
+      ->capture_default_str();
+  app.footer(
+      "Exit codes: 0 ok, 1 verify violation, 2 invalid input, 3 device/MPI error, 4 write error.\n"
+      "Examples:\n"
+      "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report /tmp/report.json\n"
+      "  overlap-sched validate testdata/fsdp_tiny.json\n"
+      "  overlap-sched stats testdata/tp_two_groups.json\n"
+      "  overlap-sched verify testdata/fsdp_tiny.json /tmp/out.json");
+
+  int exit_code = osched::cli::kOk;
+  osched::cli::add_validate_command(app, exit_code);
+  osched::cli::add_convert_command(app, exit_code);
+  osched::cli::add_stats_command(app, exit_code);
+  osched::cli::add_verify_command(app, exit_code);
+  osched::cli::add_schedule_command(app, exit_code);
+
+  // Logs go to stderr so stdout stays clean for "-" outputs.
+  auto logger = spdlog::stderr_color_mt("overlap-sched");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("[%l] %v");
+  app.parse_complete_callback([&] {
+    auto level = spdlog::level::from_str(log_level);
+    if (level == spdlog::level::off && log_level != "off") {
+      std::cerr << "error: --log-level: unknown level '" << log_level << "'\n";
+      std::exit(osched::cli::kBadInput);
+    }
+    spdlog::set_level(level);
+  });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return osched::cli::kBadInput;
+  }
+  return exit_code;
+}

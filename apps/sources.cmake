@@ -1,0 +1,7 @@
+target_sources(overlap-sched PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/run_guarded.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_basic.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_verify.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_schedule.cpp
+)
+target_include_directories(overlap-sched PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/apps)

@@ -1,0 +1,83 @@
+#include "analysis/stats.h"
+
+#include <sstream>
+#include <unordered_set>
+
+#include "graph/collective.h"
+#include "graph/op_table.h"
+
+namespace osched {
+
+GraphStats compute_stats(const Graph& g) {
+  GraphStats s;
+  s.nodes = g.size();
+  std::unordered_set<std::string> storages;
+  for (const auto& n : g.nodes) {
+    s.by_op[std::string(node_op_name(n.op))]++;
+    if (is_compute_node(n)) {
+      s.compute_nodes++;
+    } else if (is_collective_node(n)) {
+      s.collectives++;
+      auto& gs = s.groups[collective_group_name(n).value_or("?")];
+      gs.count++;
+      gs.by_kind[std::string(collective_kind_name(collective_signature(n.target)->kind))]++;
+      for (const auto& m : n.val)
+        if (m) gs.bytes += m->nbytes();
+    } else if (is_wait_node(n)) {
+      s.waits++;
+    } else if (n.op == NodeOp::CallFunction) {
+      s.other_nodes++;
+    }
+    // Views share their base's storage; count each allocation once.
+    if (is_view_node(n) || is_wait_node(n)) continue;
+    for (const auto& m : n.val) {
+      if (!m) continue;
+      if (m->storage && !storages.insert(*m->storage).second) continue;
+      s.total_tensor_bytes += m->allocation_bytes();
+    }
+  }
+  return s;
+}
+
+nlohmann::json stats_to_json(const GraphStats& s) {
+  nlohmann::json j;
+  j["nodes"] = s.nodes;
+  j["by_op"] = s.by_op;
+  j["compute_nodes"] = s.compute_nodes;
+  j["collectives"] = s.collectives;
+  j["waits"] = s.waits;
+  j["other_nodes"] = s.other_nodes;
+  j["total_tensor_bytes"] = s.total_tensor_bytes;
+  nlohmann::json groups = nlohmann::json::object();
+  for (const auto& [name, gs] : s.groups)
+    groups[name] = {{"count", gs.count}, {"bytes", gs.bytes}, {"by_kind", gs.by_kind}};
+  j["groups"] = groups;
+  return j;
+}
+
+std::string stats_to_text(const GraphStats& s) {
+  std::ostringstream o;
+  o << "nodes: " << s.nodes << " (";
+  bool first = true;
+  for (const auto& [op, c] : s.by_op) {
+    o << (first ? "" : ", ") << op << " " << c;
+    first = false;
+  }
+  o << ")\n";
+  o << "compute nodes: " << s.compute_nodes << "\n";
+  o << "collectives: " << s.collectives << ", waits: " << s.waits << "\n";
+  o << "other call_function nodes: " << s.other_nodes << "\n";
+  for (const auto& [name, gs] : s.groups) {
+    o << "  group " << name << ": " << gs.count << " collectives, " << gs.bytes << " bytes (";
+    bool f = true;
+    for (const auto& [k, c] : gs.by_kind) {
+      o << (f ? "" : ", ") << k << " " << c;
+      f = false;
+    }
+    o << ")\n";
+  }
+  o << "total tensor bytes: " << s.total_tensor_bytes << "\n";
+  return o.str();
+}
+
+}  // namespace osched

@@ -1,0 +1,108 @@
+#include "analysis/verify.h"
+
+#include <unordered_map>
+#include <vector>
+
+#include "graph/collective.h"
+
+namespace osched {
+namespace {
+
+// Bucketing marks the nodes it creates with meta.overlap_sched.replaces: the
+// original nodes whose role they take over.
+const nlohmann::json* replaces_list(const Node& n) {
+  if (!n.meta.is_object()) return nullptr;
+  auto it = n.meta.find("overlap_sched");
+  if (it == n.meta.end() || !it->is_object()) return nullptr;
+  auto r = it->find("replaces");
+  if (r == it->end() || !r->is_array()) return nullptr;
+  return &*r;
+}
+
+bool created_by_tool(const Node& n) {
+  return n.meta.is_object() && n.meta.contains("overlap_sched") &&
+         n.meta["overlap_sched"].is_object() && n.meta["overlap_sched"].contains("created");
+}
+
+}  // namespace
+
+std::optional<std::string> verify_reordering(const Graph& original, const Graph& reordered) {
+  const NodeId n_re = reordered.size();
+  if (n_re == 0 || reordered.nodes.back().op != NodeOp::Output)
+    return "the output node is not last in the reordered graph";
+
+  // position in the reordered graph of each original node, or of the node that replaces it
+  std::vector<NodeId> pos(original.nodes.size(), -1);
+  for (NodeId i = 0; i < n_re; ++i) {
+    const Node& r = reordered.nodes[i];
+    if (auto o = original.find(r.name)) {
+      const Node& on = original.nodes[*o];
+      if (on.target != r.target || on.op != r.op)
+        return "node '" + r.name + "' changed its op or target ('" + on.target + "' -> '" +
+               r.target + "')";
+      if (pos[*o] >= 0) return "node '" + r.name + "' appears twice";
+      pos[*o] = i;
+      continue;
+    }
+    const nlohmann::json* rep = replaces_list(r);
+    if (!rep && !created_by_tool(r))
+      return "node '" + r.name + "' is not in the original graph";
+    if (rep) {
+      for (const auto& name : *rep) {
+        if (!name.is_string()) continue;
+        auto o = original.find(name.get<std::string>());
+        if (!o) return "node '" + r.name + "' replaces unknown node '" + name.get<std::string>() + "'";
+        if (reordered.find(name.get<std::string>()))
+          return "node '" + r.name + "' replaces '" + name.get<std::string>() +
+                 "' which is still present";
+        pos[*o] = std::max(pos[*o], i);
+      }
+    }
+  }
+  for (NodeId o = 0; o < original.size(); ++o)
+    if (pos[o] < 0) return "node '" + original.nodes[o].name + "' is missing from the reordered graph";
+
+  // Every original data and control dependency must still point backwards.
+  for (NodeId o = 0; o < original.size(); ++o) {
+    const Node& n = original.nodes[o];
+    auto check = [&](NodeId dep, const char* kind) -> std::optional<std::string> {
+      if (pos[dep] == pos[o]) return std::nullopt;  // merged into one node
+      if (pos[dep] > pos[o])
+        return std::string(kind) + " dependency violated: '" + n.name + "' (position " +
+               std::to_string(pos[o]) + ") now comes before its input '" +
+               original.nodes[dep].name + "' (position " + std::to_string(pos[dep]) + ")";
+      return std::nullopt;
+    };
+    for (NodeId d : data_inputs(n))
+      if (auto err = check(d, "data")) return err;
+    for (NodeId d : n.control_deps)
+      if (auto err = check(d, "control")) return err;
+  }
+  // Control deps the reordered graph adds must hold too.
+  for (NodeId i = 0; i < n_re; ++i) {
+    for (NodeId d : reordered.nodes[i].control_deps)
+      if (d > i)
+        return "control dependency violated: '" + reordered.nodes[i].name + "' comes before '" +
+               reordered.nodes[d].name + "'";
+    for (NodeId d : data_inputs(reordered.nodes[i]))
+      if (d > i)
+        return "data dependency violated: '" + reordered.nodes[i].name + "' comes before '" +
+               reordered.nodes[d].name + "'";
+  }
+
+  // Per process group, collectives keep their original issue order.
+  std::unordered_map<std::string, std::pair<NodeId, NodeId>> last;  // group -> (orig, pos)
+  for (NodeId o = 0; o < original.size(); ++o) {
+    const Node& n = original.nodes[o];
+    if (!is_collective_node(n)) continue;
+    std::string group = collective_group_name(n).value_or("");
+    auto it = last.find(group);
+    if (it != last.end() && pos[o] < it->second.second)
+      return "process group '" + group + "': collective '" + n.name + "' is now issued before '" +
+             original.nodes[it->second.first].name + "', changing the group's issue order";
+    last[group] = {o, pos[o]};
+  }
+  return std::nullopt;
+}
+
+}  // namespace osched

@@ -1,0 +1,16 @@
+#pragma once
+// Checks that a reordered graph is a legal reordering of the original: same
+// nodes (modulo bucketing), every data and control dependency respected, and
+// each process group's collectives issued in the original order.
+
+#include <optional>
+#include <string>
+
+#include "graph/graph.h"
+
+namespace osched {
+
+// nullopt when legal; otherwise the first violation, one line.
+std::optional<std::string> verify_reordering(const Graph& original, const Graph& reordered);
+
+}  // namespace osched

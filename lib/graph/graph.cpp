@@ -1,0 +1,88 @@
+#include "graph/graph.h"
+
+#include <algorithm>
+
+namespace osched {
+
+std::optional<NodeOp> parse_node_op(std::string_view s) {
+  if (s == "placeholder") return NodeOp::Placeholder;
+  if (s == "get_attr") return NodeOp::GetAttr;
+  if (s == "call_function") return NodeOp::CallFunction;
+  if (s == "output") return NodeOp::Output;
+  return std::nullopt;
+}
+
+std::string_view node_op_name(NodeOp op) {
+  switch (op) {
+    case NodeOp::Placeholder: return "placeholder";
+    case NodeOp::GetAttr: return "get_attr";
+    case NodeOp::CallFunction: return "call_function";
+    case NodeOp::Output: return "output";
+  }
+  return "call_function";
+}
+
+const Value* Node::kwarg(std::string_view key) const {
+  for (const auto& [k, v] : kwargs)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+std::optional<NodeId> Graph::find(std::string_view node_name) const {
+  auto it = index_.find(std::string(node_name));
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Graph::rebuild_index() {
+  index_.clear();
+  index_.reserve(nodes.size());
+  for (NodeId i = 0; i < size(); ++i) index_.emplace(nodes[i].name, i);
+}
+
+std::vector<NodeId> data_inputs(const Node& n) {
+  std::vector<NodeId> out;
+  auto add = [&](const Value& v) {
+    auto id = static_cast<NodeId>(v.i);
+    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  };
+  for (const auto& a : n.args) for_each_ref(a, add);
+  for (const auto& kv : n.kwargs) for_each_ref(kv.second, add);
+  return out;
+}
+
+std::vector<NodeId> node_inputs(const Node& n) {
+  std::vector<NodeId> out = data_inputs(n);
+  for (NodeId c : n.control_deps)
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  return out;
+}
+
+InputLists build_input_lists(const Graph& g, bool include_control) {
+  InputLists l;
+  l.offsets.reserve(g.nodes.size() + 1);
+  l.offsets.push_back(0);
+  for (const auto& n : g.nodes) {
+    auto ins = include_control ? node_inputs(n) : data_inputs(n);
+    l.inputs.insert(l.inputs.end(), ins.begin(), ins.end());
+    l.offsets.push_back(static_cast<int64_t>(l.inputs.size()));
+  }
+  return l;
+}
+
+UserLists build_user_lists(const Graph& g, const InputLists& inputs) {
+  const size_t n = g.nodes.size();
+  UserLists u;
+  u.offsets.assign(n + 1, 0);
+  for (NodeId v : inputs.inputs) u.offsets[v + 1]++;
+  for (size_t i = 0; i < n; ++i) u.offsets[i + 1] += u.offsets[i];
+  u.users.resize(inputs.inputs.size());
+  std::vector<int64_t> fill(u.offsets.begin(), u.offsets.end() - 1);
+  for (NodeId i = 0; i < static_cast<NodeId>(n); ++i) {
+    auto [b, e] = inputs.of(i);
+    for (auto p = b; p != e; ++p) u.users[fill[*p]++] = i;
+  }
+  return u;
+}
+
+}  // namespace osched

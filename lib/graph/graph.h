@@ -1,0 +1,101 @@
+#pragma once
+// The in-memory graph: nodes in program order, addressed by index.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "graph/tensor_meta.h"
+#include "graph/value.h"
+
+namespace osched {
+
+using NodeId = int32_t;
+
+enum class NodeOp : uint8_t { Placeholder, GetAttr, CallFunction, Output };
+
+std::optional<NodeOp> parse_node_op(std::string_view s);
+std::string_view node_op_name(NodeOp op);
+
+// How the node's `val` is shaped: absent/null, one tensor, or a list.
+enum class ValKind : uint8_t { Null, Single, List };
+
+struct Node {
+  std::string name;
+  NodeOp op = NodeOp::CallFunction;
+  std::string target;
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> kwargs;  // sorted by key
+  ValKind val_kind = ValKind::Null;
+  std::vector<std::optional<TensorMeta>> val;  // one entry for Single
+  std::optional<std::vector<std::string>> tags;
+  std::optional<bool> is_view;
+  std::vector<NodeId> control_deps;
+  nlohmann::json meta;  // null when absent
+  nlohmann::json extra = nlohmann::json::object();
+
+  const TensorMeta* output(size_t i = 0) const {
+    return i < val.size() && val[i] ? &*val[i] : nullptr;
+  }
+  const Value* kwarg(std::string_view key) const;
+};
+
+struct ProcessGroup {
+  std::vector<int64_t> ranks;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct Graph {
+  std::string format = "overlap-sched.graph";
+  int64_t version = 1;
+  std::string name;
+  int64_t rank = 0;
+  int64_t world_size = 1;
+  std::map<std::string, ProcessGroup> process_groups;
+  nlohmann::json hardware;  // null when absent
+  std::vector<Node> nodes;
+  nlohmann::json extra = nlohmann::json::object();
+
+  NodeId size() const { return static_cast<NodeId>(nodes.size()); }
+  std::optional<NodeId> find(std::string_view node_name) const;
+  void rebuild_index();
+
+ private:
+  std::unordered_map<std::string, NodeId> index_;
+};
+
+// Direct inputs of a node: data references (deduplicated, in first-use order)
+// followed by control dependencies not already present.
+std::vector<NodeId> node_inputs(const Node& n);
+std::vector<NodeId> data_inputs(const Node& n);
+
+// Users of every node (data and control), built once. CSR layout keeps it
+// compact for very large graphs.
+struct UserLists {
+  std::vector<int64_t> offsets;  // size N+1
+  std::vector<NodeId> users;
+  std::pair<const NodeId*, const NodeId*> of(NodeId n) const {
+    return {users.data() + offsets[n], users.data() + offsets[n + 1]};
+  }
+  size_t count(NodeId n) const { return static_cast<size_t>(offsets[n + 1] - offsets[n]); }
+};
+
+struct InputLists {
+  std::vector<int64_t> offsets;
+  std::vector<NodeId> inputs;
+  std::pair<const NodeId*, const NodeId*> of(NodeId n) const {
+    return {inputs.data() + offsets[n], inputs.data() + offsets[n + 1]};
+  }
+  size_t count(NodeId n) const { return static_cast<size_t>(offsets[n + 1] - offsets[n]); }
+};
+
+InputLists build_input_lists(const Graph& g, bool include_control = true);
+UserLists build_user_lists(const Graph& g, const InputLists& inputs);
+
+}  // namespace osched

@@ -1,0 +1,25 @@
+#pragma once
+// Built-in facts about aten operators: which are compute (have a FLOP
+// formula), which are views, which are pointwise. Exporter-provided
+// `tags`/`is_view` on a node take precedence over this table.
+
+#include <string_view>
+
+#include "graph/graph.h"
+
+namespace osched {
+
+// "aten.mm.default" -> "aten.mm" (the overload packet).
+std::string_view overload_packet(std::string_view target);
+
+bool is_compute_target(std::string_view target);
+bool is_view_target(std::string_view target);
+bool is_pointwise_target(std::string_view target);
+
+// Node-level answers that honour the node's own tags / is_view.
+bool is_compute_node(const Node& n);
+bool is_view_node(const Node& n);
+bool is_pointwise_node(const Node& n);
+inline bool is_cheap_node(const Node& n) { return is_view_node(n) || is_pointwise_node(n); }
+
+}  // namespace osched

@@ -1,0 +1,46 @@
+#pragma once
+// Output tensor metadata of a node: shape, stride, dtype, device, aliasing.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "graph/dtype.h"
+
+namespace osched {
+
+// A dimension: a concrete integer or a symbol with an optional hint.
+struct Dim {
+  int64_t value = 0;  // concrete value, or the hint of a backed symbol
+  std::string sym;    // non-empty for symbolic dims
+  bool has_hint = true;  // false only for unbacked symbols
+
+  bool is_symbolic() const { return !sym.empty(); }
+  bool is_known() const { return !is_symbolic() || has_hint; }
+  // Size used by estimates: the value or hint; unbacked dims count as 0.
+  int64_t hint_or_zero() const { return is_known() ? value : 0; }
+};
+
+struct TensorMeta {
+  std::vector<Dim> shape;
+  std::vector<Dim> stride;
+  DType dtype = DType::Float32;
+  std::string device;
+  std::optional<std::string> storage;
+  std::optional<int64_t> storage_offset;
+  std::optional<int64_t> storage_bytes;
+  nlohmann::json extra = nlohmann::json::object();  // unknown fields, kept on round trip
+
+  int64_t numel() const;
+  // Bytes of the elements (numel × itemsize).
+  int64_t nbytes() const;
+  // Bytes of the allocation this tensor implies: storage_bytes if given, else
+  // the span reachable through shape and stride.
+  int64_t allocation_bytes() const;
+  bool has_unbacked_dims() const;
+};
+
+}  // namespace osched

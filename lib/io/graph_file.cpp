@@ -1,0 +1,113 @@
+#include "io/graph_file.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/graph_error.h"
+#include "io/json_io.h"
+#include "io/proto_io.h"
+
+namespace osched {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+GraphFormat parse_graph_format(const std::string& s) {
+  if (s == "auto") return GraphFormat::Auto;
+  if (s == "json") return GraphFormat::Json;
+  if (s == "pb" || s == "proto" || s == "protobuf") return GraphFormat::Proto;
+  throw std::invalid_argument("unknown format '" + s + "' (expected json, pb or auto)");
+}
+
+GraphFormat resolve_format(const std::string& path, GraphFormat requested) {
+  if (requested != GraphFormat::Auto) return requested;
+  if (ends_with(path, ".pb") || ends_with(path, ".binpb")) return GraphFormat::Proto;
+  return GraphFormat::Json;
+}
+
+std::string read_file_bytes(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+Graph read_graph_file(const std::string& path, GraphFormat format, const ReadOptions& opts) {
+  std::string bytes = read_file_bytes(path);
+  GraphFormat f = format;
+  if (f == GraphFormat::Auto) {
+    if (path == "-") {
+      // Sniff: JSON starts with '{' after whitespace; protobuf never does for our schema.
+      size_t i = bytes.find_first_not_of(" \t\r\n");
+      f = (i != std::string::npos && bytes[i] == '{') ? GraphFormat::Json : GraphFormat::Proto;
+    } else {
+      f = resolve_format(path, GraphFormat::Auto);
+    }
+  }
+  const std::string label = path == "-" ? "<stdin>" : path;
+  try {
+    return f == GraphFormat::Proto ? graph_from_proto_bytes(bytes, opts)
+                                   : graph_from_json_text(bytes, opts);
+  } catch (const GraphError& e) {
+    throw e.with_file(label);
+  }
+}
+
+void write_file_atomic(const std::string& path, const std::string& bytes) {
+  if (path == "-") {
+    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::cout.flush();
+    return;
+  }
+  std::string tmpl = path + ".tmp.XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = mkstemp(name.data());
+  if (fd < 0) throw IoError(path + ": cannot create temporary file: " + std::strerror(errno));
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t w = ::write(fd, p, left);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(name.data());
+      throw IoError(path + ": write failed: " + std::strerror(err));
+    }
+    p += w;
+    left -= static_cast<size_t>(w);
+  }
+  // mkstemp creates 0600; give the file ordinary permissions.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  if (::close(fd) != 0 || std::rename(name.data(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(name.data());
+    throw IoError(path + ": cannot write: " + std::strerror(err));
+  }
+}
+
+void write_graph_file(const std::string& path, const Graph& g, GraphFormat format) {
+  GraphFormat f = resolve_format(path, format);
+  write_file_atomic(path, f == GraphFormat::Proto ? graph_to_proto_bytes(g) : graph_to_json_text(g));
+}
+
+}  // namespace osched

@@ -1,0 +1,36 @@
+#pragma once
+// Reading and writing graph files: format chosen by extension or explicitly,
+// "-" for stdin/stdout, and atomic writes (temp file + rename) so a failure
+// never leaves a partial output.
+
+#include <string>
+
+#include "graph/graph.h"
+#include "io/json_io.h"
+
+namespace osched {
+
+enum class GraphFormat { Auto, Json, Proto };
+
+// "json", "pb"/"proto"/"protobuf", "auto"; throws std::invalid_argument otherwise.
+GraphFormat parse_graph_format(const std::string& s);
+
+// Resolves Auto from the file extension (.json / .pb). For "-" on input the
+// content is sniffed; on output JSON is the default.
+GraphFormat resolve_format(const std::string& path, GraphFormat requested);
+
+// Throws GraphError with the file name prefixed, or IoError.
+Graph read_graph_file(const std::string& path, GraphFormat format = GraphFormat::Auto,
+                      const ReadOptions& opts = {});
+void write_graph_file(const std::string& path, const Graph& g,
+                      GraphFormat format = GraphFormat::Auto);
+
+std::string read_file_bytes(const std::string& path);
+// Writes via a temporary file in the same directory and renames it into place.
+void write_file_atomic(const std::string& path, const std::string& bytes);
+
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace osched

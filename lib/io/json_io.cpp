@@ -1,0 +1,442 @@
+#include "io/json_io.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "io/graph_error.h"
+#include "io/validate.h"
+
+namespace osched {
+namespace {
+
+using json = nlohmann::json;
+
+const std::unordered_set<std::string> kTopKeys = {
+    "format", "version", "name", "rank", "world_size", "process_groups", "hardware", "nodes"};
+const std::unordered_set<std::string> kNodeKeys = {"name",  "op",     "target",       "args",
+                                                   "kwargs", "val",   "tags",         "is_view",
+                                                   "control_deps", "meta"};
+const std::unordered_set<std::string> kMetaKeys = {
+    "shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"};
+
+std::string type_name(const json& j) { return j.type_name(); }
+
+// Converts JSON to the model, resolving node names against those seen so far.
+class Reader {
+ public:
+  explicit Reader(ReadOptions opts) : opts_(opts) {}
+
+  Graph read(const json& doc) {
+    if (!doc.is_object()) throw GraphError("", "", "top level must be a JSON object");
+    Graph g;
+    g.format = req_string(doc, "format", "");
+    if (g.format != "overlap-sched.graph")
+      throw GraphError("", "format", "expected \"overlap-sched.graph\", got \"" + g.format + "\"");
+    g.version = req_int(doc, "version", "");
+    if (g.version != 1)
+      throw GraphError("", "version", "unsupported version " + std::to_string(g.version) +
+                                          " (this tool reads version 1)");
+    if (doc.contains("name")) g.name = req_string(doc, "name", "");
+    if (doc.contains("rank")) g.rank = req_int(doc, "rank", "");
+    if (doc.contains("world_size")) g.world_size = req_int(doc, "world_size", "");
+    if (doc.contains("process_groups")) read_groups(doc["process_groups"], g);
+    if (doc.contains("hardware")) {
+      if (!doc["hardware"].is_object() && !doc["hardware"].is_null())
+        throw GraphError("", "hardware", "must be an object");
+      g.hardware = doc["hardware"];
+    }
+    if (!doc.contains("nodes")) throw GraphError("", "nodes", "missing");
+    const json& nodes = doc["nodes"];
+    if (!nodes.is_array()) throw GraphError("", "nodes", "must be an array");
+    for (const auto& [k, v] : doc.items())
+      if (!kTopKeys.count(k)) g.extra[k] = v;
+
+    // First pass: names, so a reference to a later node reads differently
+    // from a reference to one that does not exist.
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const json& n = nodes[i];
+      std::string label = "#" + std::to_string(i);
+      if (!n.is_object()) throw GraphError(label, "", "node must be a JSON object");
+      if (!n.contains("name") || !n["name"].is_string())
+        throw GraphError(label, "name", "missing or not a string");
+      std::string name = n["name"].get<std::string>();
+      if (name.empty()) throw GraphError(label, "name", "must not be empty");
+      if (!all_names_.emplace(name, static_cast<NodeId>(i)).second)
+        throw GraphError(name, "name", "duplicate node name");
+    }
+    g.nodes.reserve(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      current_ = static_cast<NodeId>(i);
+      g.nodes.push_back(read_node(nodes[i]));
+    }
+    g.rebuild_index();
+    return g;
+  }
+
+ private:
+  ReadOptions opts_;
+  std::unordered_map<std::string, NodeId> all_names_;
+  NodeId current_ = 0;
+  std::string node_name_;
+
+  static std::string req_string(const json& o, const char* key, const std::string& node) {
+    if (!o.contains(key)) throw GraphError(node, key, "missing");
+    if (!o[key].is_string()) throw GraphError(node, key, "must be a string, got " + type_name(o[key]));
+    return o[key].get<std::string>();
+  }
+  static int64_t as_int(const json& v, const std::string& node, const std::string& field) {
+    if (v.is_number_integer()) {
+      if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+        throw GraphError(node, field, "integer out of range");
+      return v.get<int64_t>();
+    }
+    throw GraphError(node, field, "must be an integer, got " + type_name(v));
+  }
+  static int64_t req_int(const json& o, const char* key, const std::string& node) {
+    if (!o.contains(key)) throw GraphError(node, key, "missing");
+    return as_int(o[key], node, key);
+  }
+
+  void read_groups(const json& pg, Graph& g) {
+    if (!pg.is_object()) throw GraphError("", "process_groups", "must be an object");
+    for (const auto& [name, grp] : pg.items()) {
+      std::string f = "process_groups." + name;
+      if (!grp.is_object()) throw GraphError("", f, "must be an object");
+      if (!grp.contains("ranks") || !grp["ranks"].is_array())
+        throw GraphError("", f + ".ranks", "missing or not an array");
+      ProcessGroup p;
+      for (size_t i = 0; i < grp["ranks"].size(); ++i) {
+        int64_t r = as_int(grp["ranks"][i], "", f + ".ranks[" + std::to_string(i) + "]");
+        if (r < 0) throw GraphError("", f + ".ranks[" + std::to_string(i) + "]", "negative rank");
+        p.ranks.push_back(r);
+      }
+      if (p.ranks.empty()) throw GraphError("", f + ".ranks", "must not be empty");
+      for (const auto& [k, v] : grp.items())
+        if (k != "ranks") p.extra[k] = v;
+      g.process_groups.emplace(name, std::move(p));
+    }
+  }
+
+  Value read_value(const json& v, const std::string& field) {
+    switch (v.type()) {
+      case json::value_t::null: return Value::null();
+      case json::value_t::boolean: return Value::boolean(v.get<bool>());
+      case json::value_t::number_integer:
+      case json::value_t::number_unsigned: return Value::integer(as_int(v, node_name_, field));
+      case json::value_t::number_float: return Value::real(v.get<double>());
+      case json::value_t::string: return Value::string(v.get<std::string>());
+      case json::value_t::array: {
+        Value list;
+        list.kind = Value::Kind::List;
+        for (size_t i = 0; i < v.size(); ++i)
+          list.list.push_back(read_value(v[i], field + "[" + std::to_string(i) + "]"));
+        return list;
+      }
+      case json::value_t::object: {
+        if (!v.contains("node") || !v["node"].is_string())
+          throw GraphError(node_name_, field,
+                           "an object value must be a node reference {\"node\": NAME}");
+        for (const auto& [k, _] : v.items())
+          if (k != "node" && k != "index")
+            throw GraphError(node_name_, field, "unexpected key '" + k + "' in node reference");
+        std::string target = v["node"].get<std::string>();
+        auto it = all_names_.find(target);
+        if (it == all_names_.end())
+          throw GraphError(node_name_, field, "references unknown node '" + target + "'");
+        if (opts_.require_topological_order && it->second >= current_)
+          throw GraphError(node_name_, field,
+                           "references node '" + target + "' that does not come earlier");
+        int64_t index = -1;
+        if (v.contains("index")) {
+          index = as_int(v["index"], node_name_, field + ".index");
+          if (index < 0) throw GraphError(node_name_, field + ".index", "must be >= 0");
+        }
+        return Value::node_ref(it->second, index);
+      }
+      default: throw GraphError(node_name_, field, "unsupported value type");
+    }
+  }
+
+  Dim read_dim(const json& d, const std::string& field) {
+    Dim dim;
+    if (d.is_number_integer()) {
+      dim.value = as_int(d, node_name_, field);
+    } else if (d.is_object()) {
+      if (!d.contains("sym") || !d["sym"].is_string() || d["sym"].get<std::string>().empty())
+        throw GraphError(node_name_, field + ".sym", "missing or not a non-empty string");
+      dim.sym = d["sym"].get<std::string>();
+      if (d.contains("hint") && !d["hint"].is_null()) {
+        dim.value = as_int(d["hint"], node_name_, field + ".hint");
+      } else {
+        dim.has_hint = false;
+      }
+    } else {
+      throw GraphError(node_name_, field, "a dim must be an integer or {\"sym\", \"hint\"}");
+    }
+    if (dim.value < 0) throw GraphError(node_name_, field, "negative dimension " + std::to_string(dim.value));
+    return dim;
+  }
+
+  TensorMeta read_meta(const json& m, const std::string& field) {
+    if (!m.is_object()) throw GraphError(node_name_, field, "must be an object or null");
+    TensorMeta t;
+    for (const char* key : {"shape", "stride"}) {
+      if (!m.contains(key)) {
+        if (std::string(key) == "shape") throw GraphError(node_name_, field + ".shape", "missing");
+        continue;
+      }
+      if (!m[key].is_array()) throw GraphError(node_name_, field + "." + key, "must be an array");
+      auto& dims = std::string(key) == "shape" ? t.shape : t.stride;
+      for (size_t i = 0; i < m[key].size(); ++i)
+        dims.push_back(read_dim(m[key][i], field + "." + key + "[" + std::to_string(i) + "]"));
+    }
+    if (!m.contains("stride")) {
+      // Contiguous strides when the exporter left them out.
+      t.stride.resize(t.shape.size());
+      int64_t s = 1;
+      for (size_t i = t.shape.size(); i-- > 0;) {
+        t.stride[i].value = s;
+        s *= std::max<int64_t>(1, t.shape[i].hint_or_zero());
+      }
+    }
+    if (t.stride.size() != t.shape.size())
+      throw GraphError(node_name_, field + ".stride", "has " + std::to_string(t.stride.size()) +
+                                                          " dims but shape has " +
+                                                          std::to_string(t.shape.size()));
+    std::string dt = req_string(m, "dtype", node_name_);
+    auto d = parse_dtype(dt);
+    if (!d) throw GraphError(node_name_, field + ".dtype", "unknown dtype '" + dt + "'");
+    t.dtype = *d;
+    if (m.contains("device")) {
+      if (!m["device"].is_string()) throw GraphError(node_name_, field + ".device", "must be a string");
+      t.device = m["device"].get<std::string>();
+    }
+    if (m.contains("storage") && !m["storage"].is_null()) {
+      if (m["storage"].is_string()) t.storage = m["storage"].get<std::string>();
+      else if (m["storage"].is_number_integer()) t.storage = std::to_string(m["storage"].get<int64_t>());
+      else throw GraphError(node_name_, field + ".storage", "must be a string or integer id");
+    }
+    if (m.contains("storage_offset")) {
+      t.storage_offset = as_int(m["storage_offset"], node_name_, field + ".storage_offset");
+      if (*t.storage_offset < 0) throw GraphError(node_name_, field + ".storage_offset", "negative");
+    }
+    if (m.contains("storage_bytes")) {
+      t.storage_bytes = as_int(m["storage_bytes"], node_name_, field + ".storage_bytes");
+      if (*t.storage_bytes < 0) throw GraphError(node_name_, field + ".storage_bytes", "negative");
+    }
+    for (const auto& [k, v] : m.items())
+      if (!kMetaKeys.count(k)) t.extra[k] = v;
+    return t;
+  }
+
+  Node read_node(const json& n) {
+    Node node;
+    node.name = n["name"].get<std::string>();
+    node_name_ = node.name;
+    std::string op = req_string(n, "op", node_name_);
+    auto parsed = parse_node_op(op);
+    if (!parsed) throw GraphError(node_name_, "op", "unknown op '" + op + "'");
+    node.op = *parsed;
+    if (n.contains("target")) {
+      if (!n["target"].is_string()) throw GraphError(node_name_, "target", "must be a string");
+      node.target = n["target"].get<std::string>();
+    } else if (node.op == NodeOp::CallFunction) {
+      throw GraphError(node_name_, "target", "missing");
+    }
+    if (n.contains("args")) {
+      if (!n["args"].is_array()) throw GraphError(node_name_, "args", "must be an array");
+      for (size_t i = 0; i < n["args"].size(); ++i)
+        node.args.push_back(read_value(n["args"][i], "args[" + std::to_string(i) + "]"));
+    }
+    if (n.contains("kwargs")) {
+      if (!n["kwargs"].is_object()) throw GraphError(node_name_, "kwargs", "must be an object");
+      for (const auto& [k, v] : n["kwargs"].items())
+        node.kwargs.emplace_back(k, read_value(v, "kwargs." + k));
+    }
+    if (n.contains("val") && !n["val"].is_null()) {
+      const json& v = n["val"];
+      if (v.is_array()) {
+        node.val_kind = ValKind::List;
+        for (size_t i = 0; i < v.size(); ++i) {
+          if (v[i].is_null()) node.val.emplace_back(std::nullopt);
+          else node.val.emplace_back(read_meta(v[i], "val[" + std::to_string(i) + "]"));
+        }
+      } else {
+        node.val_kind = ValKind::Single;
+        node.val.emplace_back(read_meta(v, "val"));
+      }
+    }
+    if (n.contains("tags")) {
+      if (!n["tags"].is_array()) throw GraphError(node_name_, "tags", "must be an array of strings");
+      node.tags.emplace();
+      for (const auto& t : n["tags"]) {
+        if (!t.is_string()) throw GraphError(node_name_, "tags", "must be an array of strings");
+        node.tags->push_back(t.get<std::string>());
+      }
+    }
+    if (n.contains("is_view")) {
+      if (!n["is_view"].is_boolean()) throw GraphError(node_name_, "is_view", "must be a boolean");
+      node.is_view = n["is_view"].get<bool>();
+    }
+    if (n.contains("control_deps")) {
+      if (!n["control_deps"].is_array())
+        throw GraphError(node_name_, "control_deps", "must be an array of node names");
+      for (const auto& d : n["control_deps"]) {
+        if (!d.is_string()) throw GraphError(node_name_, "control_deps", "must be an array of node names");
+        auto it = all_names_.find(d.get<std::string>());
+        if (it == all_names_.end())
+          throw GraphError(node_name_, "control_deps",
+                           "references unknown node '" + d.get<std::string>() + "'");
+        node.control_deps.push_back(it->second);
+      }
+    }
+    if (n.contains("meta")) node.meta = n["meta"];
+    for (const auto& [k, v] : n.items())
+      if (!kNodeKeys.count(k)) node.extra[k] = v;
+    return node;
+  }
+};
+
+json value_to_json(const Value& v, const Graph& g) {
+  switch (v.kind) {
+    case Value::Kind::Null: return nullptr;
+    case Value::Kind::Bool: return v.b;
+    case Value::Kind::Int: return v.i;
+    case Value::Kind::Float: return v.f;
+    case Value::Kind::String: return v.s;
+    case Value::Kind::List: {
+      json a = json::array();
+      for (const auto& item : v.list) a.push_back(value_to_json(item, g));
+      return a;
+    }
+    case Value::Kind::NodeRef: {
+      json r = {{"node", g.nodes[v.i].name}};
+      if (v.ref_output >= 0) r["index"] = v.ref_output;
+      return r;
+    }
+  }
+  return nullptr;
+}
+
+json dim_to_json(const Dim& d) {
+  if (!d.is_symbolic()) return d.value;
+  json j = {{"sym", d.sym}};
+  if (d.has_hint) j["hint"] = d.value;
+  return j;
+}
+
+json meta_to_json(const TensorMeta& t) {
+  json j = t.extra;
+  json shape = json::array(), stride = json::array();
+  for (const auto& d : t.shape) shape.push_back(dim_to_json(d));
+  for (const auto& d : t.stride) stride.push_back(dim_to_json(d));
+  j["shape"] = shape;
+  j["stride"] = stride;
+  j["dtype"] = std::string(dtype_name(t.dtype));
+  j["device"] = t.device;
+  if (t.storage) j["storage"] = *t.storage;
+  if (t.storage_offset) j["storage_offset"] = *t.storage_offset;
+  if (t.storage_bytes) j["storage_bytes"] = *t.storage_bytes;
+  return j;
+}
+
+json node_to_json(const Node& n, const Graph& g) {
+  json j = n.extra;
+  j["name"] = n.name;
+  j["op"] = std::string(node_op_name(n.op));
+  j["target"] = n.target;
+  json args = json::array();
+  for (const auto& a : n.args) args.push_back(value_to_json(a, g));
+  j["args"] = args;
+  json kwargs = json::object();
+  for (const auto& [k, v] : n.kwargs) kwargs[k] = value_to_json(v, g);
+  j["kwargs"] = kwargs;
+  switch (n.val_kind) {
+    case ValKind::Null: j["val"] = nullptr; break;
+    case ValKind::Single: j["val"] = n.val.empty() || !n.val[0] ? json() : meta_to_json(*n.val[0]); break;
+    case ValKind::List: {
+      json a = json::array();
+      for (const auto& m : n.val) a.push_back(m ? meta_to_json(*m) : json());
+      j["val"] = a;
+      break;
+    }
+  }
+  if (n.tags) j["tags"] = *n.tags;
+  if (n.is_view) j["is_view"] = *n.is_view;
+  if (!n.control_deps.empty()) {
+    json deps = json::array();
+    for (NodeId d : n.control_deps) deps.push_back(g.nodes[d].name);
+    j["control_deps"] = deps;
+  }
+  if (!n.meta.is_null()) j["meta"] = n.meta;
+  return j;
+}
+
+}  // namespace
+
+Graph graph_from_json(const json& doc, const ReadOptions& opts) {
+  Graph g = Reader(opts).read(doc);
+  validate_graph(g, opts.require_topological_order);
+  return g;
+}
+
+Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string msg = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] "; keep the useful part.
+    auto pos = msg.find("] ");
+    throw GraphError("", "", "malformed JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
+  }
+  return graph_from_json(doc, opts);
+}
+
+json graph_to_json(const Graph& g) {
+  json j = g.extra;
+  j["format"] = g.format;
+  j["version"] = g.version;
+  j["name"] = g.name;
+  j["rank"] = g.rank;
+  j["world_size"] = g.world_size;
+  json pgs = json::object();
+  for (const auto& [name, pg] : g.process_groups) {
+    json p = pg.extra;
+    p["ranks"] = pg.ranks;
+    pgs[name] = p;
+  }
+  j["process_groups"] = pgs;
+  if (!g.hardware.is_null()) j["hardware"] = g.hardware;
+  json nodes = json::array();
+  for (const auto& n : g.nodes) nodes.push_back(node_to_json(n, g));
+  j["nodes"] = std::move(nodes);
+  return j;
+}
+
+std::string canonical_json(const json& j) { return j.dump(); }
+
+std::string graph_to_json_text(const Graph& g) {
+  json doc = graph_to_json(g);
+  std::string out = "{\n";
+  bool first = true;
+  for (const auto& [k, v] : doc.items()) {
+    if (!first) out += ",\n";
+    first = false;
+    out += "  " + json(k).dump() + ": ";
+    if (k == "nodes") {
+      out += "[";
+      for (size_t i = 0; i < v.size(); ++i) {
+        out += i ? ",\n    " : "\n    ";
+        out += v[i].dump();
+      }
+      out += v.empty() ? "]" : "\n  ]";
+    } else {
+      out += v.dump();
+    }
+  }
+  out += "\n}\n";
+  return out;
+}
+
+}  // namespace osched

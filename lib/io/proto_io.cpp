@@ -1,0 +1,252 @@
+#include "io/proto_io.h"
+
+#include <nlohmann/json.hpp>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include "graph.pb.h"
+#include "io/graph_error.h"
+#include "io/json_io.h"
+
+namespace osched {
+namespace {
+
+using json = nlohmann::json;
+namespace pb = ::overlap_sched::pb;
+
+json parse_extra(const std::string& text, const std::string& where) {
+  if (text.empty()) return json::object();
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error&) {
+    throw GraphError("", where, "malformed protobuf: embedded JSON is not valid");
+  }
+}
+
+void merge_extra(json& into, const std::string& text, const std::string& where) {
+  json extra = parse_extra(text, where);
+  if (!extra.is_object()) throw GraphError("", where, "malformed protobuf: extra_json is not an object");
+  for (auto& [k, v] : extra.items()) into[k] = v;
+}
+
+json value_from_pb(const pb::Value& v) {
+  switch (v.kind_case()) {
+    case pb::Value::kBoolValue: return v.bool_value();
+    case pb::Value::kIntValue: return v.int_value();
+    case pb::Value::kFloatValue: return v.float_value();
+    case pb::Value::kStringValue: return v.string_value();
+    case pb::Value::kListValue: {
+      json a = json::array();
+      for (const auto& item : v.list_value().items()) a.push_back(value_from_pb(item));
+      return a;
+    }
+    case pb::Value::kNodeRef: {
+      json r = {{"node", v.node_ref().node()}};
+      if (v.node_ref().has_index()) r["index"] = v.node_ref().index();
+      return r;
+    }
+    default: return nullptr;
+  }
+}
+
+void value_to_pb(const json& j, pb::Value* out) {
+  switch (j.type()) {
+    case json::value_t::null: out->set_null_value(true); break;
+    case json::value_t::boolean: out->set_bool_value(j.get<bool>()); break;
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: out->set_int_value(j.get<int64_t>()); break;
+    case json::value_t::number_float: out->set_float_value(j.get<double>()); break;
+    case json::value_t::string: out->set_string_value(j.get<std::string>()); break;
+    case json::value_t::array: {
+      auto* list = out->mutable_list_value();
+      for (const auto& item : j) value_to_pb(item, list->add_items());
+      break;
+    }
+    case json::value_t::object: {
+      auto* ref = out->mutable_node_ref();
+      ref->set_node(j["node"].get<std::string>());
+      if (j.contains("index")) ref->set_index(j["index"].get<int64_t>());
+      break;
+    }
+    default: out->set_null_value(true);
+  }
+}
+
+json dim_from_pb(const pb::Dim& d) {
+  if (d.kind_case() == pb::Dim::kSym) {
+    json j = {{"sym", d.sym().name()}};
+    if (d.sym().has_hint()) j["hint"] = d.sym().hint();
+    return j;
+  }
+  return d.value();
+}
+
+void dim_to_pb(const json& j, pb::Dim* out) {
+  if (j.is_object()) {
+    out->mutable_sym()->set_name(j["sym"].get<std::string>());
+    if (j.contains("hint")) out->mutable_sym()->set_hint(j["hint"].get<int64_t>());
+  } else {
+    out->set_value(j.get<int64_t>());
+  }
+}
+
+json meta_from_pb(const pb::TensorMeta& m, const std::string& where) {
+  json j = json::object();
+  merge_extra(j, m.extra_json(), where);
+  json shape = json::array(), stride = json::array();
+  for (const auto& d : m.shape()) shape.push_back(dim_from_pb(d));
+  for (const auto& d : m.stride()) stride.push_back(dim_from_pb(d));
+  j["shape"] = shape;
+  j["stride"] = stride;
+  j["dtype"] = m.dtype();
+  j["device"] = m.device();
+  if (m.has_storage()) j["storage"] = m.storage();
+  if (m.has_storage_offset()) j["storage_offset"] = m.storage_offset();
+  if (m.has_storage_bytes()) j["storage_bytes"] = m.storage_bytes();
+  return j;
+}
+
+void meta_to_pb(json j, pb::TensorMeta* out) {
+  for (const auto& d : j["shape"]) dim_to_pb(d, out->add_shape());
+  for (const auto& d : j["stride"]) dim_to_pb(d, out->add_stride());
+  out->set_dtype(j["dtype"].get<std::string>());
+  out->set_device(j["device"].get<std::string>());
+  if (j.contains("storage")) out->set_storage(j["storage"].get<std::string>());
+  if (j.contains("storage_offset")) out->set_storage_offset(j["storage_offset"].get<int64_t>());
+  if (j.contains("storage_bytes")) out->set_storage_bytes(j["storage_bytes"].get<int64_t>());
+  for (const char* k : {"shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"})
+    j.erase(k);
+  if (!j.empty()) out->set_extra_json(canonical_json(j));
+}
+
+json node_from_pb(const pb::Node& n) {
+  std::string where = "nodes." + n.name();
+  json j = json::object();
+  merge_extra(j, n.extra_json(), where);
+  j["name"] = n.name();
+  j["op"] = n.op();
+  j["target"] = n.target();
+  json args = json::array();
+  for (const auto& a : n.args()) args.push_back(value_from_pb(a));
+  j["args"] = args;
+  json kwargs = json::object();
+  for (const auto& kv : n.kwargs()) kwargs[kv.key()] = value_from_pb(kv.value());
+  j["kwargs"] = kwargs;
+  switch (n.val_kind()) {
+    case pb::VAL_SINGLE:
+      j["val"] = n.val_size() > 0 && n.val(0).has_meta() ? meta_from_pb(n.val(0).meta(), where) : json();
+      break;
+    case pb::VAL_LIST: {
+      json a = json::array();
+      for (const auto& m : n.val()) a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where) : json());
+      j["val"] = a;
+      break;
+    }
+    default: j["val"] = nullptr;
+  }
+  if (n.has_tags()) j["tags"] = std::vector<std::string>(n.tags().begin(), n.tags().end());
+  if (n.has_is_view()) j["is_view"] = n.is_view();
+  if (n.control_deps_size() > 0)
+    j["control_deps"] = std::vector<std::string>(n.control_deps().begin(), n.control_deps().end());
+  if (!n.meta_json().empty()) j["meta"] = parse_extra(n.meta_json(), where + ".meta");
+  return j;
+}
+
+void node_to_pb(json j, pb::Node* out) {
+  out->set_name(j["name"].get<std::string>());
+  out->set_op(j["op"].get<std::string>());
+  out->set_target(j["target"].get<std::string>());
+  for (const auto& a : j["args"]) value_to_pb(a, out->add_args());
+  for (const auto& [k, v] : j["kwargs"].items()) {
+    auto* kw = out->add_kwargs();
+    kw->set_key(k);
+    value_to_pb(v, kw->mutable_value());
+  }
+  const json& val = j["val"];
+  if (val.is_array()) {
+    out->set_val_kind(pb::VAL_LIST);
+    for (const auto& m : val) {
+      auto* slot = out->add_val();
+      if (!m.is_null()) meta_to_pb(m, slot->mutable_meta());
+    }
+  } else if (val.is_object()) {
+    out->set_val_kind(pb::VAL_SINGLE);
+    meta_to_pb(val, out->add_val()->mutable_meta());
+  }
+  if (j.contains("tags")) {
+    out->set_has_tags(true);
+    for (const auto& t : j["tags"]) out->add_tags(t.get<std::string>());
+  }
+  if (j.contains("is_view")) out->set_is_view(j["is_view"].get<bool>());
+  if (j.contains("control_deps"))
+    for (const auto& d : j["control_deps"]) out->add_control_deps(d.get<std::string>());
+  if (j.contains("meta")) out->set_meta_json(canonical_json(j["meta"]));
+  for (const char* k : {"name", "op", "target", "args", "kwargs", "val", "tags", "is_view",
+                        "control_deps", "meta"})
+    j.erase(k);
+  if (!j.empty()) out->set_extra_json(canonical_json(j));
+}
+
+}  // namespace
+
+Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) {
+  pb::Graph p;
+  if (!p.ParseFromString(bytes)) throw GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
+  json doc = json::object();
+  merge_extra(doc, p.extra_json(), "extra_json");
+  doc["format"] = p.format();
+  doc["version"] = p.version();
+  doc["name"] = p.name();
+  doc["rank"] = p.rank();
+  doc["world_size"] = p.world_size();
+  json pgs = json::object();
+  for (const auto& pg : p.process_groups()) {
+    json g = json::object();
+    merge_extra(g, pg.extra_json(), "process_groups." + pg.name());
+    g["ranks"] = std::vector<int64_t>(pg.ranks().begin(), pg.ranks().end());
+    pgs[pg.name()] = g;
+  }
+  doc["process_groups"] = pgs;
+  if (!p.hardware_json().empty()) doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
+  json nodes = json::array();
+  for (const auto& n : p.nodes()) nodes.push_back(node_from_pb(n));
+  doc["nodes"] = std::move(nodes);
+  return graph_from_json(doc, opts);
+}
+
+std::string graph_to_proto_bytes(const Graph& g) {
+  json doc = graph_to_json(g);
+  pb::Graph p;
+  p.set_format(doc["format"].get<std::string>());
+  p.set_version(doc["version"].get<int64_t>());
+  p.set_name(doc["name"].get<std::string>());
+  p.set_rank(doc["rank"].get<int64_t>());
+  p.set_world_size(doc["world_size"].get<int64_t>());
+  for (const auto& [name, pg] : doc["process_groups"].items()) {
+    auto* out = p.add_process_groups();
+    out->set_name(name);
+    for (const auto& r : pg["ranks"]) out->add_ranks(r.get<int64_t>());
+    json extra = pg;
+    extra.erase("ranks");
+    if (!extra.empty()) out->set_extra_json(canonical_json(extra));
+  }
+  if (doc.contains("hardware")) p.set_hardware_json(canonical_json(doc["hardware"]));
+  for (auto& n : doc["nodes"]) node_to_pb(std::move(n), p.add_nodes());
+  json extra = doc;
+  for (const char* k : {"format", "version", "name", "rank", "world_size", "process_groups",
+                        "hardware", "nodes"})
+    extra.erase(k);
+  if (!extra.empty()) p.set_extra_json(canonical_json(extra));
+  std::string out;
+  // Deterministic serialization so identical graphs give identical bytes.
+  {
+    google::protobuf::io::StringOutputStream sos(&out);
+    google::protobuf::io::CodedOutputStream cos(&sos);
+    cos.SetSerializationDeterministic(true);
+    p.SerializeToCodedStream(&cos);
+  }
+  return out;
+}
+
+}  // namespace osched

@@ -1,0 +1,16 @@
+#pragma once
+// Protobuf form of the graph format (proto/graph.proto). Conversion goes
+// through the same JSON document model as the JSON reader, so both forms are
+// validated by one code path and round-trip byte-identically.
+
+#include <string>
+
+#include "graph/graph.h"
+#include "io/json_io.h"
+
+namespace osched {
+
+Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts = {});
+std::string graph_to_proto_bytes(const Graph& g);
+
+}  // namespace osched

@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""Regenerates the graphs under testdata/ (deterministic; run from the repo root).
+
+Each graph is small and readable; the builder below only saves typing the
+shapes and strides that a real FX export would carry.
+"""
+import json
+import os
+
+ITEM = {"float32": 4, "bfloat16": 2, "float16": 2, "int64": 8, "bool": 1}
+
+
+def contiguous(shape):
+    st, s = [], 1
+    for d in reversed(shape):
+        st.append(s)
+        s *= max(d, 1)
+    return list(reversed(st))
+
+
+class G:
+    def __init__(self, name, world_size=2, groups=None, rank=0, hardware=None):
+        self.doc = {
+            "format": "overlap-sched.graph", "version": 1, "name": name, "rank": rank,
+            "world_size": world_size,
+            "process_groups": {k: {"ranks": v} for k, v in (groups or {"0": list(range(world_size))}).items()},
+            "nodes": [],
+        }
+        if hardware:
+            self.doc["hardware"] = hardware
+        self.shapes = {}
+        self.dtypes = {}
+
+    def group_size(self, g):
+        return len(self.doc["process_groups"][g]["ranks"])
+
+    def add(self, name, op, target, args=(), kwargs=None, shape=None, dtype="float32", **extra):
+        node = {"name": name, "op": op, "target": target, "args": list(args), "kwargs": kwargs or {}}
+        if shape is not None:
+            node["val"] = {"shape": list(shape), "stride": contiguous(shape), "dtype": dtype, "device": "cuda:0"}
+            self.shapes[name], self.dtypes[name] = list(shape), dtype
+        else:
+            node["val"] = None
+        node.update(extra)
+        self.doc["nodes"].append(node)
+        return name
+
+    def ref(self, n):
+        return {"node": n}
+
+    def ph(self, name, shape, dtype="float32"):
+        return self.add(name, "placeholder", name, shape=shape, dtype=dtype)
+
+    def fn(self, name, target, ins, shape=None, dtype=None, extra_args=(), **kw):
+        shape = shape if shape is not None else self.shapes[ins[0]]
+        dtype = dtype or self.dtypes[ins[0]]
+        return self.add(name, "call_function", target, [self.ref(i) for i in ins] + list(extra_args), shape=shape, dtype=dtype, **kw)
+
+    def mm(self, name, a, b):
+        return self.fn(name, "aten.mm.default", [a, b], shape=[self.shapes[a][0], self.shapes[b][1]])
+
+    def t(self, name, a):
+        s = self.shapes[a]
+        n = self.add(name, "call_function", "aten.t.default", [self.ref(a)], shape=[s[1], s[0]], dtype=self.dtypes[a])
+        self.doc["nodes"][-1]["val"]["stride"] = [1, s[1]]
+        return n
+
+    def relu(self, name, a):
+        return self.fn(name, "aten.relu.default", [a])
+
+    def all_reduce(self, name, x, group="0"):
+        return self.fn(name, "_c10d_functional.all_reduce.default", [x], extra_args=["sum", group])
+
+    def all_gather(self, name, x, group="0"):
+        s = list(self.shapes[x]); s[0] *= self.group_size(group)
+        return self.fn(name, "_c10d_functional.all_gather_into_tensor.default", [x], shape=s,
+                       extra_args=[self.group_size(group), group])
+
+    def reduce_scatter(self, name, x, group="0"):
+        s = list(self.shapes[x]); s[0] //= self.group_size(group)
+        return self.fn(name, "_c10d_functional.reduce_scatter_tensor.default", [x], shape=s,
+                       extra_args=["sum", self.group_size(group), group])
+
+    def wait(self, name, c):
+        return self.fn(name, "_c10d_functional.wait_tensor.default", [c])
+
+    def output(self, outs):
+        self.add("output", "output", "output", [[self.ref(o) for o in outs]])
+
+    def save(self, path):
+        with open(path, "w") as f:
+            json.dump(self.doc, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+
+def fsdp_tiny():
+    g = G("fsdp-tiny", world_size=4)
+    x = g.ph("x", [32, 128])
+    params = [g.ph(f"p{i}", [32, 128]) for i in range(2)]
+    h = x
+    acts = []
+    for i, p in enumerate(params):
+        ag = g.all_gather(f"ag{i}", p)
+        w = g.wait(f"ag{i}_wait", ag)
+        wt = g.t(f"w{i}_t", w)
+        acts.append((h, w))
+        h = g.mm(f"fwd_mm{i}", h, wt)
+        h = g.relu(f"fwd_relu{i}", h)
+    grad = g.ph("grad_out", [32, 128])
+    outs = []
+    for i in reversed(range(2)):
+        a, w = acts[i]
+        gt = g.t(f"grad{i}_t", grad)
+        dw = g.mm(f"bwd_dw{i}", gt, a)
+        rs = g.reduce_scatter(f"rs{i}", dw)
+        outs.append(g.wait(f"rs{i}_wait", rs))
+        grad = g.mm(f"bwd_dx{i}", grad, w)
+    g.output(outs + [grad])
+    return g
+
+
+def tp_two_groups():
+    g = G("tp-two-groups", world_size=4, groups={"tp": [0, 1], "dp": [0, 2]})
+    x = g.ph("x", [64, 256])
+    w1 = g.ph("w1", [256, 256])
+    w2 = g.ph("w2", [256, 256])
+    gw = g.ph("grad_w_prev", [256, 256])
+    ar_dp = g.all_reduce("ar_dp", gw, "dp")
+    h = g.mm("mm1", x, w1)
+    ar1 = g.all_reduce("ar_tp1", h, "tp")
+    h1 = g.wait("ar_tp1_wait", ar1)
+    r = g.relu("relu1", h1)
+    h2 = g.mm("mm2", r, w2)
+    ar2 = g.all_reduce("ar_tp2", h2, "tp")
+    h3 = g.wait("ar_tp2_wait", ar2)
+    side = g.mm("mm_side", x, w2)
+    gdp = g.wait("ar_dp_wait", ar_dp)
+    g.output([h3, side, gdp])
+    return g
+
+
+def llama_fsdp(layers=4, hidden=4096, seq=4096, ffn=11008, world=8):
+    """A transformer step under FSDP: per layer all-gathers of the attention and
+    MLP weights in forward and backward, reduce-scatters of their gradients."""
+    g = G("llama-fsdp-example", world_size=world,
+          hardware={"gpu": "H100-SXM", "gpus_per_node": 8})
+    bf = "bfloat16"
+    x = g.ph("tokens_embed", [seq, hidden], bf)
+    shard = lambda rows: [rows // world, hidden]
+    params = []
+    for l in range(layers):
+        params.append({
+            "qkv": g.ph(f"l{l}_qkv_shard", [3 * hidden // world, hidden], "float32"),
+            "o": g.ph(f"l{l}_o_shard", [hidden // world, hidden], "float32"),
+            "up": g.ph(f"l{l}_up_shard", [ffn // world, hidden], "float32"),
+            "down": g.ph(f"l{l}_down_shard", [hidden // world, ffn], "float32"),
+        })
+
+    def gather(l, key, tag):
+        p = params[l][key]
+        c = g.fn(f"{tag}{l}_{key}_cast", "prims.convert_element_type.default", [p], dtype=bf, extra_args=[bf])
+        ag = g.all_gather(f"{tag}{l}_{key}_ag", c)
+        return g.wait(f"{tag}{l}_{key}_ag_wait", ag)
+
+    h = x
+    saved = []
+    for l in range(layers):
+        wq = gather(l, "qkv", "fwd")
+        qkv = g.mm(f"l{l}_qkv_mm", h, g.t(f"l{l}_qkv_t", wq))
+        heads = 32
+        q = g.add(f"l{l}_q_view", "call_function", "aten.view.default",
+                  [g.ref(qkv), [1, heads, seq, 3 * hidden // heads]], shape=[1, heads, seq, 3 * hidden // heads], dtype=bf)
+        attn = g.add(f"l{l}_attn", "call_function", "aten._scaled_dot_product_flash_attention.default",
+                     [g.ref(q), g.ref(q), g.ref(q)], shape=[1, heads, seq, hidden // heads], dtype=bf)
+        a2 = g.add(f"l{l}_attn_view", "call_function", "aten.view.default", [g.ref(attn), [seq, hidden]],
+                   shape=[seq, hidden], dtype=bf)
+        wo = gather(l, "o", "fwd")
+        o = g.mm(f"l{l}_o_mm", a2, g.t(f"l{l}_o_t", wo))
+        h1 = g.fn(f"l{l}_resid1", "aten.add.Tensor", [h, o])
+        wu = gather(l, "up", "fwd")
+        u = g.mm(f"l{l}_up_mm", h1, g.t(f"l{l}_up_t", wu))
+        act = g.fn(f"l{l}_silu", "aten.silu.default", [u])
+        wd = gather(l, "down", "fwd")
+        d = g.mm(f"l{l}_down_mm", act, g.t(f"l{l}_down_t", wd))
+        saved.append((h, a2, h1, act))
+        h = g.fn(f"l{l}_resid2", "aten.add.Tensor", [h1, d])
+    loss_grad = g.fn("loss_grad", "aten.mul.Tensor", [h], extra_args=[1.0])
+    grad = loss_grad
+    outs = []
+    for l in reversed(range(layers)):
+        hin, a2, h1, act = saved[l]
+        wd = gather(l, "down", "bwd")
+        dact = g.mm(f"l{l}_bwd_dact", grad, wd)
+        gdt = g.t(f"l{l}_bwd_grad_t", grad)
+        ddown = g.mm(f"l{l}_bwd_ddown", gdt, act)
+        ddown32 = g.fn(f"l{l}_bwd_ddown_cast", "prims.convert_element_type.default", [ddown], dtype="float32", extra_args=["float32"])
+        outs.append(g.wait(f"l{l}_down_rs_wait", g.reduce_scatter(f"l{l}_down_rs", ddown32)))
+        du = g.fn(f"l{l}_bwd_silu", "aten.silu_backward.default", [dact, act])
+        wu = gather(l, "up", "bwd")
+        dh1 = g.mm(f"l{l}_bwd_dh1", du, wu)
+        dut = g.t(f"l{l}_bwd_du_t", du)
+        dup = g.mm(f"l{l}_bwd_dup", dut, h1)
+        dup32 = g.fn(f"l{l}_bwd_dup_cast", "prims.convert_element_type.default", [dup], dtype="float32", extra_args=["float32"])
+        outs.append(g.wait(f"l{l}_up_rs_wait", g.reduce_scatter(f"l{l}_up_rs", dup32)))
+        gsum = g.fn(f"l{l}_bwd_gsum", "aten.add.Tensor", [grad, dh1])
+        wo = gather(l, "o", "bwd")
+        da = g.mm(f"l{l}_bwd_da", gsum, wo)
+        gst = g.t(f"l{l}_bwd_gsum_t", gsum)
+        do = g.mm(f"l{l}_bwd_do", gst, a2)
+        do32 = g.fn(f"l{l}_bwd_do_cast", "prims.convert_element_type.default", [do], dtype="float32", extra_args=["float32"])
+        outs.append(g.wait(f"l{l}_o_rs_wait", g.reduce_scatter(f"l{l}_o_rs", do32)))
+        wq = gather(l, "qkv", "bwd")
+        dq = g.fn(f"l{l}_bwd_dqkv_in", "aten.repeat.default", [da], shape=[seq, 3 * hidden], extra_args=[[1, 3]])
+        dqt = g.t(f"l{l}_bwd_da_t", da)
+        dqkv = g.mm(f"l{l}_bwd_dqkv", dqt, hin)
+        dqkv_full = g.fn(f"l{l}_bwd_dqkv_rep", "aten.repeat.default", [dqkv], shape=[3 * hidden, hidden], extra_args=[[3, 1]])
+        dqkv32 = g.fn(f"l{l}_bwd_dqkv_cast", "prims.convert_element_type.default", [dqkv_full], dtype="float32", extra_args=["float32"])
+        outs.append(g.wait(f"l{l}_qkv_rs_wait", g.reduce_scatter(f"l{l}_qkv_rs", dqkv32)))
+        dwq = g.mm(f"l{l}_bwd_dx", dq, wq)
+        grad = g.fn(f"l{l}_bwd_grad_next", "aten.add.Tensor", [gsum, dwq])
+    g.output(outs + [grad])
+    return g
+
+
+# --- ports of PyTorch's test_aten_comm_compute_reordering.py scenarios --------
+
+def sink_waits():
+    g = G("sink-waits")
+    a = g.ph("a", [4, 4])
+    ar = g.all_reduce("all_reduce", a)
+    w = g.wait("wait_tensor", ar)
+    b = g.mm("mm", a, a)
+    c = g.mm("mm_1", w, b)
+    g.output([c])
+    return g
+
+
+def raise_comms():
+    g = G("raise-comms")
+    a = g.ph("a", [4, 4])
+    b = g.mm("mm", a, a)
+    c = g.relu("relu", b)
+    d = g.mm("mm_1", c, c)
+    b1 = g.fn("add", "aten.add.Tensor", [b], extra_args=[1])
+    e = g.wait("wait_tensor", g.all_reduce("all_reduce", b1))
+    g.output([g.mm("mm_2", d, e)])
+    return g
+
+
+def sink_waits_raise_comms():
+    g = G("sink-waits-raise-comms")
+    a = g.ph("arg0_1", [4, 4])
+    b = g.mm("mm", a, a)
+    c = g.relu("relu", b)
+    d = g.mm("mm_1", c, c)
+    ar = g.all_reduce("all_reduce", b)
+    e = g.wait("wait_tensor", ar)
+    f = g.relu("relu_1", d)
+    gg = g.mm("mm_2", f, f)
+    g.output([g.mm("mm_3", e, gg)])
+    return g
+
+
+def reorder_compute_for_overlap_mul():
+    g = G("reorder-compute-for-overlap-mul")
+    a = g.ph("a", [4, 4])
+    ar = g.wait("wait_tensor", g.all_reduce("all_reduce", a))
+    gm = g.mm("mm", a, a)
+    c = g.relu("relu", a)
+    d = g.mm("mm_1", c, c)
+    f0 = g.fn("mul", "aten.mul.Tensor", [d, c])
+    f = g.fn("mul_1", "aten.mul.Tensor", [f0, ar])
+    fr = g.wait("wait_tensor_1", g.all_reduce("all_reduce_1", f))
+    s0 = g.fn("add", "aten.add.Tensor", [d, ar])
+    s1 = g.fn("add_1", "aten.add.Tensor", [s0, fr])
+    g.output([g.mm("mm_2", s1, gm)])
+    return g
+
+
+def default_comms_ordering():
+    g = G("default-comms-ordering")
+    g1, g2, g3 = g.ph("arg0_1", [10, 10]), g.ph("arg1_1", [11, 11]), g.ph("arg2_1", [12, 12])
+    h1 = g.all_reduce("all_reduce", g1)
+    h2 = g.all_reduce("all_reduce_1", g2)
+    h3 = g.all_reduce("all_reduce_2", g3)
+    w3 = g.wait("wait_tensor", h3)
+    w2 = g.wait("wait_tensor_1", h2)
+    w1 = g.wait("wait_tensor_2", h1)
+    g.output([w3, w2, w1])
+    return g
+
+
+def multi_group():
+    """Two groups' collectives hidden by the same matmul independently."""
+    g = G("multi-group", world_size=4, groups={"tp": [0, 1], "dp": [0, 2]})
+    a = g.ph("a", [4, 4])
+    b = g.ph("b", [4, 4])
+    x = g.mm("mm0", a, a)
+    r1 = g.wait("wait_tp", g.all_reduce("ar_tp", b, "tp"))
+    r2 = g.wait("wait_dp", g.all_reduce("ar_dp", b, "dp"))
+    y = g.mm("mm1", x, x)
+    s = g.fn("add", "aten.add.Tensor", [r1, r2])
+    g.output([g.mm("mm2", y, s)])
+    return g
+
+
+def memory_limit():
+    """A large all-gather whose output would raise the peak: prefetching it above
+    the big matmul is refused under a tight memory budget."""
+    g = G("memory-limit", world_size=2)
+    p = g.ph("p", [1024, 1024])
+    a = g.ph("a", [2048, 2048])
+    big = g.mm("big_mm", a, a)       # peak: a + big
+    r = g.relu("relu", big)
+    s = g.fn("sum", "aten.sum.default", [r], shape=[])
+    ag = g.all_gather("ag", p)
+    w = g.wait("ag_wait", ag)
+    out = g.mm("mm_after", w, g.t("w_t", w))
+    g.output([out, s])
+    return g
+
+
+def same_group_order():
+    """Later collective ready earlier than its predecessor on the same group:
+    issue order must be kept."""
+    g = G("same-group-order")
+    a = g.ph("a", [4, 4])
+    x = g.mm("mm0", a, a)
+    c1 = g.wait("wait1", g.all_reduce("ar1", x))
+    c2 = g.wait("wait2", g.all_reduce("ar2", a))
+    y = g.mm("mm1", a, a)
+    z = g.mm("mm2", y, y)
+    s = g.fn("add", "aten.add.Tensor", [c1, c2])
+    g.output([g.mm("mm3", z, s)])
+    return g
+
+
+def invalid_cases(base):
+    import copy
+    out = {}
+
+    def mutate(name, fn):
+        d = copy.deepcopy(base.doc)
+        fn(d)
+        out[name] = d
+
+    n = lambda d, name: next(x for x in d["nodes"] if x["name"] == name)
+    mutate("duplicate_name", lambda d: n(d, "mm").__setitem__("name", "relu"))
+    mutate("unknown_ref", lambda d: n(d, "relu")["args"].__setitem__(0, {"node": "nope"}))
+    mutate("later_ref", lambda d: n(d, "mm")["args"].__setitem__(0, {"node": "mm_1"}))
+    mutate("control_cycle", lambda d: (n(d, "mm").__setitem__("control_deps", ["relu"]),
+                                       n(d, "relu").__setitem__("control_deps", ["mm"])))
+    mutate("unknown_dtype", lambda d: n(d, "relu")["val"].__setitem__("dtype", "float13"))
+    mutate("negative_dim", lambda d: n(d, "mm")["val"]["shape"].__setitem__(1, -4))
+    mutate("undeclared_group", lambda d: n(d, "all_reduce")["args"].__setitem__(2, "7"))
+    mutate("missing_output", lambda d: d["nodes"].pop())
+    mutate("output_not_last", lambda d: d["nodes"].append(
+        {"name": "late", "op": "placeholder", "target": "late", "args": [], "kwargs": {}, "val": None}))
+    mutate("bad_format", lambda d: d.__setitem__("format", "fx-graph"))
+    mutate("bad_dim", lambda d: n(d, "mm")["val"]["shape"].__setitem__(0, "four"))
+    return out
+
+
+def main():
+    os.makedirs("testdata/scenarios", exist_ok=True)
+    os.makedirs("testdata/invalid", exist_ok=True)
+    fsdp_tiny().save("testdata/fsdp_tiny.json")
+    tp_two_groups().save("testdata/tp_two_groups.json")
+    llama_fsdp().save("testdata/example_llama_fsdp.json")
+    for fn in (sink_waits, raise_comms, sink_waits_raise_comms, reorder_compute_for_overlap_mul,
+               default_comms_ordering, multi_group, memory_limit, same_group_order):
+        fn().save(f"testdata/scenarios/{fn.__name__}.json")
+    for name, doc in invalid_cases(sink_waits_raise_comms()).items():
+        with open(f"testdata/invalid/{name}.json", "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+            f.write("\n")
+    with open("testdata/invalid/malformed.json", "w") as f:
+        f.write('{"format": "overlap-sched.graph", "version": 1, "nodes": [\n  {"name": "a",\n')
+    with open("testdata/invalid/malformed.pb", "wb") as f:
+        f.write(b"\x0a\xff\xff\xff\xff\x0f garbage that is not a protobuf message")
+    # Custom estimates used by the ported PyTorch scenarios: a matmul hides one collective.
+    with open("testdata/scenarios/estimates_unit.json", "w") as f:
+        json.dump({"version": 1, "ops": {
+            "aten.mm.default": 1.0,
+            "_c10d_functional.all_reduce.default": 1.0,
+            "_c10d_functional.all_gather_into_tensor.default": 1.0,
+            "_c10d_functional.reduce_scatter_tensor.default": 1.0}}, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,2 @@
+
+ÿÿÿÿ garbage that is not a protobuf message
