@@ -18,6 +18,11 @@ struct Dim {
   std::string sym;    // non-empty for symbolic dims
   bool has_hint = true;  // false only for unbacked symbols
 
+  static Dim of(int64_t v) {
+    Dim d;
+    d.value = v;
+    return d;
+  }
   bool is_symbolic() const { return !sym.empty(); }
   bool is_known() const { return !is_symbolic() || has_hint; }
   // Size used by estimates: the value or hint; unbacked dims count as 0.

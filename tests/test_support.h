@@ -1,0 +1,62 @@
+#pragma once
+// Helpers shared by the tests: paths into testdata, running the CLI binary,
+// temporary directories.
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace osched::test {
+
+inline std::string source_path(const std::string& rel) { return std::string(OSCHED_SOURCE_DIR) + "/" + rel; }
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A fresh directory under the system temp dir, removed on destruction.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::random_device rd;
+    path = std::filesystem::temp_directory_path() / ("osched-test-" + std::to_string(rd()) + std::to_string(rd()));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+  // Files in the directory (used to assert that nothing partial was left).
+  size_t entries() const {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(path)) ++n;
+    return n;
+  }
+};
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the overlap-sched binary with the given argument string (shell-quoted by the caller).
+inline CliResult run_cli(const std::string& args) {
+  TempDir tmp;
+  std::string cmd = std::string("\"") + OSCHED_BINARY + "\" " + args + " >" + tmp.file("out") + " 2>" + tmp.file("err");
+  int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(tmp.file("out"));
+  r.err = read_text(tmp.file("err"));
+  return r;
+}
+
+}  // namespace osched::test

@@ -1,0 +1,73 @@
+// Every invalid input gives one line "FILE: node 'NAME': field: what", exit 2,
+// and no output file.
+
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+using namespace osched::test;
+
+namespace {
+
+struct Case {
+  const char* file;
+  const char* message;  // expected substring of the single error line
+};
+
+const Case kCases[] = {
+    {"duplicate_name.json", "node 'relu': name: duplicate node name"},
+    {"unknown_ref.json", "node 'relu': args[0]: references unknown node 'nope'"},
+    {"later_ref.json", "node 'mm': args[0]: references node 'mm_1' that does not come earlier"},
+    {"control_cycle.json", "control_deps: cycle through control deps"},
+    {"unknown_dtype.json", "node 'relu': val.dtype: unknown dtype 'float13'"},
+    {"negative_dim.json", "node 'mm': val.shape[1]: negative dimension -4"},
+    {"undeclared_group.json",
+     "node 'all_reduce': group_name: process group '7' is not declared in process_groups"},
+    {"missing_output.json", "nodes: missing output node"},
+    {"output_not_last.json", "node 'output': op: the output node must be the last node"},
+    {"bad_format.json", "format: expected \"overlap-sched.graph\""},
+    {"bad_dim.json", "node 'mm': val.shape[0]: a dim must be an integer"},
+    {"malformed.json", "malformed JSON: parse error at line 3"},
+    {"malformed.pb", "malformed protobuf"},
+};
+
+}  // namespace
+
+TEST_CASE("invalid graphs: one clear line, exit 2, no output file") {
+  for (const auto& c : kCases) {
+    INFO(c.file);
+    std::string path = source_path(std::string("testdata/invalid/") + c.file);
+    TempDir tmp;
+    std::string out = tmp.file("out.json");
+    for (const std::string& cmd : {std::string("validate "), std::string("convert "),
+                                   std::string("schedule ")}) {
+      INFO(cmd);
+      std::string args = cmd + "'" + path + "'";
+      if (cmd == "convert ") args += " '" + out + "'";
+      if (cmd == "schedule ") args += " -o '" + out + "' --report '" + tmp.file("report.json") + "'";
+      CliResult r = run_cli(args);
+      CHECK(r.exit_code == 2);
+      CHECK(r.err == "error: " + path + ": " + r.err.substr(9 + path.size()));
+      CHECK(r.err.find(c.message) != std::string::npos);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(tmp.entries() == 0);
+    }
+  }
+}
+
+TEST_CASE("missing input file and bad options exit 2") {
+  CliResult r = run_cli("validate /nonexistent/graph.json");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("/nonexistent/graph.json: cannot open") != std::string::npos);
+  r = run_cli("validate --format yaml " + source_path("testdata/fsdp_tiny.json"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("unknown format 'yaml'") != std::string::npos);
+  r = run_cli("frobnicate");
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("unwritable output directory exits 4 and leaves nothing") {
+  CliResult r = run_cli("convert " + source_path("testdata/fsdp_tiny.json") + " /nonexistent-dir/out.json");
+  CHECK(r.exit_code == 4);
+  CHECK(r.err.find("/nonexistent-dir/out.json") != std::string::npos);
+}
