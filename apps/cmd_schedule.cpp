@@ -1,4 +1,178 @@
+// schedule IN -o OUT --report REPORT.json: the main job.
+
+#include <fstream>
+#include <iostream>
+
 #include "commands.h"
+#include "exit_codes.h"
+#include "io/graph_file.h"
+#include "pipeline/schedule_pipeline.h"
+#include "report/report.h"
+#include "run_errors.h"
+
 namespace osched::cli {
-void add_schedule_command(CLI::App&, int&) {}
+namespace {
+
+struct ScheduleArgs {
+  std::string input;
+  std::string output;
+  std::string report;
+  std::string config;
+  std::string in_format = "auto";
+  std::string out_format = "auto";
+  std::string runtime_estimates;
+  std::string hardware_gpu;
+  int gpus_per_node = 0;
+  bool quiet = false;
+  ScheduleConfig cfg;
+};
+
+// Reads --config FILE.json: the same keys as the flags, snake_case.
+void apply_config_file(const std::string& path, ScheduleArgs& a, CLI::App& cmd) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open config file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error&) {
+    throw InputError(path + ": malformed JSON");
+  }
+  if (!j.is_object()) throw InputError(path + ": config must be a JSON object");
+  auto given = [&](const char* flag) { return cmd.get_option(flag)->count() > 0; };
+  auto num = [&](const std::string& key) {
+    if (!j[key].is_number()) throw InputError(path + ": " + key + ": must be a number");
+    return j[key].get<double>();
+  };
+  auto integer = [&](const std::string& key) {
+    if (!j[key].is_number_integer()) throw InputError(path + ": " + key + ": must be an integer");
+    return j[key].get<int>();
+  };
+  auto boolean = [&](const std::string& key) {
+    if (!j[key].is_boolean()) throw InputError(path + ": " + key + ": must be true or false");
+    return j[key].get<bool>();
+  };
+  auto& s = a.cfg.scheduler;
+  for (const auto& [key, _] : j.items()) {
+    if (key == "max_in_flight_gb") { if (!given("--max-in-flight-gb")) s.max_in_flight_gb = num(key); }
+    else if (key == "max_compute_pre_fetch") { if (!given("--max-compute-pre-fetch")) s.max_compute_pre_fetch = integer(key); }
+    else if (key == "compute_overlap_multiplier") { if (!given("--compute-overlap-multiplier")) s.compute_overlap_multiplier = num(key); }
+    else if (key == "max_coll_distance") { if (!given("--max-coll-distance")) s.max_coll_distance = integer(key); }
+    else if (key == "max_memory_increase_gb") { if (!given("--max-memory-increase-gb")) s.max_memory_increase_gb = num(key); }
+    else if (key == "max_memory_increase_ratio") { if (!given("--max-memory-increase-ratio")) s.max_memory_increase_ratio = num(key); }
+    else if (key == "collective_estimator") {
+      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a string");
+      if (!given("--collective-estimator")) a.cfg.collective_estimator = j[key].get<std::string>();
+    }
+    else if (key == "benchmark_compute") { if (!given("--benchmark-compute")) a.cfg.benchmark_compute = boolean(key); }
+    else if (key == "collective_bucketing") { if (!given("--collective-bucketing")) a.cfg.collective_bucketing = boolean(key); }
+    else if (key == "bucket_max_gb") { if (!given("--bucket-max-gb")) a.cfg.bucket_max_gb = num(key); }
+    else if (key == "insert_overlap_deps") { if (!given("--insert-overlap-deps")) a.cfg.insert_overlap_deps = boolean(key); }
+    else if (key == "runtime_estimates") {
+      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a path string");
+      if (!given("--runtime-estimates")) a.runtime_estimates = j[key].get<std::string>();
+    }
+    else if (key == "hardware") a.cfg.hardware_overrides = j[key];
+    else throw InputError(path + ": " + key + ": unknown option");
+  }
+}
+
+void check_options(const ScheduleArgs& a) {
+  const auto& s = a.cfg.scheduler;
+  if (s.max_in_flight_gb <= 0) throw InputError("--max-in-flight-gb: must be > 0");
+  if (s.max_compute_pre_fetch < 0) throw InputError("--max-compute-pre-fetch: must be >= 0");
+  if (s.compute_overlap_multiplier < 0) throw InputError("--compute-overlap-multiplier: must be >= 0");
+  if (s.max_coll_distance < 0) throw InputError("--max-coll-distance: must be >= 0");
+  if (s.max_memory_increase_gb < 0) throw InputError("--max-memory-increase-gb: must be >= 0");
+  if (s.max_memory_increase_ratio < 0) throw InputError("--max-memory-increase-ratio: must be >= 0");
+  if (a.cfg.collective_estimator != "analytical" && a.cfg.collective_estimator != "benchmark")
+    throw InputError("--collective-estimator: expected analytical or benchmark, got '" +
+                     a.cfg.collective_estimator + "'");
+}
+
+int run(ScheduleArgs& a, CLI::App& cmd) {
+  if (!a.config.empty()) apply_config_file(a.config, a, cmd);
+  check_options(a);
+  if (!a.hardware_gpu.empty()) a.cfg.hardware_overrides["gpu"] = a.hardware_gpu;
+  if (a.gpus_per_node > 0) a.cfg.hardware_overrides["gpus_per_node"] = a.gpus_per_node;
+  GraphFormat in_format, out_format;
+  try {
+    in_format = parse_graph_format(a.in_format);
+    out_format = parse_graph_format(a.out_format);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("--format: ") + e.what());
+  }
+  std::string bytes = read_file_bytes(a.input);
+  Graph g = read_graph_file(a.input, in_format);
+  if (!a.runtime_estimates.empty()) {
+    try {
+      a.cfg.custom_estimates = load_custom_estimates(a.runtime_estimates);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(e.what());
+    }
+    a.cfg.runtime_estimates_path = a.runtime_estimates;
+  }
+  if (a.cfg.collective_estimator == "benchmark" || a.cfg.benchmark_compute)
+    throw DeviceError("GPU benchmarking is not available in this build of the pipeline yet");
+  ScheduleOutput out;
+  try {
+    out = run_schedule(g, bytes, a.cfg);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(a.input + ": " + e.what());
+  }
+  // Render both outputs before writing either, so a failure leaves neither.
+  std::string report_text = out.report.dump(2) + "\n";
+  try {
+    write_graph_file(a.output, out.graph, out_format);
+    if (!a.report.empty()) write_file_atomic(a.report, report_text);
+  } catch (const IoError& e) {
+    throw OutputError(e.what());
+  }
+  if (!a.quiet) std::cerr << report_summary(out.report);
+  return kOk;
+}
+
+}  // namespace
+
+void add_schedule_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("schedule", "Reorder a graph to overlap collectives with compute");
+  auto a = std::make_shared<ScheduleArgs>();
+  auto& s = a->cfg.scheduler;
+  cmd->add_option("IN", a->input, "input graph (.json/.pb, - for stdin)")->required();
+  cmd->add_option("-o,--output", a->output, "reordered graph (.json/.pb, - for stdout)")->required();
+  cmd->add_option("--report", a->report, "write the JSON report here");
+  cmd->add_option("--config", a->config, "JSON file with any of the options below (snake_case keys)");
+  cmd->add_option("--format", a->in_format, "input format: auto, json, pb");
+  cmd->add_option("--out-format", a->out_format, "output format: auto (by extension), json, pb");
+  cmd->add_option("--max-in-flight-gb", s.max_in_flight_gb, "max GB of collectives in flight")->capture_default_str();
+  cmd->add_option("--max-compute-pre-fetch", s.max_compute_pre_fetch,
+                  "max compute nodes a collective may be started ahead of its use")->capture_default_str();
+  cmd->add_option("--compute-overlap-multiplier", s.compute_overlap_multiplier,
+                  "scale of compute time available to hide collectives")->capture_default_str();
+  cmd->add_option("--max-coll-distance", s.max_coll_distance,
+                  "max node distance between a collective and the compute hiding it")->capture_default_str();
+  cmd->add_option("--max-memory-increase-gb", s.max_memory_increase_gb,
+                  "peak memory may grow by max(this, ratio x baseline peak)")->capture_default_str();
+  cmd->add_option("--max-memory-increase-ratio", s.max_memory_increase_ratio,
+                  "see --max-memory-increase-gb")->capture_default_str();
+  cmd->add_option("--collective-estimator", a->cfg.collective_estimator,
+                  "analytical or benchmark (NCCL on local GPUs, under mpirun)")->capture_default_str();
+  cmd->add_flag("--benchmark-compute", a->cfg.benchmark_compute, "benchmark matmuls with cuBLAS");
+  cmd->add_option("--runtime-estimates", a->runtime_estimates,
+                  "JSON of user estimates in ms (by node name or op), taking precedence");
+  cmd->add_option("--gpu", a->hardware_gpu, "target GPU for the analytical model (H100-SXM, H200, A100-SXM, B200, V100)");
+  cmd->add_option("--gpus-per-node", a->gpus_per_node, "GPUs per node of the target machine");
+  cmd->add_flag("--collective-bucketing", a->cfg.collective_bucketing,
+                "merge collectives the schedule overlaps with the same compute");
+  cmd->add_option("--bucket-max-gb", a->cfg.bucket_max_gb, "max bytes of one bucket, in GB")->capture_default_str();
+  cmd->add_flag("--insert-overlap-deps", a->cfg.insert_overlap_deps,
+                "write control_deps that pin each hidden collective around its hiding compute");
+  cmd->add_flag("-q,--quiet", a->quiet, "do not print the summary on stderr");
+  cmd->footer(
+      "Examples:\n"
+      "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report /tmp/report.json\n"
+      "  overlap-sched schedule g.pb -o g.sched.pb --max-in-flight-gb 2 --runtime-estimates est.json\n"
+      "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json");
+  cmd->callback([&exit_code, a, cmd] { exit_code = run_guarded([&] { return run(*a, *cmd); }); });
+}
+
 }  // namespace osched::cli

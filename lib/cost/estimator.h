@@ -1,0 +1,77 @@
+#pragma once
+// Runtime estimates of compute nodes and collectives. The scheduler consumes
+// one RuntimeTable; how it was filled (analytical models, user estimates,
+// GPU benchmarks aligned across ranks) is decided before scheduling.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cost/hardware.h"
+#include "graph/collective.h"
+#include "graph/graph.h"
+
+namespace osched {
+
+// The pluggable part: the analytical models and the GPU benchmark estimator
+// implement this. nullopt means "no estimate here, fall back".
+class RuntimeEstimator {
+ public:
+  virtual ~RuntimeEstimator() = default;
+  virtual std::string name() const = 0;
+  virtual std::optional<double> compute_ms(const Graph& g, NodeId n) = 0;
+  virtual std::optional<double> collective_ms(const Graph& g, NodeId n) = 0;
+};
+
+// Roofline for compute (FLOPs vs bytes moved), NCCL model for collectives.
+class AnalyticalEstimator : public RuntimeEstimator {
+ public:
+  explicit AnalyticalEstimator(HardwareSpec hw) : hw_(std::move(hw)) {}
+  std::string name() const override { return "analytical"; }
+  std::optional<double> compute_ms(const Graph& g, NodeId n) override;
+  std::optional<double> collective_ms(const Graph& g, NodeId n) override;
+  const HardwareSpec& hardware() const { return hw_; }
+
+ private:
+  HardwareSpec hw_;
+};
+
+// User-supplied estimates (--runtime-estimates FILE.json):
+//   {"version": 1, "nodes": {"mm_3": 0.42}, "ops": {"aten.mm.default": 1.0,
+//    "aten.mm.default|bfloat16[8192,4096]|bfloat16[4096,4096]": 0.61}}
+// A node name wins over an op+shape key, which wins over a bare target.
+struct CustomEstimates {
+  std::map<std::string, double> nodes;
+  std::map<std::string, double> ops;
+  std::optional<double> lookup(const Graph& g, NodeId n) const;
+  bool empty() const { return nodes.empty() && ops.empty(); }
+};
+
+// Throws std::invalid_argument("FILE: field: reason").
+CustomEstimates load_custom_estimates(const std::string& path);
+
+// "TARGET|dtype[d0,d1]|..." over the node's tensor inputs in argument order.
+std::string op_shape_key(const Graph& g, NodeId n);
+
+// Bytes a collective moves (inputs + outputs), as PyTorch sizes them.
+int64_t collective_size_bytes(const Graph& g, NodeId n);
+// Bytes live while it is in flight (all-reduce runs in place: half).
+int64_t collective_memory_bytes(const Graph& g, NodeId n);
+// Group size and number of nodes the group spans.
+int collective_group_size(const Graph& g, NodeId n);
+int collective_num_nodes(const Graph& g, NodeId n, int gpus_per_node);
+
+enum class RuntimeSource : uint8_t { None, Analytical, Custom, Benchmark };
+std::string_view runtime_source_name(RuntimeSource s);
+
+struct RuntimeTable {
+  std::vector<double> ms;             // per node; 0 for nodes that are neither
+  std::vector<RuntimeSource> source;  // where each estimate came from
+};
+
+// Custom estimates first, then `primary`, then `fallback` (analytical).
+RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
+                               RuntimeEstimator* primary, RuntimeEstimator& fallback);
+
+}  // namespace osched

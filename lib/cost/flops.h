@@ -1,0 +1,17 @@
+#pragma once
+// FLOP counts of compute operators, following torch.utils.flop_counter's
+// formulas, from the shapes recorded on the node and its inputs.
+
+#include <cstdint>
+
+#include "graph/graph.h"
+
+namespace osched {
+
+// FLOPs of node n, or 0 when the operator has no formula or shapes are missing.
+double count_flops(const Graph& g, NodeId n);
+
+// Shape (hints) of the tensor a value references, or nullptr.
+const TensorMeta* ref_meta(const Graph& g, const Value& v);
+
+}  // namespace osched

@@ -1,0 +1,44 @@
+#include "memory/memory_tracker.h"
+
+#include <algorithm>
+
+namespace osched {
+
+MemoryTracker::MemoryTracker(const StorageMap& map)
+    : map_(map), remaining_reads_(map.read_count), allocated_(map.bytes.size(), false) {}
+
+int64_t MemoryTracker::allocation_of(NodeId n) const {
+  int64_t b = 0;
+  for (StorageId s : map_.allocates[n])
+    if (!allocated_[s]) b += map_.bytes[s];
+  return b;
+}
+
+void MemoryTracker::schedule(NodeId n) {
+  for (StorageId s : map_.allocates[n]) {
+    if (allocated_[s]) continue;
+    allocated_[s] = true;
+    current_ += map_.bytes[s];
+  }
+  peak_ = std::max(peak_, current_);
+  for (StorageId s : map_.reads[n]) {
+    if (--remaining_reads_[s] == 0 && map_.releasable[s] && allocated_[s]) current_ -= map_.bytes[s];
+  }
+  // Outputs nobody reads die right away.
+  for (StorageId s : map_.allocates[n])
+    if (map_.read_count[s] == 0 && map_.releasable[s]) current_ -= map_.bytes[s];
+}
+
+MemoryProfile memory_profile(const StorageMap& map, const std::vector<NodeId>& order) {
+  MemoryTracker t(map);
+  MemoryProfile p;
+  p.after_node.reserve(order.size());
+  for (NodeId n : order) {
+    t.schedule(n);
+    p.after_node.push_back(t.current_bytes());
+  }
+  p.peak = t.peak_bytes();
+  return p;
+}
+
+}  // namespace osched

@@ -1,0 +1,38 @@
+#pragma once
+// Live memory as nodes are scheduled: a node's fresh storages are allocated
+// when it runs and each storage is freed after the last node reading any of
+// its aliases. Inputs and graph outputs stay live throughout.
+
+#include <cstdint>
+#include <vector>
+
+#include "memory/storage_map.h"
+
+namespace osched {
+
+class MemoryTracker {
+ public:
+  explicit MemoryTracker(const StorageMap& map);
+
+  void schedule(NodeId n);
+  int64_t current_bytes() const { return current_; }
+  int64_t peak_bytes() const { return peak_; }
+  // Bytes node n would allocate if scheduled now (its fresh storages).
+  int64_t allocation_of(NodeId n) const;
+
+ private:
+  const StorageMap& map_;
+  std::vector<int32_t> remaining_reads_;
+  std::vector<bool> allocated_;
+  int64_t current_ = 0;
+  int64_t peak_ = 0;
+};
+
+// Memory after each node of `order` (same length), and the peak.
+struct MemoryProfile {
+  std::vector<int64_t> after_node;
+  int64_t peak = 0;
+};
+MemoryProfile memory_profile(const StorageMap& map, const std::vector<NodeId>& order);
+
+}  // namespace osched

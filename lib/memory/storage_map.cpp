@@ -1,0 +1,92 @@
+#include "memory/storage_map.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+#include "graph/collective.h"
+#include "graph/op_table.h"
+
+namespace osched {
+
+StorageMap build_storage_map(const Graph& g) {
+  StorageMap m;
+  const size_t n = g.nodes.size();
+  m.allocates.resize(n);
+  m.reads.resize(n);
+  std::unordered_map<std::string, StorageId> named;
+  // Storage of output i of node v, filled as nodes are visited in order.
+  std::vector<std::vector<StorageId>> out_storage(n);
+
+  auto fresh = [&](int64_t bytes, bool releasable) {
+    StorageId s = static_cast<StorageId>(m.bytes.size());
+    m.bytes.push_back(bytes);
+    m.releasable.push_back(releasable);
+    return s;
+  };
+  auto storage_of_ref = [&](const Value& v) -> StorageId {
+    const auto& outs = out_storage[v.i];
+    size_t idx = v.ref_output < 0 ? 0 : static_cast<size_t>(v.ref_output);
+    return idx < outs.size() ? outs[idx] : -1;
+  };
+
+  for (NodeId i = 0; i < static_cast<NodeId>(n); ++i) {
+    const Node& node = g.nodes[i];
+    const bool is_input = node.op == NodeOp::Placeholder || node.op == NodeOp::GetAttr;
+    // First tensor input: what a view or a wait aliases.
+    StorageId first_input = -1;
+    for (const auto& a : node.args) {
+      for_each_ref(a, [&](const Value& v) {
+        if (first_input < 0) first_input = storage_of_ref(v);
+      });
+      if (first_input >= 0) break;
+    }
+    const bool aliases_input = (is_view_node(node) || is_wait_node(node)) && first_input >= 0;
+    auto& outs = out_storage[i];
+    for (const auto& meta : node.val) {
+      if (!meta) {
+        outs.push_back(-1);
+        continue;
+      }
+      StorageId s;
+      if (meta->storage) {
+        auto it = named.find(*meta->storage);
+        if (it == named.end()) {
+          s = fresh(meta->allocation_bytes(), !is_input);
+          named.emplace(*meta->storage, s);
+          m.allocates[i].push_back(s);
+        } else {
+          s = it->second;
+          // A larger alias later on (e.g. a view with a bigger span) grows the estimate.
+          m.bytes[s] = std::max(m.bytes[s], meta->allocation_bytes());
+        }
+      } else if (aliases_input) {
+        s = first_input;
+      } else {
+        s = fresh(meta->allocation_bytes(), !is_input);
+        m.allocates[i].push_back(s);
+      }
+      outs.push_back(s);
+    }
+    for (const auto& a : node.args)
+      for_each_ref(a, [&](const Value& v) {
+        StorageId s = storage_of_ref(v);
+        if (s >= 0 && std::find(m.reads[i].begin(), m.reads[i].end(), s) == m.reads[i].end())
+          m.reads[i].push_back(s);
+      });
+    for (const auto& kv : node.kwargs)
+      for_each_ref(kv.second, [&](const Value& v) {
+        StorageId s = storage_of_ref(v);
+        if (s >= 0 && std::find(m.reads[i].begin(), m.reads[i].end(), s) == m.reads[i].end())
+          m.reads[i].push_back(s);
+      });
+    if (node.op == NodeOp::Output)
+      for (StorageId s : m.reads[i]) m.releasable[s] = false;
+  }
+  m.read_count.assign(m.bytes.size(), 0);
+  for (const auto& r : m.reads)
+    for (StorageId s : r) m.read_count[s]++;
+  return m;
+}
+
+}  // namespace osched

@@ -1,0 +1,27 @@
+#pragma once
+// Which allocation (storage) each node output lives in. Exporter storage ids
+// win; otherwise views and waits alias their input, and every other output
+// is a fresh allocation sized by its shape, stride and dtype.
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace osched {
+
+using StorageId = int32_t;
+
+struct StorageMap {
+  std::vector<int64_t> bytes;        // per storage
+  std::vector<bool> releasable;      // false for inputs, parameters and graph outputs
+  // Per node: storages the node allocates, and storages it reads (deduplicated).
+  std::vector<std::vector<StorageId>> allocates;
+  std::vector<std::vector<StorageId>> reads;
+  // Per storage: how many (node, storage) reads there are in the graph.
+  std::vector<int32_t> read_count;
+};
+
+StorageMap build_storage_map(const Graph& g);
+
+}  // namespace osched

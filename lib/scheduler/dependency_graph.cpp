@@ -1,0 +1,54 @@
+#include "scheduler/dependency_graph.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+#include "graph/collective.h"
+
+namespace osched {
+
+DependencyGraph::DependencyGraph(const Graph& g) {
+  const NodeId n = g.size();
+  std::vector<std::vector<NodeId>> extra(n);
+  std::unordered_map<std::string, NodeId> last_in_group;
+  for (NodeId i = 0; i < n; ++i) {
+    if (!is_collective_node(g.nodes[i])) continue;
+    std::string group = collective_group_name(g.nodes[i]).value_or("");
+    auto it = last_in_group.find(group);
+    if (it != last_in_group.end()) extra[i].push_back(it->second);
+    last_in_group[group] = i;
+  }
+  offsets_in_.reserve(n + 1);
+  offsets_in_.push_back(0);
+  for (NodeId i = 0; i < n; ++i) {
+    auto ins = node_inputs(g.nodes[i]);
+    for (NodeId e : extra[i])
+      if (std::find(ins.begin(), ins.end(), e) == ins.end()) ins.push_back(e);
+    in_.insert(in_.end(), ins.begin(), ins.end());
+    offsets_in_.push_back(static_cast<int64_t>(in_.size()));
+  }
+  offsets_out_.assign(n + 1, 0);
+  for (NodeId v : in_) offsets_out_[v + 1]++;
+  for (NodeId i = 0; i < n; ++i) offsets_out_[i + 1] += offsets_out_[i];
+  out_.resize(in_.size());
+  std::vector<int64_t> fill(offsets_out_.begin(), offsets_out_.end() - 1);
+  for (NodeId i = 0; i < n; ++i) {
+    auto [b, e] = inputs(i);
+    for (auto p = b; p != e; ++p) out_[fill[*p]++] = i;
+  }
+  mark_.assign(n, 0);
+}
+
+bool DependencyGraph::is_ancestor(NodeId a, NodeId b) const {
+  if (a >= b) return false;
+  bool found = false;
+  walk_ancestors(
+      b, [&](NodeId v) { return !found && v >= a; },
+      [&](NodeId v) {
+        if (v == a) found = true;
+      });
+  return found;
+}
+
+}  // namespace osched

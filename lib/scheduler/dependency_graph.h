@@ -1,0 +1,61 @@
+#pragma once
+// The edges the scheduler must respect: data references, control deps, and
+// an implicit edge between consecutive collectives of one process group
+// (NCCL runs a group's collectives in issue order). Ancestor queries walk
+// backwards on demand with a reusable visit stamp: O(N) memory, never O(N²).
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace osched {
+
+class DependencyGraph {
+ public:
+  explicit DependencyGraph(const Graph& g);
+
+  NodeId size() const { return static_cast<NodeId>(offsets_in_.size() - 1); }
+  std::pair<const NodeId*, const NodeId*> inputs(NodeId n) const {
+    return {in_.data() + offsets_in_[n], in_.data() + offsets_in_[n + 1]};
+  }
+  std::pair<const NodeId*, const NodeId*> users(NodeId n) const {
+    return {out_.data() + offsets_out_[n], out_.data() + offsets_out_[n + 1]};
+  }
+  int32_t num_inputs(NodeId n) const { return static_cast<int32_t>(offsets_in_[n + 1] - offsets_in_[n]); }
+  int32_t num_users(NodeId n) const { return static_cast<int32_t>(offsets_out_[n + 1] - offsets_out_[n]); }
+
+  // Is `a` an ancestor of `b`? Nodes are in a topological order, so only
+  // nodes between a and b can be on a path.
+  bool is_ancestor(NodeId a, NodeId b) const;
+
+  // Calls visit(n) for every ancestor of `target` for which enter(n) is true;
+  // the walk does not continue past nodes where enter is false.
+  template <typename Enter, typename Visit>
+  void walk_ancestors(NodeId target, Enter&& enter, Visit&& visit) const {
+    ++stamp_;
+    stack_.clear();
+    stack_.push_back(target);
+    while (!stack_.empty()) {
+      NodeId v = stack_.back();
+      stack_.pop_back();
+      auto [b, e] = inputs(v);
+      for (auto p = b; p != e; ++p) {
+        if (mark_[*p] == stamp_) continue;
+        mark_[*p] = stamp_;
+        if (!enter(*p)) continue;
+        visit(*p);
+        stack_.push_back(*p);
+      }
+    }
+  }
+
+ private:
+  std::vector<int64_t> offsets_in_, offsets_out_;
+  std::vector<NodeId> in_, out_;
+  mutable std::vector<uint32_t> mark_;
+  mutable uint32_t stamp_ = 0;
+  mutable std::vector<NodeId> stack_;
+};
+
+}  // namespace osched

@@ -1,0 +1,19 @@
+#pragma once
+// Options of the overlap scheduler, with PyTorch's defaults.
+
+#include <cstdint>
+
+namespace osched {
+
+struct SchedulerOptions {
+  double max_in_flight_gb = 5.0;
+  int max_compute_pre_fetch = 200;
+  double compute_overlap_multiplier = 1.0;
+  int max_coll_distance = 200;
+  double max_memory_increase_gb = 1.0;
+  double max_memory_increase_ratio = 0.05;
+};
+
+inline int64_t gb_to_bytes(double gb) { return static_cast<int64_t>(gb * 1024.0 * 1024.0 * 1024.0); }
+
+}  // namespace osched

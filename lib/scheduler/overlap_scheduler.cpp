@@ -1,0 +1,473 @@
+#include "scheduler/overlap_scheduler.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <queue>
+#include <set>
+#include <tuple>
+
+#include <spdlog/spdlog.h>
+
+#include "graph/op_table.h"
+#include "memory/memory_tracker.h"
+#include "scheduler/dependency_graph.h"
+#include "scheduler/potential_overlap.h"
+
+namespace osched {
+namespace {
+
+constexpr int32_t kOffComputePath = std::numeric_limits<int32_t>::max();
+
+enum class Kind : uint8_t { Placeholder, Compute, CollectiveStart, Wait, Other, Output };
+
+using Score = std::tuple<int32_t, int32_t, NodeId>;
+
+class Scheduler {
+ public:
+  Scheduler(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& opt)
+      : g_(g), rt_(rt), opt_(opt), dg_(g), storages_(build_storage_map(g)), memory_(storages_) {
+    const NodeId n = g.size();
+    kind_.resize(n, Kind::Other);
+    info_of_.assign(n, -1);
+    for (NodeId i = 0; i < n; ++i) {
+      const Node& node = g.nodes[i];
+      if (node.op == NodeOp::Placeholder || node.op == NodeOp::GetAttr) kind_[i] = Kind::Placeholder;
+      else if (node.op == NodeOp::Output) kind_[i] = Kind::Output;
+      else if (is_compute_node(node)) kind_[i] = Kind::Compute;
+    }
+    identify_collectives();
+    compute_domination();
+    compute_baseline_memory();
+    budget_ = original_peak_ + std::max(gb_to_bytes(opt_.max_memory_increase_gb),
+                                        static_cast<int64_t>(opt_.max_memory_increase_ratio *
+                                                             static_cast<double>(original_peak_)));
+    max_in_flight_ = gb_to_bytes(opt_.max_in_flight_gb);
+
+    std::vector<NodeId> starts, waits;
+    for (const auto& c : colls_)
+      if (c.schedulable) {
+        starts.push_back(c.start);
+        waits.push_back(c.wait);
+      }
+    PotentialOverlap potential(dg_, compute_nodes_);
+    auto hideable = potential.find_hiding(starts, false);
+    auto hideable_waits = potential.find_hiding(waits, false);
+    potentially_hidden_waits_.assign(n, false);
+    for (size_t k = 0; k < waits.size(); ++k)
+      if (hideable_waits[k] >= 0) potentially_hidden_waits_[waits[k]] = true;
+    size_t k = 0;
+    for (auto& c : colls_)
+      if (c.schedulable) c.potentially_hideable = hideable[k++] >= 0;
+    auto limited = potential.find_hiding(starts, true);
+    potentially_hidden_count_ = static_cast<int>(
+        std::count_if(limited.begin(), limited.end(), [](NodeId v) { return v >= 0; }));
+    limited_hideable_.assign(n, false);
+    for (size_t j = 0; j < starts.size(); ++j)
+      if (limited[j] >= 0) limited_hideable_[starts[j]] = true;
+
+    in_degree_.resize(n);
+    scheduled_.assign(n, false);
+    for (NodeId i = 0; i < n; ++i) {
+      in_degree_[i] = dg_.num_inputs(i);
+      if (in_degree_[i] == 0) ready_.push(score(i));
+    }
+  }
+
+  ScheduleResult run() {
+    while (!ready_.empty()) {
+      if (should_force_wait()) {
+        force_oldest_wait();
+        continue;
+      }
+      NodeId node = std::get<2>(ready_.top());
+      ready_.pop();
+      if (scheduled_[node]) continue;
+      switch (kind_[node]) {
+        case Kind::Compute: handle_compute(node); break;
+        case Kind::CollectiveStart: handle_collective_start(node); break;
+        case Kind::Wait: handle_wait(node); break;
+        default: schedule(node);
+      }
+    }
+    return finish();
+  }
+
+ private:
+  const Graph& g_;
+  const RuntimeTable& rt_;
+  const SchedulerOptions& opt_;
+  DependencyGraph dg_;
+  StorageMap storages_;
+  MemoryTracker memory_;
+
+  std::vector<Kind> kind_;
+  std::vector<int32_t> info_of_;  // node -> index in colls_ (start and wait)
+  std::vector<CollectiveOutcome> colls_;
+  std::vector<int32_t> group_of_;  // per colls_ entry
+  std::vector<std::string> group_names_;
+  std::vector<int32_t> dom_;
+  std::vector<NodeId> compute_nodes_;
+  std::vector<int64_t> baseline_at_compute_;  // max memory from compute k to compute k+1
+  int64_t original_peak_ = 0;
+  int64_t budget_ = 0;
+  int64_t max_in_flight_ = 0;
+  std::vector<bool> potentially_hidden_waits_;
+  std::vector<bool> limited_hideable_;
+  int potentially_hidden_count_ = 0;
+
+  std::priority_queue<Score, std::vector<Score>, std::greater<Score>> ready_;
+  std::vector<int32_t> in_degree_;
+  std::vector<bool> scheduled_;
+  std::vector<NodeId> order_;
+  std::set<NodeId> unscheduled_collectives_;
+  std::vector<int32_t> in_flight_;  // colls_ indices, in issue order
+  int64_t in_flight_bytes_ = 0;
+  int32_t current_compute_index_ = 0;
+  double wasted_compute_ = 0;
+
+  void identify_collectives() {
+    std::map<std::string, int32_t> group_ids;
+    for (NodeId i = 0; i < g_.size(); ++i) {
+      const Node& node = g_.nodes[i];
+      if (!is_collective_node(node)) continue;
+      CollectiveOutcome c;
+      c.start = i;
+      c.kind = collective_signature(node.target)->kind;
+      c.group = collective_group_name(node).value_or("");
+      c.size_bytes = collective_size_bytes(g_, i);
+      c.memory_bytes = collective_memory_bytes(g_, i);
+      c.estimated_ms = c.exposed_ms = rt_.ms[i];
+      // Schedulable: exactly one user, a wait_tensor, reading the collective directly.
+      NodeId wait = -1;
+      int data_users = 0;
+      for (NodeId u = i + 1; u < g_.size() && data_users < 2; ++u) {
+        bool reads = false;
+        for (const auto& a : g_.nodes[u].args)
+          for_each_ref(a, [&](const Value& v) { reads |= v.i == i; });
+        for (const auto& kv : g_.nodes[u].kwargs)
+          for_each_ref(kv.second, [&](const Value& v) { reads |= v.i == i; });
+        if (!reads) continue;
+        ++data_users;
+        if (is_wait_node(g_.nodes[u])) wait = u;
+      }
+      c.schedulable = data_users == 1 && wait >= 0;
+      if (!c.schedulable) {
+        c.why_exposed.push_back("not schedulable: its result is used other than through a single wait_tensor");
+      } else {
+        c.wait = wait;
+        kind_[i] = Kind::CollectiveStart;
+        kind_[wait] = Kind::Wait;
+      }
+      auto [it, _] = group_ids.emplace(c.group, static_cast<int32_t>(group_ids.size()));
+      group_of_.push_back(it->second);
+      int32_t idx = static_cast<int32_t>(colls_.size());
+      info_of_[i] = idx;
+      if (c.schedulable) {
+        info_of_[wait] = idx;
+        unscheduled_collectives_.insert(i);
+      }
+      colls_.push_back(std::move(c));
+    }
+    group_names_.resize(group_ids.size());
+    for (const auto& [name, id] : group_ids) group_names_[id] = name;
+  }
+
+  void compute_domination() {
+    const NodeId n = g_.size();
+    std::vector<int32_t> compute_ordinal(n, -1);
+    for (NodeId i = 0; i < n; ++i)
+      if (kind_[i] == Kind::Compute) {
+        compute_ordinal[i] = static_cast<int32_t>(compute_nodes_.size());
+        compute_nodes_.push_back(i);
+      }
+    dom_.assign(n, kOffComputePath);
+    for (NodeId i = n - 1; i >= 0; --i) {
+      if (compute_ordinal[i] >= 0) {
+        dom_[i] = compute_ordinal[i];
+        continue;
+      }
+      auto [b, e] = dg_.users(i);
+      for (auto p = b; p != e; ++p) dom_[i] = std::min(dom_[i], dom_[*p]);
+    }
+  }
+
+  void compute_baseline_memory() {
+    std::vector<NodeId> order(g_.size());
+    for (NodeId i = 0; i < g_.size(); ++i) order[i] = i;
+    MemoryProfile p = memory_profile(storages_, order);
+    original_peak_ = p.peak;
+    baseline_at_compute_.assign(compute_nodes_.size(), 0);
+    int32_t k = -1;
+    for (NodeId i = 0; i < g_.size(); ++i) {
+      if (kind_[i] == Kind::Compute) ++k;
+      if (k >= 0) baseline_at_compute_[k] = std::max(baseline_at_compute_[k], p.after_node[i]);
+    }
+  }
+
+  bool is_exposed(const CollectiveOutcome& c) const { return c.exposed_ms != 0; }
+
+  Score score(NodeId n) const {
+    int32_t local = 0;
+    if (kind_[n] == Kind::Wait) {
+      local = is_exposed(colls_[info_of_[n]]) ? 1 : 0;  // defer exposed waits
+    } else if (in_overlappable_collective_unary_chain(n)) {
+      local = -1;
+    }
+    return {dom_[n], local, n};
+  }
+
+  bool in_overlappable_collective_unary_chain(NodeId curr) const {
+    while (true) {
+      if (dg_.num_users(curr) != 1) return false;
+      NodeId user = *dg_.users(curr).first;
+      if (dg_.num_inputs(user) != 1) return false;
+      if (kind_[user] == Kind::CollectiveStart && !scheduled_[user]) return true;
+      if (!is_cheap_node(g_.nodes[user])) return false;
+      curr = user;
+    }
+  }
+
+  void note(CollectiveOutcome& c, std::string why) {
+    if (c.why_exposed.size() >= 4) return;
+    if (std::find(c.why_exposed.begin(), c.why_exposed.end(), why) == c.why_exposed.end()) {
+      spdlog::debug("no overlap for {}: {}", g_.nodes[c.start].name, why);
+      c.why_exposed.push_back(std::move(why));
+    }
+  }
+
+  void schedule(NodeId n) {
+    scheduled_[n] = true;
+    order_.push_back(n);
+    memory_.schedule(n);
+    auto [b, e] = dg_.users(n);
+    for (auto p = b; p != e; ++p)
+      if (--in_degree_[*p] == 0) ready_.push(score(*p));
+  }
+
+  bool should_force_wait() const {
+    if (in_flight_.empty()) return false;
+    return in_flight_bytes_ >= max_in_flight_ || memory_.current_bytes() > budget_;
+  }
+
+  void force_oldest_wait() { handle_wait(colls_[in_flight_.front()].wait); }
+
+  void handle_collective_start(NodeId n) {
+    int32_t idx = info_of_[n];
+    in_flight_.push_back(idx);
+    in_flight_bytes_ += colls_[idx].memory_bytes;
+    unscheduled_collectives_.erase(n);
+    schedule(n);
+  }
+
+  void handle_wait(NodeId w) {
+    if (scheduled_[w]) return;
+    int32_t idx = info_of_[w];
+    auto pos = std::find(in_flight_.begin(), in_flight_.end(), idx);
+    if (pos == in_flight_.end()) {
+      schedule(w);
+      return;
+    }
+    // Waiting on a collective also waits on every earlier one of its group.
+    std::vector<int32_t> earlier;
+    for (auto it = in_flight_.begin(); it != pos; ++it)
+      if (group_of_[*it] == group_of_[idx]) earlier.push_back(*it);
+    for (int32_t e : earlier) handle_wait(colls_[e].wait);
+    in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), idx));
+    in_flight_bytes_ -= colls_[idx].memory_bytes;
+    schedule(w);
+  }
+
+  void handle_compute(NodeId n) {
+    const double available = rt_.ms[n] * opt_.compute_overlap_multiplier;
+    // Each process group's stream overlaps the same compute independently.
+    std::vector<double> remaining(group_names_.size(), available);
+    for (int32_t idx : in_flight_) {
+      auto& c = colls_[idx];
+      double& avail = remaining[group_of_[idx]];
+      if (c.exposed_ms == 0 || avail == 0) continue;
+      double amount = std::min(c.exposed_ms, avail);
+      c.exposed_ms -= amount;
+      avail -= amount;
+      c.hiding_nodes.push_back(n);
+    }
+    if (available > 0) schedule_collectives_for_overlap(n, remaining);
+    if (!remaining.empty()) wasted_compute_ += *std::min_element(remaining.begin(), remaining.end());
+    schedule(n);
+    ++current_compute_index_;
+  }
+
+  bool wait_is_hidden(NodeId wait, NodeId compute) const {
+    const auto& c = colls_[info_of_[wait]];
+    return !is_exposed(c) &&
+           std::find(c.hiding_nodes.begin(), c.hiding_nodes.end(), compute) == c.hiding_nodes.end();
+  }
+
+  // Would prefetching this collective (and the nodes on its path) push memory
+  // over the budget at any compute index until its result is needed?
+  bool exceeds_memory_budget(const CollectiveOutcome& c, int64_t path_bytes) const {
+    if (compute_nodes_.empty()) return false;
+    const int32_t k_now = std::min<int32_t>(current_compute_index_, static_cast<int32_t>(compute_nodes_.size()) - 1);
+    const int64_t extra_now = memory_.current_bytes() - baseline_at_compute_[k_now];
+    const int64_t added = path_bytes + memory_.allocation_of(c.start);
+    int32_t last = dom_[c.wait] == kOffComputePath ? current_compute_index_ + opt_.max_compute_pre_fetch
+                                                   : dom_[c.wait];
+    last = std::min<int32_t>(last, static_cast<int32_t>(compute_nodes_.size()) - 1);
+    for (int32_t k = k_now; k <= last; ++k)
+      if (baseline_at_compute_[k] + std::max<int64_t>(extra_now, 0) + added > budget_) return true;
+    return memory_.current_bytes() + added > budget_;
+  }
+
+  void schedule_collectives_for_overlap(NodeId compute, std::vector<double>& remaining) {
+    std::vector<NodeId> candidates;
+    const NodeId lo = compute - opt_.max_coll_distance;
+    const NodeId hi = compute + opt_.max_coll_distance;
+    for (NodeId c : unscheduled_collectives_) {
+      if (c > hi) break;
+      if (c < lo) continue;
+      if (dom_[c] != kOffComputePath && dom_[c] - current_compute_index_ > opt_.max_compute_pre_fetch) continue;
+      candidates.push_back(c);
+    }
+    std::sort(candidates.begin(), candidates.end(), [&](NodeId a, NodeId b) {
+      bool rs_a = colls_[info_of_[a]].kind == CollectiveKind::ReduceScatter;
+      bool rs_b = colls_[info_of_[b]].kind == CollectiveKind::ReduceScatter;
+      return std::make_tuple(!rs_a, dom_[a], a) < std::make_tuple(!rs_b, dom_[b], b);
+    });
+    const std::string& cname = g_.nodes[compute].name;
+    for (NodeId start : candidates) {
+      if (std::all_of(remaining.begin(), remaining.end(), [](double r) { return r == 0; })) break;
+      if (scheduled_[start]) continue;
+      int32_t idx = info_of_[start];
+      auto& c = colls_[idx];
+      double& avail = remaining[group_of_[idx]];
+      if (avail == 0) {
+        note(c, "compute '" + cname + "' was already used to hide other collectives of group '" + c.group + "'");
+        continue;
+      }
+      if (dg_.is_ancestor(start, compute) || dg_.is_ancestor(compute, start)) {
+        note(c, "depends on, or is needed by, the nearby compute '" + cname + "'");
+        continue;
+      }
+      while (!in_flight_.empty() && max_in_flight_ - in_flight_bytes_ < c.memory_bytes &&
+             wait_is_hidden(colls_[in_flight_.front()].wait, compute))
+        force_oldest_wait();
+      if (max_in_flight_ - in_flight_bytes_ < c.memory_bytes) {
+        note(c, "in-flight byte limit (--max-in-flight-gb) reached");
+        continue;
+      }
+      std::vector<NodeId> path;
+      if (!find_schedulable_path(start, compute, path, c)) continue;
+      int64_t path_bytes = 0;
+      for (NodeId p : path) path_bytes += memory_.allocation_of(p);
+      if (exceeds_memory_budget(c, path_bytes)) {
+        note(c, "starting it before '" + cname + "' would exceed the peak-memory budget");
+        continue;
+      }
+      spdlog::debug("overlapping {} with {}", g_.nodes[start].name, cname);
+      schedule_path(path, compute);
+      handle_collective_start(start);
+      double amount = std::min(avail, c.exposed_ms);
+      c.exposed_ms -= amount;
+      c.hiding_nodes.push_back(compute);
+      avail -= amount;
+    }
+  }
+
+  bool find_schedulable_path(NodeId target, NodeId compute, std::vector<NodeId>& path, CollectiveOutcome& c) {
+    std::string blocker;
+    dg_.walk_ancestors(
+        target, [&](NodeId v) { return blocker.empty() && !scheduled_[v]; },
+        [&](NodeId v) {
+          if (!blocker.empty()) return;
+          switch (kind_[v]) {
+            case Kind::Compute:
+              blocker = "needs compute '" + g_.nodes[v].name + "' first";
+              return;
+            case Kind::CollectiveStart:
+              blocker = "needs collective '" + g_.nodes[v].name + "' (not yet issued) first";
+              return;
+            case Kind::Wait: {
+              const auto& w = colls_[info_of_[v]];
+              bool hidden_elsewhere =
+                  !w.hiding_nodes.empty() &&
+                  std::find(w.hiding_nodes.begin(), w.hiding_nodes.end(), compute) == w.hiding_nodes.end();
+              if (!hidden_elsewhere && potentially_hidden_waits_[v]) {
+                blocker = "needs wait '" + g_.nodes[v].name + "', which would expose its collective";
+                return;
+              }
+              break;
+            }
+            default:
+              if (is_collective_node(g_.nodes[v])) {
+                blocker = "needs collective '" + g_.nodes[v].name + "' first";
+                return;
+              }
+          }
+          path.push_back(v);
+        });
+    if (!blocker.empty()) {
+      note(c, "cannot start before '" + g_.nodes[compute].name + "': " + blocker);
+      path.clear();
+      return false;
+    }
+    return true;
+  }
+
+  void schedule_path(std::vector<NodeId>& path, NodeId) {
+    std::sort(path.begin(), path.end());
+    for (NodeId v : path) {
+      if (scheduled_[v]) continue;  // forced by an earlier wait
+      if (kind_[v] == Kind::Wait) handle_wait(v);
+      else schedule(v);
+    }
+  }
+
+  ScheduleResult finish() {
+    ScheduleResult r;
+    for (NodeId i = 0; i < g_.size(); ++i)
+      if (kind_[i] == Kind::Placeholder) r.order.push_back(i);
+    NodeId output = -1;
+    for (NodeId v : order_) {
+      if (kind_[v] == Kind::Placeholder) continue;
+      if (kind_[v] == Kind::Output) {
+        output = v;
+        continue;
+      }
+      r.order.push_back(v);
+    }
+    if (output >= 0) r.order.push_back(output);
+    r.original_peak_bytes = original_peak_;
+    r.scheduled_peak_bytes = memory_.peak_bytes();
+    r.memory_budget_bytes = budget_;
+    r.wasted_compute_ms = wasted_compute_;
+    r.potentially_hidden = potentially_hidden_count_;
+    for (auto& c : colls_) {
+      if (!c.schedulable) c.potentially_hideable = false;
+      bool fully_exposed = c.exposed_ms == c.estimated_ms && c.estimated_ms > 0;
+      if (c.exposed_ms > 0 && c.why_exposed.empty()) {
+        if (!c.potentially_hideable) c.why_exposed.push_back("no compute node is independent of it");
+        else
+          c.why_exposed.push_back(
+              "no independent compute was scheduled while it could run (not reachable within "
+              "max_coll_distance / max_compute_pre_fetch, or its inputs became ready too late)");
+      }
+      if (fully_exposed) {
+        ++r.exposed;
+        if (limited_hideable_[c.start]) ++r.bad_exposed;
+      }
+      r.total_exposed_ms += c.exposed_ms;
+      if (c.potentially_hideable) r.hideable_exposed_ms += c.exposed_ms;
+      else r.potential_exposed_ms += c.estimated_ms;
+    }
+    r.collectives = std::move(colls_);
+    return r;
+  }
+};
+
+}  // namespace
+
+ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes, const SchedulerOptions& options) {
+  return Scheduler(g, runtimes, options).run();
+}
+
+}  // namespace osched

@@ -1,0 +1,30 @@
+#include "scheduler/reorder.h"
+
+namespace osched {
+
+Graph apply_order(const Graph& g, const std::vector<NodeId>& order) {
+  Graph out;
+  out.format = g.format;
+  out.version = g.version;
+  out.name = g.name;
+  out.rank = g.rank;
+  out.world_size = g.world_size;
+  out.process_groups = g.process_groups;
+  out.hardware = g.hardware;
+  out.extra = g.extra;
+  std::vector<NodeId> new_index(g.nodes.size(), -1);
+  for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<NodeId>(i);
+  out.nodes.reserve(order.size());
+  for (NodeId old : order) {
+    Node n = g.nodes[old];
+    auto remap = [&](Value& v) { v.i = new_index[v.i]; };
+    for (auto& a : n.args) for_each_ref_mut(a, remap);
+    for (auto& kv : n.kwargs) for_each_ref_mut(kv.second, remap);
+    for (auto& d : n.control_deps) d = new_index[d];
+    out.nodes.push_back(std::move(n));
+  }
+  out.rebuild_index();
+  return out;
+}
+
+}  // namespace osched

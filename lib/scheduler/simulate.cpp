@@ -1,0 +1,50 @@
+#include "scheduler/simulate.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "graph/collective.h"
+#include "graph/op_table.h"
+
+namespace osched {
+
+SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order) {
+  SimulationResult r;
+  r.collective_exposed_ms.assign(g.nodes.size(), 0.0);
+  std::vector<double> finish(g.nodes.size(), -1.0);  // collective end times
+  std::map<std::string, double> stream_free;
+  double t = 0;
+  auto block_on = [&](NodeId coll) {
+    if (finish[coll] > t) {
+      r.collective_exposed_ms[coll] += finish[coll] - t;
+      r.exposed_comm_ms += finish[coll] - t;
+      t = finish[coll];
+    }
+    finish[coll] = -1;  // later readers find it complete
+  };
+  for (NodeId v : order) {
+    const Node& n = g.nodes[v];
+    if (is_collective_node(n)) {
+      double& free = stream_free[collective_group_name(n).value_or("")];
+      double start = std::max(t, free);
+      free = finish[v] = start + rt.ms[v];
+      continue;
+    }
+    // A reader of an in-flight collective (a wait, or any direct user of an
+    // unschedulable one) blocks until it completes.
+    for (NodeId in : data_inputs(n))
+      if (finish[in] >= 0) block_on(in);
+    if (is_compute_node(n)) {
+      t += rt.ms[v];
+      r.compute_ms += rt.ms[v];
+    }
+  }
+  // Collectives nobody waited on still finish before the step ends.
+  for (NodeId v = 0; v < g.size(); ++v)
+    if (finish[v] >= 0) block_on(v);
+  r.step_ms = t;
+  return r;
+}
+
+}  // namespace osched

@@ -1,0 +1,23 @@
+#pragma once
+// Discrete-event model of one step: one compute stream runs nodes in order;
+// each process group has its own communication stream that runs its
+// collectives in issue order; a wait blocks the compute stream until its
+// collective finishes.
+
+#include <vector>
+
+#include "cost/estimator.h"
+#include "graph/graph.h"
+
+namespace osched {
+
+struct SimulationResult {
+  double step_ms = 0;
+  double compute_ms = 0;       // busy time of the compute stream
+  double exposed_comm_ms = 0;  // time the compute stream waited on collectives
+  std::vector<double> collective_exposed_ms;  // per node (collective starts), else 0
+};
+
+SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order);
+
+}  // namespace osched
