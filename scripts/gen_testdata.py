@@ -189,27 +189,29 @@ def llama_fsdp(layers=4, hidden=4096, seq=4096, ffn=11008, world=8):
     outs = []
     for l in reversed(range(layers)):
         hin, a2, h1, act = saved[l]
+        # FSDP issues a layer's backward all-gathers before its gradient
+        # reduce-scatters (prefetch order), as the runtime does.
         wd = gather(l, "down", "bwd")
+        wu = gather(l, "up", "bwd")
+        wo = gather(l, "o", "bwd")
+        wq = gather(l, "qkv", "bwd")
         dact = g.mm(f"l{l}_bwd_dact", grad, wd)
         gdt = g.t(f"l{l}_bwd_grad_t", grad)
         ddown = g.mm(f"l{l}_bwd_ddown", gdt, act)
         ddown32 = g.fn(f"l{l}_bwd_ddown_cast", "prims.convert_element_type.default", [ddown], dtype="float32", extra_args=["float32"])
         outs.append(g.wait(f"l{l}_down_rs_wait", g.reduce_scatter(f"l{l}_down_rs", ddown32)))
         du = g.fn(f"l{l}_bwd_silu", "aten.silu_backward.default", [dact, act])
-        wu = gather(l, "up", "bwd")
         dh1 = g.mm(f"l{l}_bwd_dh1", du, wu)
         dut = g.t(f"l{l}_bwd_du_t", du)
         dup = g.mm(f"l{l}_bwd_dup", dut, h1)
         dup32 = g.fn(f"l{l}_bwd_dup_cast", "prims.convert_element_type.default", [dup], dtype="float32", extra_args=["float32"])
         outs.append(g.wait(f"l{l}_up_rs_wait", g.reduce_scatter(f"l{l}_up_rs", dup32)))
         gsum = g.fn(f"l{l}_bwd_gsum", "aten.add.Tensor", [grad, dh1])
-        wo = gather(l, "o", "bwd")
         da = g.mm(f"l{l}_bwd_da", gsum, wo)
         gst = g.t(f"l{l}_bwd_gsum_t", gsum)
         do = g.mm(f"l{l}_bwd_do", gst, a2)
         do32 = g.fn(f"l{l}_bwd_do_cast", "prims.convert_element_type.default", [do], dtype="float32", extra_args=["float32"])
         outs.append(g.wait(f"l{l}_o_rs_wait", g.reduce_scatter(f"l{l}_o_rs", do32)))
-        wq = gather(l, "qkv", "bwd")
         dq = g.fn(f"l{l}_bwd_dqkv_in", "aten.repeat.default", [da], shape=[seq, 3 * hidden], extra_args=[[1, 3]])
         dqt = g.t(f"l{l}_bwd_da_t", da)
         dqkv = g.mm(f"l{l}_bwd_dqkv", dqt, hin)

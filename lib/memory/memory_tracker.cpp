@@ -21,6 +21,7 @@ void MemoryTracker::schedule(NodeId n) {
     current_ += map_.bytes[s];
   }
   peak_ = std::max(peak_, current_);
+  last_node_peak_ = current_;
   for (StorageId s : map_.reads[n]) {
     if (--remaining_reads_[s] == 0 && map_.releasable[s] && allocated_[s]) current_ -= map_.bytes[s];
   }
@@ -36,6 +37,7 @@ MemoryProfile memory_profile(const StorageMap& map, const std::vector<NodeId>& o
   for (NodeId n : order) {
     t.schedule(n);
     p.after_node.push_back(t.current_bytes());
+    p.during_node.push_back(t.last_node_peak_bytes());
   }
   p.peak = t.peak_bytes();
   return p;

@@ -201,7 +201,7 @@ class Scheduler {
     int32_t k = -1;
     for (NodeId i = 0; i < g_.size(); ++i) {
       if (kind_[i] == Kind::Compute) ++k;
-      if (k >= 0) baseline_at_compute_[k] = std::max(baseline_at_compute_[k], p.after_node[i]);
+      if (k >= 0) baseline_at_compute_[k] = std::max(baseline_at_compute_[k], p.during_node[i]);
     }
   }
 
@@ -228,12 +228,14 @@ class Scheduler {
     }
   }
 
+  // Keeps the three most recent distinct reasons, newest first: the last
+  // attempts are the ones nearest the collective's actual position.
   void note(CollectiveOutcome& c, std::string why) {
-    if (c.why_exposed.size() >= 4) return;
-    if (std::find(c.why_exposed.begin(), c.why_exposed.end(), why) == c.why_exposed.end()) {
-      spdlog::debug("no overlap for {}: {}", g_.nodes[c.start].name, why);
-      c.why_exposed.push_back(std::move(why));
-    }
+    auto it = std::find(c.why_exposed.begin(), c.why_exposed.end(), why);
+    if (it != c.why_exposed.end()) c.why_exposed.erase(it);
+    spdlog::debug("no overlap for {}: {}", g_.nodes[c.start].name, why);
+    c.why_exposed.insert(c.why_exposed.begin(), std::move(why));
+    if (c.why_exposed.size() > 3) c.why_exposed.pop_back();
   }
 
   void schedule(NodeId n) {
