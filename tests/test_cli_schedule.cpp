@@ -1,0 +1,62 @@
+// The schedule command end to end through the binary.
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+using namespace osched::test;
+
+TEST_CASE("schedule writes graph + report, verify passes, reruns are byte-identical") {
+  TempDir tmp;
+  std::string in = source_path("testdata/example_llama_fsdp.json");
+  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("a.json") + " --report " + tmp.file("a.rep.json"));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("simulated step:") != std::string::npos);
+  CHECK(run_cli("verify " + in + " " + tmp.file("a.json")).exit_code == 0);
+  r = run_cli("schedule " + in + " -o " + tmp.file("b.pb") + " --report " + tmp.file("b.rep.json") + " -q");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(read_text(tmp.file("a.rep.json")) == read_text(tmp.file("b.rep.json")));
+  CHECK(run_cli("verify " + in + " " + tmp.file("b.pb")).exit_code == 0);
+  auto rep = nlohmann::json::parse(read_text(tmp.file("a.rep.json")));
+  for (const char* key : {"tool", "input", "config", "counts", "memory", "time_ms", "simulation", "collectives"})
+    CHECK(rep.contains(key));
+  CHECK(rep["config"]["max_in_flight_gb"] == 5.0);
+  CHECK(rep["config"]["max_compute_pre_fetch"] == 200);
+}
+
+TEST_CASE("schedule options from --config, overridden by flags") {
+  TempDir tmp;
+  std::ofstream(tmp.file("cfg.json")) << R"({"max_in_flight_gb": 2.5, "max_coll_distance": 50,
+    "runtime_estimates": ")" << source_path("testdata/scenarios/estimates_unit.json") << R"("})";
+  std::string in = source_path("testdata/scenarios/sink_waits.json");
+  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
+                        " --config " + tmp.file("cfg.json") + " --max-coll-distance 7 -q");
+  REQUIRE(r.exit_code == 0);
+  auto rep = nlohmann::json::parse(read_text(tmp.file("r.json")));
+  CHECK(rep["config"]["max_in_flight_gb"] == 2.5);
+  CHECK(rep["config"]["max_coll_distance"] == 7);
+  CHECK(rep["collectives"][0]["estimate_source"] == "custom");
+}
+
+TEST_CASE("schedule rejects bad options with exit 2 and writes nothing") {
+  TempDir tmp;
+  std::string in = source_path("testdata/scenarios/sink_waits.json");
+  std::string out = " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json");
+  CliResult r = run_cli("schedule " + in + out + " --max-in-flight-gb -1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--max-in-flight-gb") != std::string::npos);
+  r = run_cli("schedule " + in + out + " --collective-estimator magic");
+  CHECK(r.exit_code == 2);
+  std::ofstream(tmp.file("bad_cfg.json")) << R"({"max_in_flght_gb": 1})";
+  r = run_cli("schedule " + in + out + " --config " + tmp.file("bad_cfg.json"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("max_in_flght_gb: unknown option") != std::string::npos);
+  std::ofstream(tmp.file("est.json")) << R"({"ops": {"aten.mm.default": "fast"}})";
+  r = run_cli("schedule " + in + out + " --runtime-estimates " + tmp.file("est.json"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("ops.aten.mm.default") != std::string::npos);
+  CHECK(tmp.entries() == 2);  // only the two inputs written above
+}

@@ -1,0 +1,100 @@
+// Analytical cost models and the memory tracker.
+
+#include <catch2/catch.hpp>
+
+#include "cost/estimator.h"
+#include "cost/flops.h"
+#include "cost/nccl_model.h"
+#include "io/graph_file.h"
+#include "memory/memory_tracker.h"
+#include "scheduler/dependency_graph.h"
+#include "test_support.h"
+
+using namespace osched;
+using namespace osched::test;
+
+TEST_CASE("NCCL model: monotone in bytes, slower across nodes, zero for one rank") {
+  HardwareSpec hw = default_hardware("H100-SXM");
+  CollectiveShape small{CollectiveKind::AllGather, 1 << 20, 8, 1};
+  CollectiveShape big{CollectiveKind::AllGather, 1 << 30, 8, 1};
+  CollectiveShape cross{CollectiveKind::AllGather, 1 << 30, 16, 2};
+  CHECK(estimate_nccl_ms(small, hw) > 0);
+  CHECK(estimate_nccl_ms(big, hw) > estimate_nccl_ms(small, hw));
+  CHECK(estimate_nccl_ms(cross, hw) > estimate_nccl_ms(big, hw));
+  CHECK(estimate_nccl_ms({CollectiveKind::AllReduce, 1 << 20, 1, 1}, hw) == 0);
+  // 1 GiB over NVLink at ~370 GB/s bus bandwidth: a few ms, not µs or seconds.
+  double ms = estimate_nccl_ms(big, hw);
+  CHECK(ms > 1.0);
+  CHECK(ms < 10.0);
+  // All-reduce moves twice the steps of an all-gather of the same bytes.
+  CHECK(estimate_nccl_ms({CollectiveKind::AllReduce, 1 << 30, 8, 1}, hw) > ms);
+}
+
+TEST_CASE("roofline: matmul FLOPs and time from shapes") {
+  Graph g = read_graph_file(source_path("testdata/tp_two_groups.json"));
+  NodeId mm1 = *g.find("mm1");
+  CHECK(count_flops(g, mm1) == 2.0 * 64 * 256 * 256);
+  AnalyticalEstimator est(default_hardware("H100-SXM"));
+  double ms = *est.compute_ms(g, mm1);
+  CHECK(ms > 0);
+  // Small matmul: memory bound, so bytes / HBM bandwidth.
+  double bytes = (64 * 256 + 256 * 256 + 64 * 256) * 4.0;
+  CHECK(ms == Approx(bytes / 3350e9 * 1e3));
+  CHECK_FALSE(est.compute_ms(g, *g.find("relu1")).has_value());
+}
+
+TEST_CASE("custom estimates: node name beats op+shape beats op") {
+  Graph g = read_graph_file(source_path("testdata/tp_two_groups.json"));
+  CustomEstimates c;
+  c.ops["aten.mm.default"] = 1.0;
+  c.ops[op_shape_key(g, *g.find("mm2"))] = 2.0;
+  c.nodes["mm_side"] = 3.0;
+  CHECK(op_shape_key(g, *g.find("mm1")) == "aten.mm.default|float32[64,256]|float32[256,256]");
+  CHECK(*c.lookup(g, *g.find("mm_side")) == 3.0);
+  CHECK(*c.lookup(g, *g.find("mm1")) == 2.0);  // same shapes as mm2
+  AnalyticalEstimator a(default_hardware());
+  RuntimeTable t = estimate_runtimes(g, &c, nullptr, a);
+  CHECK(t.ms[*g.find("mm_side")] == 3.0);
+  CHECK(t.source[*g.find("mm_side")] == RuntimeSource::Custom);
+  CHECK(t.source[*g.find("ar_tp1")] == RuntimeSource::Analytical);
+  CHECK(t.ms[*g.find("relu1")] == 0.0);
+}
+
+TEST_CASE("collective sizes: input + output bytes, all-reduce footprint halved") {
+  Graph g = read_graph_file(source_path("testdata/fsdp_tiny.json"));
+  NodeId ag = *g.find("ag0");
+  CHECK(collective_size_bytes(g, ag) == (32 * 128 + 128 * 128) * 4);
+  CHECK(collective_memory_bytes(g, ag) == collective_size_bytes(g, ag));
+  Graph tp = read_graph_file(source_path("testdata/tp_two_groups.json"));
+  NodeId ar = *tp.find("ar_tp1");
+  CHECK(collective_memory_bytes(tp, ar) == collective_size_bytes(tp, ar) / 2);
+  CHECK(collective_num_nodes(tp, ar, 8) == 1);
+  CHECK(collective_num_nodes(tp, *tp.find("ar_dp"), 2) == 2);
+}
+
+TEST_CASE("memory tracker follows storages: views alias, last use frees, inputs stay") {
+  Graph g = read_graph_file(source_path("testdata/scenarios/memory_limit.json"));
+  StorageMap m = build_storage_map(g);
+  std::vector<NodeId> order;
+  for (NodeId i = 0; i < g.size(); ++i) order.push_back(i);
+  MemoryProfile p = memory_profile(m, order);
+  const int64_t MiB = 1 << 20;
+  // p (4 MiB) + a (16) + big_mm (16) + relu (16) is the peak, while relu runs.
+  CHECK(p.peak == 52 * MiB);
+  CHECK(p.during_node[*g.find("relu")] == 52 * MiB);
+  CHECK(p.after_node[*g.find("relu")] == 36 * MiB);  // big_mm freed after its last use
+  // The transpose view aliases the wait's storage, which aliases the all-gather output.
+  CHECK(m.allocates[*g.find("w_t")].empty());
+  CHECK(m.allocates[*g.find("ag_wait")].empty());
+  CHECK(m.bytes[m.allocates[*g.find("ag")][0]] == 8 * MiB);
+  CHECK_FALSE(m.releasable[m.allocates[*g.find("p")][0]]);
+}
+
+TEST_CASE("dependency graph: ancestors, and the implicit same-group chain") {
+  Graph g = read_graph_file(source_path("testdata/scenarios/same_group_order.json"));
+  DependencyGraph dg(g);
+  CHECK(dg.is_ancestor(*g.find("mm0"), *g.find("ar1")));
+  CHECK(dg.is_ancestor(*g.find("ar1"), *g.find("ar2")));  // group issue order
+  CHECK_FALSE(dg.is_ancestor(*g.find("mm1"), *g.find("ar2")));
+  CHECK_FALSE(dg.is_ancestor(*g.find("ar2"), *g.find("ar1")));
+}

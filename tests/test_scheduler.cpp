@@ -1,0 +1,158 @@
+// The overlap scheduler on ports of PyTorch's test_aten_comm_compute_reordering
+// scenarios (a matmul hides exactly one collective: both estimated at 1 ms),
+// plus memory limits, multi-group overlap and same-group ordering. Every
+// schedule is checked with verify.
+
+#include <catch2/catch.hpp>
+
+#include "analysis/verify.h"
+#include "cost/estimator.h"
+#include "io/graph_file.h"
+#include "pipeline/schedule_pipeline.h"
+#include "test_support.h"
+
+using namespace osched;
+using namespace osched::test;
+
+namespace {
+
+struct Scheduled {
+  Graph original;
+  ScheduleOutput out;
+  std::vector<std::string> order;
+  const nlohmann::json& collective(const std::string& name) const {
+    for (const auto& c : out.report["collectives"])
+      if (c["name"] == name) return c;
+    FAIL("no collective " << name);
+    return out.report;
+  }
+  size_t pos(const std::string& name) const {
+    return std::find(order.begin(), order.end(), name) - order.begin();
+  }
+};
+
+Scheduled run_scenario(const std::string& name, ScheduleConfig cfg = {}) {
+  Scheduled s;
+  std::string path = source_path("testdata/scenarios/" + name + ".json");
+  s.original = read_graph_file(path);
+  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
+  s.out = run_schedule(s.original, read_text(path), cfg);
+  for (const auto& n : s.out.graph.nodes) s.order.push_back(n.name);
+  auto violation = verify_reordering(s.original, s.out.graph);
+  INFO((violation ? *violation : std::string("ok")));
+  REQUIRE_FALSE(violation.has_value());
+  return s;
+}
+
+// FileCheck-style: names appear in this relative order.
+void check_order(const Scheduled& s, const std::vector<std::string>& names) {
+  for (size_t i = 1; i < names.size(); ++i) {
+    INFO(names[i - 1] << " before " << names[i]);
+    CHECK(s.pos(names[i - 1]) < s.pos(names[i]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sink waits: the wait sinks below the independent matmul") {
+  auto s = run_scenario("sink_waits");
+  check_order(s, {"all_reduce", "mm", "wait_tensor", "mm_1"});
+  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.collective("all_reduce")["hidden_by"] == nlohmann::json{"mm"});
+}
+
+TEST_CASE("raise comms: the all-reduce is raised above the second matmul") {
+  auto s = run_scenario("raise_comms");
+  check_order(s, {"mm", "all_reduce", "mm_1", "wait_tensor", "mm_2"});
+  CHECK(s.out.report["counts"]["exposed"] == 0);
+}
+
+TEST_CASE("sink waits and raise comms: exact schedule of PyTorch's expected graph") {
+  auto s = run_scenario("sink_waits_raise_comms");
+  CHECK(s.order == std::vector<std::string>{"arg0_1", "mm", "relu", "all_reduce", "mm_1", "relu_1", "mm_2",
+                                            "wait_tensor", "mm_3", "output"});
+  CHECK(s.out.report["counts"]["exposed"] == 0);
+}
+
+TEST_CASE("reorder compute for overlap: each collective overlaps one matmul, one stays exposed") {
+  auto s = run_scenario("reorder_compute_for_overlap_mul");
+  check_order(s, {"all_reduce", "mm", "mm_1", "wait_tensor", "mul_1", "all_reduce_1", "wait_tensor_1", "mm_2"});
+  CHECK(s.out.report["counts"]["exposed"] == 1);
+  CHECK(s.collective("all_reduce_1")["exposed_ms"] == 1.0);
+  CHECK_FALSE(s.collective("all_reduce_1")["why_exposed"].empty());
+}
+
+TEST_CASE("default comms ordering: collectives stay in order, none hideable") {
+  auto s = run_scenario("default_comms_ordering");
+  check_order(s, {"all_reduce", "all_reduce_1", "all_reduce_2"});
+  CHECK(s.out.report["counts"]["exposed"] == 3);
+  CHECK(s.out.report["counts"]["exposed_though_hideable"] == 0);
+  CHECK(s.collective("all_reduce")["why_exposed"][0] == "no compute node is independent of it");
+}
+
+TEST_CASE("multi-group: one matmul hides a collective of each group independently") {
+  auto s = run_scenario("multi_group");
+  CHECK(s.collective("ar_tp")["hidden_by"] == nlohmann::json{"mm0"});
+  CHECK(s.collective("ar_dp")["hidden_by"] == nlohmann::json{"mm0"});
+  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.out.report["simulation"]["step_ms_after"] == 3.0);
+  CHECK(s.out.report["simulation"]["step_ms_before"] == 5.0);
+}
+
+TEST_CASE("same-group order: a later collective never overtakes an earlier one") {
+  auto s = run_scenario("same_group_order");
+  check_order(s, {"ar1", "ar2"});
+  CHECK(s.out.report["counts"]["exposed"] == 0);
+}
+
+TEST_CASE("memory budget stops a prefetch that would raise the peak") {
+  ScheduleConfig tight;
+  tight.scheduler.max_memory_increase_gb = 0;
+  tight.scheduler.max_memory_increase_ratio = 0;
+  auto s = run_scenario("memory_limit", tight);
+  check_order(s, {"big_mm", "ag"});
+  const auto& c = s.collective("ag");
+  CHECK(c["exposed_ms"] == 1.0);
+  CHECK(c["why_exposed"][0].get<std::string>().find("peak-memory budget") != std::string::npos);
+
+  auto loose = run_scenario("memory_limit");  // default budget: +1 GB
+  check_order(loose, {"ag", "big_mm", "ag_wait"});
+  CHECK(loose.collective("ag")["hidden_by"] == nlohmann::json{"big_mm"});
+}
+
+TEST_CASE("in-flight byte limit keeps a collective from starting early") {
+  ScheduleConfig cfg;
+  cfg.scheduler.max_in_flight_gb = 1e-9;  // smaller than any collective
+  auto s = run_scenario("sink_waits", cfg);
+  CHECK(s.collective("all_reduce")["exposed_ms"] == 1.0);
+}
+
+TEST_CASE("every testdata graph schedules, verifies and reports deterministically") {
+  for (const char* name : {"testdata/fsdp_tiny.json", "testdata/tp_two_groups.json",
+                           "testdata/example_llama_fsdp.json"}) {
+    INFO(name);
+    std::string path = source_path(name);
+    Graph g = read_graph_file(path);
+    ScheduleOutput a = run_schedule(g, read_text(path), {});
+    ScheduleOutput b = run_schedule(g, read_text(path), {});
+    auto violation = verify_reordering(g, a.graph);
+    INFO((violation ? *violation : std::string("ok")));
+    CHECK_FALSE(violation.has_value());
+    CHECK(a.report.dump() == b.report.dump());
+    CHECK(a.report["simulation"]["step_ms_after"].get<double>() <=
+          a.report["simulation"]["step_ms_before"].get<double>() + 1e-9);
+    CHECK(a.report["collectives"].size() == a.report["counts"]["collectives"].get<size_t>());
+  }
+}
+
+TEST_CASE("the FSDP example hides most of its communication") {
+  std::string path = source_path("testdata/example_llama_fsdp.json");
+  Graph g = read_graph_file(path);
+  ScheduleOutput out = run_schedule(g, read_text(path), {});
+  const auto& sim = out.report["simulation"];
+  CHECK(sim["exposed_comm_ms_after"].get<double>() < 0.5 * sim["exposed_comm_ms_before"].get<double>());
+  CHECK(out.report["memory"]["scheduled_peak_bytes"] <= out.report["memory"]["budget_bytes"]);
+  // The very first all-gather has nothing to hide behind.
+  for (const auto& c : out.report["collectives"])
+    if (c["name"] == "fwd0_qkv_ag") CHECK(c["why_exposed"][0] == "no compute node is independent of it");
+}
