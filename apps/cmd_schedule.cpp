@@ -111,6 +111,9 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
     }
     a.cfg.runtime_estimates_path = a.runtime_estimates;
   }
+  if (a.cfg.collective_bucketing || a.cfg.insert_overlap_deps)
+    throw InputError(std::string(a.cfg.collective_bucketing ? "--collective-bucketing" : "--insert-overlap-deps") +
+                     ": not implemented yet in this version");
   if (a.cfg.collective_estimator == "benchmark" || a.cfg.benchmark_compute)
     throw DeviceError("GPU benchmarking is not available in this build of the pipeline yet");
   ScheduleOutput out;

@@ -104,6 +104,7 @@ class Scheduler {
   std::vector<Kind> kind_;
   std::vector<int32_t> info_of_;  // node -> index in colls_ (start and wait)
   std::vector<CollectiveOutcome> colls_;
+  UserLists data_users_;
   std::vector<int32_t> group_of_;  // per colls_ entry
   std::vector<std::string> group_names_;
   std::vector<int32_t> dom_;
@@ -127,6 +128,8 @@ class Scheduler {
   double wasted_compute_ = 0;
 
   void identify_collectives() {
+    InputLists data_inputs = build_input_lists(g_, false);
+    data_users_ = build_user_lists(g_, data_inputs);
     std::map<std::string, int32_t> group_ids;
     for (NodeId i = 0; i < g_.size(); ++i) {
       const Node& node = g_.nodes[i];
@@ -138,19 +141,11 @@ class Scheduler {
       c.size_bytes = collective_size_bytes(g_, i);
       c.memory_bytes = collective_memory_bytes(g_, i);
       c.estimated_ms = c.exposed_ms = rt_.ms[i];
-      // Schedulable: exactly one user, a wait_tensor, reading the collective directly.
+      // Schedulable: exactly one data user, a wait_tensor reading it directly.
       NodeId wait = -1;
-      int data_users = 0;
-      for (NodeId u = i + 1; u < g_.size() && data_users < 2; ++u) {
-        bool reads = false;
-        for (const auto& a : g_.nodes[u].args)
-          for_each_ref(a, [&](const Value& v) { reads |= v.i == i; });
-        for (const auto& kv : g_.nodes[u].kwargs)
-          for_each_ref(kv.second, [&](const Value& v) { reads |= v.i == i; });
-        if (!reads) continue;
-        ++data_users;
-        if (is_wait_node(g_.nodes[u])) wait = u;
-      }
+      auto [ub, ue] = data_users_.of(i);
+      const int data_users = static_cast<int>(ue - ub);
+      if (data_users == 1 && is_wait_node(g_.nodes[*ub])) wait = *ub;
       c.schedulable = data_users == 1 && wait >= 0;
       if (!c.schedulable) {
         c.why_exposed.push_back("not schedulable: its result is used other than through a single wait_tensor");
