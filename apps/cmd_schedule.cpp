@@ -3,6 +3,10 @@
 #include <fstream>
 #include <iostream>
 
+#include "benchmark/aligned_benchmark.h"
+#include "benchmark/benchmark_cache.h"
+#include "benchmark/measurer.h"
+#include "benchmark/rank_context.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "io/graph_file.h"
@@ -23,6 +27,9 @@ struct ScheduleArgs {
   std::string runtime_estimates;
   std::string hardware_gpu;
   int gpus_per_node = 0;
+  std::string benchmark_cache;
+  std::string benchmark_backend = "gpu";
+  bool output_per_rank = false;
   bool quiet = false;
   ScheduleConfig cfg;
 };
@@ -71,6 +78,14 @@ void apply_config_file(const std::string& path, ScheduleArgs& a, CLI::App& cmd) 
       if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a path string");
       if (!given("--runtime-estimates")) a.runtime_estimates = j[key].get<std::string>();
     }
+    else if (key == "benchmark_cache") {
+      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a path string");
+      if (!given("--benchmark-cache")) a.benchmark_cache = j[key].get<std::string>();
+    }
+    else if (key == "benchmark_backend") {
+      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a string");
+      if (!given("--benchmark-backend")) a.benchmark_backend = j[key].get<std::string>();
+    }
     else if (key == "hardware") a.cfg.hardware_overrides = j[key];
     else throw InputError(path + ": " + key + ": unknown option");
   }
@@ -87,6 +102,43 @@ void check_options(const ScheduleArgs& a) {
   if (a.cfg.collective_estimator != "analytical" && a.cfg.collective_estimator != "benchmark")
     throw InputError("--collective-estimator: expected analytical or benchmark, got '" +
                      a.cfg.collective_estimator + "'");
+  if (a.benchmark_backend != "gpu" && a.benchmark_backend != "synthetic")
+    throw InputError("--benchmark-backend: expected gpu or synthetic, got '" + a.benchmark_backend + "'");
+  if (a.output_per_rank && (a.output == "-" || a.report == "-"))
+    throw InputError("--output-per-rank: needs file paths for -o and --report, not stdout");
+  if (a.cfg.bucket_max_gb <= 0) throw InputError("--bucket-max-gb: must be > 0");
+}
+
+// out.json -> out.rank2.json: one file per rank with --output-per-rank.
+std::string per_rank_path(const std::string& path, int rank) {
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  std::string tag = ".rank" + std::to_string(rank);
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + tag;
+  return path.substr(0, dot) + tag + path.substr(dot);
+}
+
+// Failures before the ranks start measuring must reach every rank, or the
+// others would wait in a collective forever. The failing rank keeps its own
+// error (and exit code); the others report it as bad input of that rank.
+template <typename Fn>
+void guarded_input_phase(RankContext* ctx, Fn&& fn) {
+  if (!ctx || ctx->size() == 1) {
+    fn();
+    return;
+  }
+  std::exception_ptr failure;
+  std::string msg;
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    failure = std::current_exception();
+    msg = *e.what() ? e.what() : "failed";
+  }
+  std::vector<std::string> all = ctx->allgather_strings(msg);
+  if (failure) std::rethrow_exception(failure);
+  for (size_t r = 0; r < all.size(); ++r)
+    if (!all[r].empty()) throw InputError("rank " + std::to_string(r) + ": " + all[r]);
 }
 
 int run(ScheduleArgs& a, CLI::App& cmd) {
@@ -101,36 +153,91 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("--format: ") + e.what());
   }
-  std::string bytes = read_file_bytes(a.input);
-  Graph g = read_graph_file(a.input, in_format);
-  if (!a.runtime_estimates.empty()) {
-    try {
-      a.cfg.custom_estimates = load_custom_estimates(a.runtime_estimates);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(e.what());
+
+  const bool benchmark_collectives = a.cfg.collective_estimator == "benchmark";
+  const bool benchmarking = benchmark_collectives || a.cfg.benchmark_compute;
+  a.cfg.benchmark_backend = benchmarking ? a.benchmark_backend : "";
+  a.cfg.benchmark_cache_path = benchmarking ? a.benchmark_cache : "";
+  std::unique_ptr<RankContext> ctx;
+  if (benchmarking) {
+    if (launched_by_mpi()) {
+      ctx = make_mpi_context();
+    } else if (benchmark_collectives && a.benchmark_backend == "gpu") {
+      throw DeviceError(
+          "--collective-estimator benchmark needs an MPI launch: run under mpirun -np N (one rank per local GPU)");
+    } else {
+      ctx = make_single_rank_context();
     }
-    a.cfg.runtime_estimates_path = a.runtime_estimates;
   }
-  if (a.cfg.collective_bucketing || a.cfg.insert_overlap_deps)
-    throw InputError(std::string(a.cfg.collective_bucketing ? "--collective-bucketing" : "--insert-overlap-deps") +
-                     ": not implemented yet in this version");
-  if (a.cfg.collective_estimator == "benchmark" || a.cfg.benchmark_compute)
-    throw DeviceError("GPU benchmarking is not available in this build of the pipeline yet");
+  const int rank = ctx ? ctx->rank() : 0;
+
+  std::string bytes;
+  Graph g;
+  HardwareSpec hw;
+  BenchmarkCache cache;
+  guarded_input_phase(ctx.get(), [&] {
+    bytes = read_file_bytes(a.input);
+    g = read_graph_file(a.input, in_format);
+    if (!a.runtime_estimates.empty()) {
+      try {
+        a.cfg.custom_estimates = load_custom_estimates(a.runtime_estimates);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(e.what());
+      }
+      a.cfg.runtime_estimates_path = a.runtime_estimates;
+    }
+    try {
+      hw = resolve_hardware(g, a.cfg.hardware_overrides);
+      if (!a.benchmark_cache.empty() && benchmarking) cache = load_benchmark_cache(a.benchmark_cache);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(a.input + ": " + e.what());
+    }
+  });
+
+  std::optional<BenchmarkTable> table;
+  std::unique_ptr<BenchmarkEstimator> measured;
+  nlohmann::json extra = nlohmann::json::object();
+  if (benchmarking) {
+    BenchmarkOptions bo;
+    bo.compute = a.cfg.benchmark_compute;
+    bo.collectives = benchmark_collectives;
+    bo.backend = a.benchmark_backend;
+    bo.cache = &cache;
+    RankContext& c = *ctx;
+    table = run_aligned_benchmarks(g, bo, hw, c, [&]() -> std::unique_ptr<Measurer> {
+      if (a.benchmark_backend == "synthetic") return make_synthetic_measurer(c, hw);
+      return make_gpu_measurer(c, MeasureOptions{});
+    });
+    if (rank == 0 && !a.benchmark_cache.empty()) {
+      try {
+        write_file_atomic(a.benchmark_cache, benchmark_cache_text(table->cache));
+      } catch (const IoError& e) {
+        throw OutputError(e.what());
+      }
+    }
+    measured = std::make_unique<BenchmarkEstimator>(*table, hw);
+    extra["benchmark"] = table->report;
+  }
+
   ScheduleOutput out;
   try {
-    out = run_schedule(g, bytes, a.cfg);
+    out = run_schedule(g, bytes, a.cfg, measured.get(), extra);
   } catch (const std::invalid_argument& e) {
     throw InputError(a.input + ": " + e.what());
   }
+  // Every rank computed the same result; rank 0 writes it unless asked for one per rank.
+  if (rank != 0 && !a.output_per_rank) return kOk;
+  std::string output = a.output_per_rank ? per_rank_path(a.output, rank) : a.output;
+  std::string report = a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
   // Render both outputs before writing either, so a failure leaves neither.
   std::string report_text = out.report.dump(2) + "\n";
   try {
-    write_graph_file(a.output, out.graph, out_format);
-    if (!a.report.empty()) write_file_atomic(a.report, report_text);
+    write_graph_file(output, out.graph, out_format);
+    if (!report.empty()) write_file_atomic(report, report_text);
   } catch (const IoError& e) {
     throw OutputError(e.what());
   }
-  if (!a.quiet) std::cerr << report_summary(out.report);
+  if (!a.quiet && rank == 0) std::cerr << report_summary(out.report);
   return kOk;
 }
 
@@ -160,6 +267,13 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--collective-estimator", a->cfg.collective_estimator,
                   "analytical or benchmark (NCCL on local GPUs, under mpirun)")->capture_default_str();
   cmd->add_flag("--benchmark-compute", a->cfg.benchmark_compute, "benchmark matmuls with cuBLAS");
+  cmd->add_option("--benchmark-cache", a->benchmark_cache,
+                  "JSON cache of aligned benchmark medians, read and updated (by rank 0)");
+  cmd->add_option("--benchmark-backend", a->benchmark_backend,
+                  "gpu (cuBLAS/NCCL) or synthetic (per-rank CPU model, for testing alignment)")
+      ->capture_default_str();
+  cmd->add_flag("--output-per-rank", a->output_per_rank,
+                "every rank writes OUT.rankN.ext (and REPORT.rankN.json); default: rank 0 only");
   cmd->add_option("--runtime-estimates", a->runtime_estimates,
                   "JSON of user estimates in ms (by node name or op), taking precedence");
   cmd->add_option("--gpu", a->hardware_gpu, "target GPU for the analytical model (H100-SXM, H200, A100-SXM, B200, V100)");

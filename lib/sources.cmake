@@ -14,4 +14,11 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/content_hash.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_pipeline.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/matmul_problem.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/collective_problem.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/rank_context.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/synthetic_measurer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/gpu_measurer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/benchmark_cache.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/aligned_benchmark.cpp
 )

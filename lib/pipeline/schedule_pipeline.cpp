@@ -19,6 +19,8 @@ nlohmann::json ScheduleConfig::to_json() const {
           {"max_memory_increase_ratio", scheduler.max_memory_increase_ratio},
           {"collective_estimator", collective_estimator},
           {"benchmark_compute", benchmark_compute},
+          {"benchmark_backend", benchmark_backend},
+          {"benchmark_cache", benchmark_cache_path},
           {"collective_bucketing", collective_bucketing},
           {"bucket_max_gb", bucket_max_gb},
           {"insert_overlap_deps", insert_overlap_deps},

@@ -22,6 +22,8 @@ struct ScheduleConfig {
   std::string runtime_estimates_path;  // recorded in the report
   std::string collective_estimator = "analytical";
   bool benchmark_compute = false;
+  std::string benchmark_backend;     // "" when nothing is benchmarked
+  std::string benchmark_cache_path;  // recorded in the report
   bool collective_bucketing = false;
   double bucket_max_gb = 1.0;
   bool insert_overlap_deps = false;

@@ -1,0 +1,40 @@
+#include "benchmark/benchmark_cache.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace osched {
+
+BenchmarkCache load_benchmark_cache(const std::string& path) {
+  BenchmarkCache cache;
+  std::ifstream in(path);
+  if (!in) return cache;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error&) {
+    throw std::invalid_argument(path + ": malformed JSON in benchmark cache");
+  }
+  if (!j.is_object() || j.value("format", "") != "overlap-sched.benchmark-cache")
+    throw std::invalid_argument(path + ": format: not an overlap-sched benchmark cache");
+  if (!j.contains("version") || j["version"] != 1)
+    throw std::invalid_argument(path + ": version: unsupported (expected 1)");
+  if (!j.contains("entries") || !j["entries"].is_object())
+    throw std::invalid_argument(path + ": entries: must be an object");
+  for (const auto& [k, v] : j["entries"].items()) {
+    if (!v.is_number() || v.get<double>() < 0)
+      throw std::invalid_argument(path + ": entries." + k + ": must be a number of ms >= 0");
+    cache.entries[k] = v.get<double>();
+  }
+  return cache;
+}
+
+std::string benchmark_cache_text(const BenchmarkCache& cache) {
+  nlohmann::json j = {{"format", "overlap-sched.benchmark-cache"}, {"version", 1}, {"entries", cache.entries}};
+  return j.dump(1) + "\n";
+}
+
+}  // namespace osched

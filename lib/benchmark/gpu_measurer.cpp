@@ -1,0 +1,290 @@
+// The GPU backend: cuBLAS matmuls and NCCL collectives on real device
+// buffers, timed with CUDA events after warm-up; the median run counts.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "benchmark/device_error.h"
+#include "benchmark/measurer.h"
+
+#ifdef OSCHED_HAVE_CUDA
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <nccl.h>
+#endif
+
+namespace osched {
+
+#ifndef OSCHED_HAVE_CUDA
+
+std::unique_ptr<Measurer> make_gpu_measurer(RankContext&, const MeasureOptions&) {
+  throw DeviceError(
+      "this build has no CUDA/NCCL support (the CUDA toolkit was not found when it was configured); "
+      "GPU benchmarking is unavailable");
+}
+
+#else
+
+namespace {
+
+void check_cuda(cudaError_t rc, const char* what) {
+  if (rc != cudaSuccess) throw DeviceError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(rc));
+}
+
+void check_blas(cublasStatus_t rc, const char* what) {
+  if (rc != CUBLAS_STATUS_SUCCESS)
+    throw DeviceError(std::string("cuBLAS error in ") + what + ": status " + std::to_string(static_cast<int>(rc)));
+}
+
+void check_nccl(ncclResult_t rc, const char* what) {
+  if (rc != ncclSuccess) throw DeviceError(std::string("NCCL error in ") + what + ": " + ncclGetErrorString(rc));
+}
+
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  explicit DeviceBuffer(size_t bytes) {
+    check_cuda(cudaMalloc(&ptr, std::max<size_t>(bytes, 256)), "cudaMalloc");
+    // Non-zero, finite bit patterns for every dtype (0x3c3c... is 1.05 in fp16/bf16-ish range).
+    check_cuda(cudaMemset(ptr, 0x3c, std::max<size_t>(bytes, 256)), "cudaMemset");
+  }
+  ~DeviceBuffer() { cudaFree(ptr); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+struct EventPair {
+  cudaEvent_t start{}, stop{};
+  EventPair() {
+    check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+    check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  float elapsed_ms() {
+    check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    return ms;
+  }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[(v.size() - 1) / 2];
+}
+
+cudaDataType_t blas_type(DType d) {
+  switch (d) {
+    case DType::Float16: return CUDA_R_16F;
+    case DType::BFloat16: return CUDA_R_16BF;
+    default: return CUDA_R_32F;
+  }
+}
+
+// Elements an operand's strides can reach.
+size_t span_elements(const MatmulOperand& o) {
+  size_t span = 1;
+  for (size_t i = 0; i < o.shape.size(); ++i) {
+    if (o.shape[i] == 0) return 0;
+    span += static_cast<size_t>(o.shape[i] - 1) * static_cast<size_t>(std::max<int64_t>(o.stride[i], 0));
+  }
+  return span;
+}
+
+// How cuBLAS (column-major) reads the transpose of a row-major [r, c] matrix
+// stored with strides (sr, sc): unit column stride is the plain layout, unit
+// row stride is the transposed one; anything else is benchmarked contiguous.
+struct BlasLayout {
+  cublasOperation_t op = CUBLAS_OP_N;
+  int64_t ld = 1;
+};
+
+BlasLayout layout(int64_t r, int64_t c, int64_t sr, int64_t sc) {
+  if (sc == 1 || c == 1) return {CUBLAS_OP_N, std::max<int64_t>({sr, c, 1})};
+  if (sr == 1 || r == 1) return {CUBLAS_OP_T, std::max<int64_t>({sc, r, 1})};
+  return {CUBLAS_OP_N, std::max<int64_t>(c, 1)};
+}
+
+ncclDataType_t nccl_type(DType d, bool reduces, int64_t& count, int64_t bytes) {
+  switch (d) {
+    case DType::Float32: count = bytes / 4; return ncclFloat32;
+    case DType::Float16: count = bytes / 2; return ncclFloat16;
+    case DType::BFloat16: count = bytes / 2; return ncclBfloat16;
+    case DType::Float64: count = bytes / 8; return ncclFloat64;
+    case DType::Int32: count = bytes / 4; return ncclInt32;
+    case DType::Int64: count = bytes / 8; return ncclInt64;
+    default: break;
+  }
+  // Others move as bytes; a reduction over them is timed as bfloat16.
+  if (reduces) {
+    count = bytes / 2;
+    return ncclBfloat16;
+  }
+  count = bytes;
+  return ncclInt8;
+}
+
+class GpuMeasurer : public Measurer {
+ public:
+  GpuMeasurer(RankContext& ctx, MeasureOptions opts) : ctx_(ctx), opts_(opts) {
+    int count = 0;
+    cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc != cudaSuccess || count == 0)
+      throw DeviceError(std::string("no CUDA device available (") +
+                        (rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)) +
+                        "); GPU benchmarking needs one GPU per rank");
+    device_ = ctx.local_rank() % count;
+    check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    check_cuda(cudaGetDeviceProperties(&prop, device_), "cudaGetDeviceProperties");
+    name_ = prop.name;
+    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    check_blas(cublasCreate(&blas_), "cublasCreate");
+    check_blas(cublasSetStream(blas_, stream_), "cublasSetStream");
+  }
+  ~GpuMeasurer() override {
+    if (comm_) ncclCommDestroy(comm_);
+    if (blas_) cublasDestroy(blas_);
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  std::string device_name() const override { return name_; }
+
+  void prepare_collectives() override {
+    if (ctx_.size() < 2)
+      throw DeviceError("collective benchmarking needs at least 2 ranks: launch with mpirun -np N (one rank per GPU)");
+    std::string id_bytes(sizeof(ncclUniqueId), '\0');
+    if (ctx_.rank() == 0) {
+      ncclUniqueId id;
+      check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+      id_bytes.assign(reinterpret_cast<const char*>(&id), sizeof(id));
+    }
+    ctx_.broadcast(id_bytes, 0);
+    ncclUniqueId id;
+    std::copy(id_bytes.begin(), id_bytes.end(), reinterpret_cast<char*>(&id));
+    check_nccl(ncclCommInitRank(&comm_, ctx_.size(), id, ctx_.rank()), "ncclCommInitRank");
+  }
+
+  double matmul_ms(const MatmulProblem& p) override {
+    if (p.m == 0 || p.n == 0 || p.k == 0 || p.batch == 0) return 0.0;
+    const size_t item = static_cast<size_t>(dtype_itemsize(p.dtype));
+    const bool batched = p.op == MatmulOp::Bmm || p.op == MatmulOp::Baddbmm;
+    const size_t o = batched ? 1 : 0;
+    BlasLayout la = layout(p.m, p.k, p.a.stride[o], p.a.stride[o + 1]);
+    BlasLayout lb = layout(p.k, p.n, p.b.stride[o], p.b.stride[o + 1]);
+    size_t a_elems = std::max(span_elements(p.a), static_cast<size_t>(p.batch * p.m * p.k));
+    size_t b_elems = std::max(span_elements(p.b), static_cast<size_t>(p.batch * p.k * p.n));
+    size_t c_elems = static_cast<size_t>(p.batch * p.m * p.n);
+    DeviceBuffer a(a_elems * item), b(b_elems * item), c(c_elems * item);
+    // addmm/baddbmm accumulate into the (bias-filled) output: beta = 1.
+    const float alpha = 1.0f;
+    const float beta = (p.op == MatmulOp::Addmm || p.op == MatmulOp::Baddbmm) ? 1.0f : 0.0f;
+    const cudaDataType_t t = blas_type(p.dtype);
+    auto run = [&] {
+      // Row-major C = A B is column-major C^T = B^T A^T.
+      if (batched) {
+        long long sa = p.a.stride[0] != 0 ? p.a.stride[0] : 0, sb = p.b.stride[0] != 0 ? p.b.stride[0] : 0;
+        check_blas(cublasGemmStridedBatchedEx(blas_, lb.op, la.op, static_cast<int>(p.n), static_cast<int>(p.m),
+                                              static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld), sb,
+                                              a.ptr, t, static_cast<int>(la.ld), sa, &beta, c.ptr, t,
+                                              static_cast<int>(p.n), static_cast<long long>(p.m * p.n),
+                                              static_cast<int>(p.batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmStridedBatchedEx");
+      } else {
+        check_blas(cublasGemmEx(blas_, lb.op, la.op, static_cast<int>(p.n), static_cast<int>(p.m),
+                                static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld), a.ptr, t,
+                                static_cast<int>(la.ld), &beta, c.ptr, t, static_cast<int>(p.n),
+                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmEx");
+      }
+    };
+    for (int i = 0; i < opts_.warmup_runs; ++i) run();
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    std::vector<double> times;
+    EventPair ev;
+    for (int i = 0; i < opts_.matmul_runs; ++i) {
+      check_cuda(cudaEventRecord(ev.start, stream_), "cudaEventRecord");
+      run();
+      check_cuda(cudaEventRecord(ev.stop, stream_), "cudaEventRecord");
+      times.push_back(ev.elapsed_ms());
+    }
+    return median(times);
+  }
+
+  double collective_ms(const CollectiveProblem& p) override {
+    if (!comm_) throw DeviceError("NCCL communicator not initialized");
+    const int64_t n = ctx_.size();
+    const bool reduces = p.kind == CollectiveKind::AllReduce || p.kind == CollectiveKind::ReduceScatter;
+    int64_t count = 0;
+    ncclDataType_t t = nccl_type(p.dtype, reduces, count, p.input_bytes);
+    count = std::max<int64_t>(count, n);
+    const int64_t elem_bytes = std::max<int64_t>(p.input_bytes / std::max<int64_t>(count, 1), 1);
+    const int64_t in_bytes = count * elem_bytes;
+    int64_t out_bytes = in_bytes;
+    if (p.kind == CollectiveKind::AllGather) out_bytes = in_bytes * n;
+    if (p.kind == CollectiveKind::ReduceScatter) out_bytes = in_bytes / n;
+    DeviceBuffer send(static_cast<size_t>(in_bytes)), recv(static_cast<size_t>(out_bytes));
+    auto run = [&] {
+      switch (p.kind) {
+        case CollectiveKind::AllGather:
+          check_nccl(ncclAllGather(send.ptr, recv.ptr, static_cast<size_t>(count), t, comm_, stream_), "ncclAllGather");
+          break;
+        case CollectiveKind::ReduceScatter:
+          check_nccl(ncclReduceScatter(send.ptr, recv.ptr, static_cast<size_t>(count / n), t, ncclSum, comm_, stream_),
+                     "ncclReduceScatter");
+          break;
+        case CollectiveKind::AllReduce:
+          check_nccl(ncclAllReduce(send.ptr, recv.ptr, static_cast<size_t>(count), t, ncclSum, comm_, stream_),
+                     "ncclAllReduce");
+          break;
+        case CollectiveKind::AllToAll: {
+          const size_t chunk = static_cast<size_t>(count / n);
+          const size_t chunk_bytes = chunk * static_cast<size_t>(elem_bytes);
+          check_nccl(ncclGroupStart(), "ncclGroupStart");
+          for (int peer = 0; peer < n; ++peer) {
+            check_nccl(ncclSend(static_cast<char*>(send.ptr) + peer * chunk_bytes, chunk, t, peer, comm_, stream_),
+                       "ncclSend");
+            check_nccl(ncclRecv(static_cast<char*>(recv.ptr) + peer * chunk_bytes, chunk, t, peer, comm_, stream_),
+                       "ncclRecv");
+          }
+          check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+          break;
+        }
+      }
+    };
+    for (int i = 0; i < 2; ++i) run();
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    std::vector<double> times;
+    EventPair ev;
+    for (int i = 0; i < opts_.collective_runs; ++i) {
+      ctx_.barrier();  // start together, so the time is the collective's, not the skew
+      check_cuda(cudaEventRecord(ev.start, stream_), "cudaEventRecord");
+      run();
+      check_cuda(cudaEventRecord(ev.stop, stream_), "cudaEventRecord");
+      times.push_back(ev.elapsed_ms());
+    }
+    return median(times);
+  }
+
+ private:
+  RankContext& ctx_;
+  MeasureOptions opts_;
+  int device_ = 0;
+  std::string name_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t blas_ = nullptr;
+  ncclComm_t comm_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Measurer> make_gpu_measurer(RankContext& ctx, const MeasureOptions& opts) {
+  return std::make_unique<GpuMeasurer>(ctx, opts);
+}
+
+#endif
+
+}  // namespace osched
