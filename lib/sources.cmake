@@ -14,6 +14,10 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/content_hash.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_pipeline.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/overlap_interval.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/bucket_planner.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/apply_buckets.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/overlap_deps.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/matmul_problem.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/collective_problem.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/rank_context.cpp

@@ -337,6 +337,30 @@ def same_group_order():
     return g
 
 
+def bucketing():
+    """Collectives that --collective-bucketing may or may not merge: ag_a and
+    ag_b (same group, kind and dtype, hidden by the same matmul) merge; ag_c
+    has another dtype, ag_d another group, and ag_e is hidden by a later
+    matmul, so none of them joins."""
+    g = G("bucketing", world_size=4, groups={"0": [0, 1, 2, 3], "1": [0, 1, 2, 3]})
+    a = g.ph("a", [64, 64], "bfloat16")
+    b = g.ph("b", [64, 64], "bfloat16")
+    c = g.ph("c", [64, 64], "float32")
+    d = g.ph("d", [64, 64], "bfloat16")
+    p = g.ph("p", [64, 256], "bfloat16")
+    x = g.ph("x", [256, 256], "bfloat16")
+    waits = [g.wait(f"{n}_wait", g.all_gather(n, src, grp))
+             for n, src, grp in (("ag_a", a, "0"), ("ag_b", b, "0"), ("ag_c", c, "0"), ("ag_d", d, "1"))]
+    mm1 = g.mm("mm1", x, x)
+    uses = [g.relu(f"use_{w}", w) for w in waits]
+    e = g.mm("e_in", p, mm1)
+    we = g.wait("ag_e_wait", g.all_gather("ag_e", e, "0"))
+    mm2 = g.mm("mm2", mm1, mm1)
+    out = g.fn("add", "aten.add.Tensor", [mm2, we])
+    g.output(uses + [out])
+    return g
+
+
 def invalid_cases(base):
     import copy
     out = {}
@@ -370,7 +394,7 @@ def main():
     tp_two_groups().save("testdata/tp_two_groups.json")
     llama_fsdp().save("testdata/example_llama_fsdp.json")
     for fn in (sink_waits, raise_comms, sink_waits_raise_comms, reorder_compute_for_overlap_mul,
-               default_comms_ordering, multi_group, memory_limit, same_group_order):
+               default_comms_ordering, multi_group, memory_limit, same_group_order, bucketing):
         fn().save(f"testdata/scenarios/{fn.__name__}.json")
     for name, doc in invalid_cases(sink_waits_raise_comms()).items():
         with open(f"testdata/invalid/{name}.json", "w") as f:
@@ -387,6 +411,12 @@ def main():
             "_c10d_functional.all_reduce.default": 1.0,
             "_c10d_functional.all_gather_into_tensor.default": 1.0,
             "_c10d_functional.reduce_scatter_tensor.default": 1.0}}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    # Bucketing scenario: a matmul hides several small all-gathers.
+    with open("testdata/scenarios/estimates_bucketing.json", "w") as f:
+        json.dump({"version": 1, "ops": {
+            "aten.mm.default": 1.0,
+            "_c10d_functional.all_gather_into_tensor.default": 0.2}}, f, indent=1, sort_keys=True)
         f.write("\n")
 
 

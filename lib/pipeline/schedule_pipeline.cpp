@@ -2,6 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <numeric>
+
+#include "bucketing/apply_buckets.h"
+#include "bucketing/bucket_planner.h"
+#include "bucketing/overlap_deps.h"
+#include "bucketing/overlap_interval.h"
 #include "report/content_hash.h"
 #include "report/report.h"
 #include "scheduler/overlap_scheduler.h"
@@ -48,6 +54,33 @@ ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes, cons
   SimulationResult after = simulate_step(g, rt, sched.order);
 
   ScheduleOutput out{apply_order(g, sched.order), {}};
+  nlohmann::json extra = report_extra;
+  if (config.collective_bucketing || config.insert_overlap_deps) {
+    std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
+    if (config.collective_bucketing) {
+      BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance};
+      std::vector<Bucket> buckets = plan_buckets(out.graph, intervals, bo);
+      BucketedGraph bg = apply_buckets(out.graph, intervals, buckets);
+      size_t merged = 0;
+      for (const Bucket& b : buckets) merged += b.members.size();
+      out.graph = std::move(bg.graph);
+      intervals = std::move(bg.intervals);
+      // The merged collectives are estimated and the final graph simulated anew.
+      RuntimeTable final_rt = estimate_runtimes(
+          out.graph, config.custom_estimates ? &*config.custom_estimates : nullptr, primary, analytical);
+      std::vector<NodeId> identity(out.graph.nodes.size());
+      std::iota(identity.begin(), identity.end(), 0);
+      SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
+      extra["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
+                            {"buckets", bg.report},
+                            {"collectives_merged", merged},
+                            {"collectives_after", intervals.size()},
+                            {"simulated_step_ms", final_sim.step_ms},
+                            {"exposed_comm_ms", final_sim.exposed_comm_ms}};
+    }
+    if (config.insert_overlap_deps)
+      extra["overlap_deps"] = {{"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
+  }
   nlohmann::json cfg = config.to_json();
   cfg["hardware"] = hw.to_json();
   ReportInputs in;
@@ -58,7 +91,7 @@ ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes, cons
   in.schedule = &sched;
   in.before = &before;
   in.after = &after;
-  in.extra = report_extra;
+  in.extra = extra;
   out.report = build_report(in);
   spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", g.size(), before.step_ms, after.step_ms);
   return out;

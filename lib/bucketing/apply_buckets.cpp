@@ -1,0 +1,240 @@
+#include "bucketing/apply_buckets.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "cost/flops.h"
+#include "graph/collective.h"
+
+namespace osched {
+namespace {
+
+// New nodes refer to each other with negative ids until final indices exist.
+int64_t new_ref(size_t k) { return -static_cast<int64_t>(k) - 1; }
+
+TensorMeta flat_meta(int64_t numel, const TensorMeta& like) {
+  TensorMeta t;
+  t.shape = {Dim::of(numel)};
+  t.stride = {Dim::of(1)};
+  t.dtype = like.dtype;
+  t.device = like.device;
+  return t;
+}
+
+Value int_list_value(const std::vector<int64_t>& v) {
+  Value l;
+  l.kind = Value::Kind::List;
+  for (int64_t x : v) l.list.push_back(Value::integer(x));
+  return l;
+}
+
+nlohmann::json tool_meta(const char* key, const nlohmann::json& value) {
+  return {{"overlap_sched", {{key, value}}}};
+}
+
+}  // namespace
+
+BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
+                            const std::vector<Bucket>& buckets) {
+  BucketedGraph out;
+  std::vector<Node> fresh;  // new nodes; refs to old nodes use old ids, to new ones new_ref()
+  // What replaces a removed old node: (new node, output index or -1).
+  std::unordered_map<NodeId, std::pair<size_t, int64_t>> redirect;
+  // At the old position of a removed node, these new nodes are emitted instead.
+  std::unordered_map<NodeId, std::vector<size_t>> emit_at;
+  std::unordered_set<NodeId> removed;
+  std::set<std::string> names;
+  for (const Node& n : g.nodes) names.insert(n.name);
+  auto unique = [&](const std::string& base) {
+    std::string name = base;
+    for (int i = 1; names.count(name); ++i) name = base + "_" + std::to_string(i);
+    names.insert(name);
+    return name;
+  };
+  struct Made {
+    size_t start, wait;
+    const Bucket* bucket;
+  };
+  std::vector<Made> made;
+
+  int index = 0;
+  for (const Bucket& b : buckets) {
+    const Node& first = g.nodes[colls[b.members[0]].start];
+    CollectiveKind kind = collective_signature(first.target)->kind;
+    int64_t group_size = 1;
+    for (size_t i = 1; i < first.args.size(); ++i)
+      if (first.args[i].kind == Value::Kind::Int) group_size = first.args[i].i;
+    std::string base = unique("bucket" + std::to_string(index++) + "_" + std::string(collective_kind_name(kind)));
+    const char* layout = kind == CollectiveKind::AllReduce ? "flat" : "rank_interleaved";
+
+    Node cat, start, wait, split;
+    Value inputs;
+    inputs.kind = Value::Kind::List;
+    std::vector<int64_t> out_numels;
+    int64_t in_numel = 0, out_numel = 0;
+    nlohmann::json start_names = nlohmann::json::array(), wait_names = nlohmann::json::array();
+    std::set<NodeId> start_deps, wait_deps;
+    NodeId new_start_pos = -1, new_wait_pos = g.size();
+    const TensorMeta* like = nullptr;
+    split.val_kind = ValKind::List;
+    for (size_t m : b.members) {
+      const OverlapInterval& iv = colls[m];
+      const Node& s = g.nodes[iv.start];
+      const Node& w = g.nodes[iv.wait];
+      inputs.list.push_back(s.args[0]);
+      const TensorMeta* in = ref_meta(g, s.args[0]);
+      if (!like) like = in;
+      in_numel += in->numel();
+      const TensorMeta* o = w.output();
+      int64_t on = o ? o->numel() : 0;
+      out_numels.push_back(on);
+      out_numel += on;
+      split.val.push_back(o ? std::optional<TensorMeta>(*o) : std::nullopt);
+      start_names.push_back(s.name);
+      wait_names.push_back(w.name);
+      start_deps.insert(s.control_deps.begin(), s.control_deps.end());
+      wait_deps.insert(w.control_deps.begin(), w.control_deps.end());
+      new_start_pos = std::max(new_start_pos, iv.start);
+      new_wait_pos = std::min(new_wait_pos, iv.wait);
+      removed.insert(iv.start);
+      removed.insert(iv.wait);
+    }
+    size_t k_cat = fresh.size(), k_start = k_cat + 1, k_wait = k_cat + 2, k_split = k_cat + 3;
+
+    cat.name = unique(base + "_cat");
+    cat.target = "overlap_sched.bucket_cat.default";
+    cat.args = {inputs};
+    cat.kwargs = {{"group_size", Value::integer(group_size)}, {"layout", Value::string(layout)}};
+    cat.val_kind = ValKind::Single;
+    cat.val = {flat_meta(in_numel, *like)};
+    cat.meta = tool_meta("created", "bucket_cat");
+
+    start = first;
+    start.name = base;
+    start.args[0] = Value::node_ref(new_ref(k_cat));
+    start.val_kind = ValKind::Single;
+    start.val = {flat_meta(out_numel, *like)};
+    start.control_deps.assign(start_deps.begin(), start_deps.end());
+    start.meta = tool_meta("replaces", start_names);
+    start.tags.reset();
+    start.is_view.reset();
+
+    wait = g.nodes[colls[b.members[0]].wait];
+    wait.name = unique(base + "_wait");
+    wait.args = {Value::node_ref(new_ref(k_start))};
+    wait.kwargs.clear();
+    wait.val_kind = ValKind::Single;
+    wait.val = {flat_meta(out_numel, *like)};
+    wait.control_deps.assign(wait_deps.begin(), wait_deps.end());
+    wait.meta = tool_meta("replaces", wait_names);
+    wait.tags.reset();
+    wait.is_view.reset();
+
+    split.name = unique(base + "_split");
+    split.target = "overlap_sched.bucket_split.default";
+    split.args = {Value::node_ref(new_ref(k_wait)), int_list_value(out_numels)};
+    split.kwargs = {{"group_size", Value::integer(group_size)}, {"layout", Value::string(layout)}};
+    split.meta = tool_meta("created", "bucket_split");
+
+    for (Node* n : {&cat, &start, &wait, &split}) fresh.push_back(std::move(*n));
+    emit_at[new_start_pos] = {k_cat, k_start};
+    emit_at[new_wait_pos] = {k_wait, k_split};
+    for (size_t i = 0; i < b.members.size(); ++i) {
+      redirect[colls[b.members[i]].start] = {k_start, -1};
+      redirect[colls[b.members[i]].wait] = {k_split, static_cast<int64_t>(i)};
+    }
+    made.push_back({k_start, k_wait, &b});
+  }
+
+  // Final order and indices.
+  std::vector<NodeId> old_final(g.nodes.size(), -1);
+  std::vector<NodeId> new_final(fresh.size(), -1);
+  std::vector<std::pair<bool, size_t>> seq;  // (is_new, id)
+  for (NodeId i = 0; i < g.size(); ++i) {
+    if (auto it = emit_at.find(i); it != emit_at.end())
+      for (size_t k : it->second) {
+        new_final[k] = static_cast<NodeId>(seq.size());
+        seq.push_back({true, k});
+      }
+    if (removed.count(i)) continue;
+    old_final[i] = static_cast<NodeId>(seq.size());
+    seq.push_back({false, static_cast<size_t>(i)});
+  }
+  auto final_of = [&](int64_t ref, int64_t& output) -> NodeId {
+    if (ref < 0) return new_final[static_cast<size_t>(-ref - 1)];
+    if (auto it = redirect.find(static_cast<NodeId>(ref)); it != redirect.end()) {
+      if (it->second.second >= 0) output = it->second.second;
+      return new_final[it->second.first];
+    }
+    return old_final[ref];
+  };
+
+  Graph& ng = out.graph;
+  ng.format = g.format;
+  ng.version = g.version;
+  ng.name = g.name;
+  ng.rank = g.rank;
+  ng.world_size = g.world_size;
+  ng.process_groups = g.process_groups;
+  ng.hardware = g.hardware;
+  ng.extra = g.extra;
+  ng.nodes.reserve(seq.size());
+  for (auto [is_new, id] : seq) {
+    Node n = is_new ? std::move(fresh[id]) : g.nodes[id];
+    auto remap = [&](Value& v) { v.i = final_of(v.i, v.ref_output); };
+    for (auto& a : n.args) for_each_ref_mut(a, remap);
+    for (auto& kv : n.kwargs) for_each_ref_mut(kv.second, remap);
+    std::set<NodeId> deps;
+    for (NodeId d : n.control_deps) {
+      int64_t ignored = -1;
+      deps.insert(final_of(d, ignored));
+    }
+    n.control_deps.assign(deps.begin(), deps.end());
+    ng.nodes.push_back(std::move(n));
+  }
+  ng.rebuild_index();
+
+  // Intervals in the new indices: merged buckets, then the collectives kept.
+  std::unordered_set<size_t> bucketed;
+  for (const Made& m : made) {
+    OverlapInterval iv;
+    iv.start = new_final[m.start];
+    iv.wait = new_final[m.wait];
+    nlohmann::json members = nlohmann::json::array();
+    std::set<NodeId> hiding;
+    for (size_t c : m.bucket->members) {
+      bucketed.insert(c);
+      members.push_back(g.nodes[colls[c].start].name);
+      for (NodeId h : colls[c].hiding) hiding.insert(old_final[h]);
+      iv.size_bytes += colls[c].size_bytes;
+      iv.estimated_ms += colls[c].estimated_ms;
+    }
+    iv.hiding.assign(hiding.begin(), hiding.end());
+    const Node& s = ng.nodes[iv.start];
+    nlohmann::json hiding_names = nlohmann::json::array();
+    for (NodeId h : iv.hiding) hiding_names.push_back(ng.nodes[h].name);
+    out.report.push_back({{"name", s.name},
+                          {"kind", std::string(collective_kind_name(collective_signature(s.target)->kind))},
+                          {"group", collective_group_name(s).value_or("")},
+                          {"dtype", std::string(dtype_name(s.output()->dtype))},
+                          {"members", members},
+                          {"size_bytes", iv.size_bytes},
+                          {"hiding_nodes", hiding_names}});
+    out.intervals.push_back(std::move(iv));
+  }
+  for (size_t c = 0; c < colls.size(); ++c) {
+    if (bucketed.count(c)) continue;
+    OverlapInterval iv = colls[c];
+    iv.start = old_final[iv.start];
+    if (iv.wait >= 0) iv.wait = old_final[iv.wait];
+    for (NodeId& h : iv.hiding) h = old_final[h];
+    out.intervals.push_back(std::move(iv));
+  }
+  std::sort(out.intervals.begin(), out.intervals.end(),
+            [](const OverlapInterval& a, const OverlapInterval& b) { return a.start < b.start; });
+  return out;
+}
+
+}  // namespace osched

@@ -1,0 +1,36 @@
+#pragma once
+// Rewrites the reordered graph so each bucket runs as one collective:
+//   <name>_cat   overlap_sched.bucket_cat.default([inputs...])  -> flat input
+//   <name>       the collective on the flat input (replaces the member starts)
+//   <name>_wait  wait_tensor (replaces the member waits)
+//   <name>_split overlap_sched.bucket_split.default(wait, [numels...]) -> the
+//                members' outputs, in member order
+// kwargs `layout` says how ranks' chunks are arranged: for all-gather the
+// gathered buffer is rank-major, so split takes each member's slice of every
+// rank's chunk ("rank_interleaved"); for reduce-scatter, cat lays each input
+// out as [group_size, -1] and concatenates along dim 1 ("rank_interleaved");
+// all-reduce uses plain concatenation ("flat"). The cat goes where the last
+// member started and the wait where the first member was waited on, so all
+// hiding compute stays inside; users of a member's wait read the split.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bucketing/bucket_planner.h"
+#include "bucketing/overlap_interval.h"
+#include "graph/graph.h"
+
+namespace osched {
+
+struct BucketedGraph {
+  Graph graph;
+  std::vector<OverlapInterval> intervals;  // in the new graph's indices; one per bucket or kept collective
+  nlohmann::json report = nlohmann::json::array();  // one entry per bucket
+};
+
+BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
+                            const std::vector<Bucket>& buckets);
+
+}  // namespace osched
