@@ -126,7 +126,7 @@ TEST_CASE("bucketing the llama example merges each layer's o/qkv reduce-scatters
   CHECK(run_cli("schedule " + tmp.file("a.json") + " -o " + tmp.file("c.json") + " -q").exit_code == 0);
 }
 
-TEST_CASE("--insert-overlap-deps pins start -> hiding compute -> wait for every hidden collective") {
+TEST_CASE("insert-overlap-deps pins start -> hiding compute -> wait for every hidden collective") {
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
   REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
