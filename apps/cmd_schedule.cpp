@@ -37,76 +37,115 @@ struct ScheduleArgs {
 // Reads --config FILE.json: the same keys as the flags, snake_case.
 void apply_config_file(const std::string& path, ScheduleArgs& a, CLI::App& cmd) {
   std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open config file");
+  if (!in)
+    throw InputError(path + ": cannot open config file");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error&) {
     throw InputError(path + ": malformed JSON");
   }
-  if (!j.is_object()) throw InputError(path + ": config must be a JSON object");
+  if (!j.is_object())
+    throw InputError(path + ": config must be a JSON object");
   auto given = [&](const char* flag) { return cmd.get_option(flag)->count() > 0; };
   auto num = [&](const std::string& key) {
-    if (!j[key].is_number()) throw InputError(path + ": " + key + ": must be a number");
+    if (!j[key].is_number())
+      throw InputError(path + ": " + key + ": must be a number");
     return j[key].get<double>();
   };
   auto integer = [&](const std::string& key) {
-    if (!j[key].is_number_integer()) throw InputError(path + ": " + key + ": must be an integer");
+    if (!j[key].is_number_integer())
+      throw InputError(path + ": " + key + ": must be an integer");
     return j[key].get<int>();
   };
   auto boolean = [&](const std::string& key) {
-    if (!j[key].is_boolean()) throw InputError(path + ": " + key + ": must be true or false");
+    if (!j[key].is_boolean())
+      throw InputError(path + ": " + key + ": must be true or false");
     return j[key].get<bool>();
   };
   auto& s = a.cfg.scheduler;
   for (const auto& [key, _] : j.items()) {
-    if (key == "max_in_flight_gb") { if (!given("--max-in-flight-gb")) s.max_in_flight_gb = num(key); }
-    else if (key == "max_compute_pre_fetch") { if (!given("--max-compute-pre-fetch")) s.max_compute_pre_fetch = integer(key); }
-    else if (key == "compute_overlap_multiplier") { if (!given("--compute-overlap-multiplier")) s.compute_overlap_multiplier = num(key); }
-    else if (key == "max_coll_distance") { if (!given("--max-coll-distance")) s.max_coll_distance = integer(key); }
-    else if (key == "max_memory_increase_gb") { if (!given("--max-memory-increase-gb")) s.max_memory_increase_gb = num(key); }
-    else if (key == "max_memory_increase_ratio") { if (!given("--max-memory-increase-ratio")) s.max_memory_increase_ratio = num(key); }
-    else if (key == "collective_estimator") {
-      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a string");
-      if (!given("--collective-estimator")) a.cfg.collective_estimator = j[key].get<std::string>();
-    }
-    else if (key == "benchmark_compute") { if (!given("--benchmark-compute")) a.cfg.benchmark_compute = boolean(key); }
-    else if (key == "collective_bucketing") { if (!given("--collective-bucketing")) a.cfg.collective_bucketing = boolean(key); }
-    else if (key == "bucket_max_gb") { if (!given("--bucket-max-gb")) a.cfg.bucket_max_gb = num(key); }
-    else if (key == "insert_overlap_deps") { if (!given("--insert-overlap-deps")) a.cfg.insert_overlap_deps = boolean(key); }
-    else if (key == "runtime_estimates") {
-      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a path string");
-      if (!given("--runtime-estimates")) a.runtime_estimates = j[key].get<std::string>();
-    }
-    else if (key == "benchmark_cache") {
-      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a path string");
-      if (!given("--benchmark-cache")) a.benchmark_cache = j[key].get<std::string>();
-    }
-    else if (key == "benchmark_backend") {
-      if (!j[key].is_string()) throw InputError(path + ": " + key + ": must be a string");
-      if (!given("--benchmark-backend")) a.benchmark_backend = j[key].get<std::string>();
-    }
-    else if (key == "hardware") a.cfg.hardware_overrides = j[key];
-    else throw InputError(path + ": " + key + ": unknown option");
+    if (key == "max_in_flight_gb") {
+      if (!given("--max-in-flight-gb"))
+        s.max_in_flight_gb = num(key);
+    } else if (key == "max_compute_pre_fetch") {
+      if (!given("--max-compute-pre-fetch"))
+        s.max_compute_pre_fetch = integer(key);
+    } else if (key == "compute_overlap_multiplier") {
+      if (!given("--compute-overlap-multiplier"))
+        s.compute_overlap_multiplier = num(key);
+    } else if (key == "max_coll_distance") {
+      if (!given("--max-coll-distance"))
+        s.max_coll_distance = integer(key);
+    } else if (key == "max_memory_increase_gb") {
+      if (!given("--max-memory-increase-gb"))
+        s.max_memory_increase_gb = num(key);
+    } else if (key == "max_memory_increase_ratio") {
+      if (!given("--max-memory-increase-ratio"))
+        s.max_memory_increase_ratio = num(key);
+    } else if (key == "collective_estimator") {
+      if (!j[key].is_string())
+        throw InputError(path + ": " + key + ": must be a string");
+      if (!given("--collective-estimator"))
+        a.cfg.collective_estimator = j[key].get<std::string>();
+    } else if (key == "benchmark_compute") {
+      if (!given("--benchmark-compute"))
+        a.cfg.benchmark_compute = boolean(key);
+    } else if (key == "collective_bucketing") {
+      if (!given("--collective-bucketing"))
+        a.cfg.collective_bucketing = boolean(key);
+    } else if (key == "bucket_max_gb") {
+      if (!given("--bucket-max-gb"))
+        a.cfg.bucket_max_gb = num(key);
+    } else if (key == "insert_overlap_deps") {
+      if (!given("--insert-overlap-deps"))
+        a.cfg.insert_overlap_deps = boolean(key);
+    } else if (key == "runtime_estimates") {
+      if (!j[key].is_string())
+        throw InputError(path + ": " + key + ": must be a path string");
+      if (!given("--runtime-estimates"))
+        a.runtime_estimates = j[key].get<std::string>();
+    } else if (key == "benchmark_cache") {
+      if (!j[key].is_string())
+        throw InputError(path + ": " + key + ": must be a path string");
+      if (!given("--benchmark-cache"))
+        a.benchmark_cache = j[key].get<std::string>();
+    } else if (key == "benchmark_backend") {
+      if (!j[key].is_string())
+        throw InputError(path + ": " + key + ": must be a string");
+      if (!given("--benchmark-backend"))
+        a.benchmark_backend = j[key].get<std::string>();
+    } else if (key == "hardware")
+      a.cfg.hardware_overrides = j[key];
+    else
+      throw InputError(path + ": " + key + ": unknown option");
   }
 }
 
 void check_options(const ScheduleArgs& a) {
   const auto& s = a.cfg.scheduler;
-  if (s.max_in_flight_gb <= 0) throw InputError("--max-in-flight-gb: must be > 0");
-  if (s.max_compute_pre_fetch < 0) throw InputError("--max-compute-pre-fetch: must be >= 0");
-  if (s.compute_overlap_multiplier < 0) throw InputError("--compute-overlap-multiplier: must be >= 0");
-  if (s.max_coll_distance < 0) throw InputError("--max-coll-distance: must be >= 0");
-  if (s.max_memory_increase_gb < 0) throw InputError("--max-memory-increase-gb: must be >= 0");
-  if (s.max_memory_increase_ratio < 0) throw InputError("--max-memory-increase-ratio: must be >= 0");
+  if (s.max_in_flight_gb <= 0)
+    throw InputError("--max-in-flight-gb: must be > 0");
+  if (s.max_compute_pre_fetch < 0)
+    throw InputError("--max-compute-pre-fetch: must be >= 0");
+  if (s.compute_overlap_multiplier < 0)
+    throw InputError("--compute-overlap-multiplier: must be >= 0");
+  if (s.max_coll_distance < 0)
+    throw InputError("--max-coll-distance: must be >= 0");
+  if (s.max_memory_increase_gb < 0)
+    throw InputError("--max-memory-increase-gb: must be >= 0");
+  if (s.max_memory_increase_ratio < 0)
+    throw InputError("--max-memory-increase-ratio: must be >= 0");
   if (a.cfg.collective_estimator != "analytical" && a.cfg.collective_estimator != "benchmark")
     throw InputError("--collective-estimator: expected analytical or benchmark, got '" +
                      a.cfg.collective_estimator + "'");
   if (a.benchmark_backend != "gpu" && a.benchmark_backend != "synthetic")
-    throw InputError("--benchmark-backend: expected gpu or synthetic, got '" + a.benchmark_backend + "'");
+    throw InputError("--benchmark-backend: expected gpu or synthetic, got '" + a.benchmark_backend +
+                     "'");
   if (a.output_per_rank && (a.output == "-" || a.report == "-"))
     throw InputError("--output-per-rank: needs file paths for -o and --report, not stdout");
-  if (a.cfg.bucket_max_gb <= 0) throw InputError("--bucket-max-gb: must be > 0");
+  if (a.cfg.bucket_max_gb <= 0)
+    throw InputError("--bucket-max-gb: must be > 0");
 }
 
 // out.json -> out.rank2.json: one file per rank with --output-per-rank.
@@ -114,15 +153,15 @@ std::string per_rank_path(const std::string& path, int rank) {
   size_t slash = path.find_last_of('/');
   size_t dot = path.find_last_of('.');
   std::string tag = ".rank" + std::to_string(rank);
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + tag;
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return path + tag;
   return path.substr(0, dot) + tag + path.substr(dot);
 }
 
 // Failures before the ranks start measuring must reach every rank, or the
 // others would wait in a collective forever. The failing rank keeps its own
 // error (and exit code); the others report it as bad input of that rank.
-template <typename Fn>
-void guarded_input_phase(RankContext* ctx, Fn&& fn) {
+template <typename Fn> void guarded_input_phase(RankContext* ctx, Fn&& fn) {
   if (!ctx || ctx->size() == 1) {
     fn();
     return;
@@ -136,16 +175,21 @@ void guarded_input_phase(RankContext* ctx, Fn&& fn) {
     msg = *e.what() ? e.what() : "failed";
   }
   std::vector<std::string> all = ctx->allgather_strings(msg);
-  if (failure) std::rethrow_exception(failure);
+  if (failure)
+    std::rethrow_exception(failure);
   for (size_t r = 0; r < all.size(); ++r)
-    if (!all[r].empty()) throw InputError("rank " + std::to_string(r) + ": " + all[r]);
+    if (!all[r].empty())
+      throw InputError("rank " + std::to_string(r) + ": " + all[r]);
 }
 
 int run(ScheduleArgs& a, CLI::App& cmd) {
-  if (!a.config.empty()) apply_config_file(a.config, a, cmd);
+  if (!a.config.empty())
+    apply_config_file(a.config, a, cmd);
   check_options(a);
-  if (!a.hardware_gpu.empty()) a.cfg.hardware_overrides["gpu"] = a.hardware_gpu;
-  if (a.gpus_per_node > 0) a.cfg.hardware_overrides["gpus_per_node"] = a.gpus_per_node;
+  if (!a.hardware_gpu.empty())
+    a.cfg.hardware_overrides["gpu"] = a.hardware_gpu;
+  if (a.gpus_per_node > 0)
+    a.cfg.hardware_overrides["gpus_per_node"] = a.gpus_per_node;
   GraphFormat in_format, out_format;
   try {
     in_format = parse_graph_format(a.in_format);
@@ -163,8 +207,8 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
     if (launched_by_mpi()) {
       ctx = make_mpi_context();
     } else if (benchmark_collectives && a.benchmark_backend == "gpu") {
-      throw DeviceError(
-          "--collective-estimator benchmark needs an MPI launch: run under mpirun -np N (one rank per local GPU)");
+      throw DeviceError("--collective-estimator benchmark needs an MPI launch: run under mpirun "
+                        "-np N (one rank per local GPU)");
     } else {
       ctx = make_single_rank_context();
     }
@@ -188,7 +232,8 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
     }
     try {
       hw = resolve_hardware(g, a.cfg.hardware_overrides);
-      if (!a.benchmark_cache.empty() && benchmarking) cache = load_benchmark_cache(a.benchmark_cache);
+      if (!a.benchmark_cache.empty() && benchmarking)
+        cache = load_benchmark_cache(a.benchmark_cache);
     } catch (const std::invalid_argument& e) {
       throw InputError(a.input + ": " + e.what());
     }
@@ -205,7 +250,8 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
     bo.cache = &cache;
     RankContext& c = *ctx;
     table = run_aligned_benchmarks(g, bo, hw, c, [&]() -> std::unique_ptr<Measurer> {
-      if (a.benchmark_backend == "synthetic") return make_synthetic_measurer(c, hw);
+      if (a.benchmark_backend == "synthetic")
+        return make_synthetic_measurer(c, hw);
       return make_gpu_measurer(c, MeasureOptions{});
     });
     if (rank == 0 && !a.benchmark_cache.empty()) {
@@ -226,46 +272,59 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
     throw InputError(a.input + ": " + e.what());
   }
   // Every rank computed the same result; rank 0 writes it unless asked for one per rank.
-  if (rank != 0 && !a.output_per_rank) return kOk;
+  if (rank != 0 && !a.output_per_rank)
+    return kOk;
   std::string output = a.output_per_rank ? per_rank_path(a.output, rank) : a.output;
-  std::string report = a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
+  std::string report =
+      a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
   // Render both outputs before writing either, so a failure leaves neither.
   std::string report_text = out.report.dump(2) + "\n";
   try {
     write_graph_file(output, out.graph, out_format);
-    if (!report.empty()) write_file_atomic(report, report_text);
+    if (!report.empty())
+      write_file_atomic(report, report_text);
   } catch (const IoError& e) {
     throw OutputError(e.what());
   }
-  if (!a.quiet && rank == 0) std::cerr << report_summary(out.report);
+  if (!a.quiet && rank == 0)
+    std::cerr << report_summary(out.report);
   return kOk;
 }
 
-}  // namespace
+} // namespace
 
 void add_schedule_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("schedule", "Reorder a graph to overlap collectives with compute");
   auto a = std::make_shared<ScheduleArgs>();
   auto& s = a->cfg.scheduler;
   cmd->add_option("IN", a->input, "input graph (.json/.pb, - for stdin)")->required();
-  cmd->add_option("-o,--output", a->output, "reordered graph (.json/.pb, - for stdout)")->required();
+  cmd->add_option("-o,--output", a->output, "reordered graph (.json/.pb, - for stdout)")
+      ->required();
   cmd->add_option("--report", a->report, "write the JSON report here");
-  cmd->add_option("--config", a->config, "JSON file with any of the options below (snake_case keys)");
+  cmd->add_option("--config", a->config,
+                  "JSON file with any of the options below (snake_case keys)");
   cmd->add_option("--format", a->in_format, "input format: auto, json, pb");
   cmd->add_option("--out-format", a->out_format, "output format: auto (by extension), json, pb");
-  cmd->add_option("--max-in-flight-gb", s.max_in_flight_gb, "max GB of collectives in flight")->capture_default_str();
+  cmd->add_option("--max-in-flight-gb", s.max_in_flight_gb, "max GB of collectives in flight")
+      ->capture_default_str();
   cmd->add_option("--max-compute-pre-fetch", s.max_compute_pre_fetch,
-                  "max compute nodes a collective may be started ahead of its use")->capture_default_str();
+                  "max compute nodes a collective may be started ahead of its use")
+      ->capture_default_str();
   cmd->add_option("--compute-overlap-multiplier", s.compute_overlap_multiplier,
-                  "scale of compute time available to hide collectives")->capture_default_str();
+                  "scale of compute time available to hide collectives")
+      ->capture_default_str();
   cmd->add_option("--max-coll-distance", s.max_coll_distance,
-                  "max node distance between a collective and the compute hiding it")->capture_default_str();
+                  "max node distance between a collective and the compute hiding it")
+      ->capture_default_str();
   cmd->add_option("--max-memory-increase-gb", s.max_memory_increase_gb,
-                  "peak memory may grow by max(this, ratio x baseline peak)")->capture_default_str();
+                  "peak memory may grow by max(this, ratio x baseline peak)")
+      ->capture_default_str();
   cmd->add_option("--max-memory-increase-ratio", s.max_memory_increase_ratio,
-                  "see --max-memory-increase-gb")->capture_default_str();
+                  "see --max-memory-increase-gb")
+      ->capture_default_str();
   cmd->add_option("--collective-estimator", a->cfg.collective_estimator,
-                  "analytical or benchmark (NCCL on local GPUs, under mpirun)")->capture_default_str();
+                  "analytical or benchmark (NCCL on local GPUs, under mpirun)")
+      ->capture_default_str();
   cmd->add_flag("--benchmark-compute", a->cfg.benchmark_compute, "benchmark matmuls with cuBLAS");
   cmd->add_option("--benchmark-cache", a->benchmark_cache,
                   "JSON cache of aligned benchmark medians, read and updated (by rank 0)");
@@ -276,20 +335,23 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
                 "every rank writes OUT.rankN.ext (and REPORT.rankN.json); default: rank 0 only");
   cmd->add_option("--runtime-estimates", a->runtime_estimates,
                   "JSON of user estimates in ms (by node name or op), taking precedence");
-  cmd->add_option("--gpu", a->hardware_gpu, "target GPU for the analytical model (H100-SXM, H200, A100-SXM, B200, V100)");
+  cmd->add_option("--gpu", a->hardware_gpu,
+                  "target GPU for the analytical model (H100-SXM, H200, A100-SXM, B200, V100)");
   cmd->add_option("--gpus-per-node", a->gpus_per_node, "GPUs per node of the target machine");
   cmd->add_flag("--collective-bucketing", a->cfg.collective_bucketing,
                 "merge collectives the schedule overlaps with the same compute");
-  cmd->add_option("--bucket-max-gb", a->cfg.bucket_max_gb, "max bytes of one bucket, in GB")->capture_default_str();
+  cmd->add_option("--bucket-max-gb", a->cfg.bucket_max_gb, "max bytes of one bucket, in GB")
+      ->capture_default_str();
   cmd->add_flag("--insert-overlap-deps", a->cfg.insert_overlap_deps,
                 "write control_deps that pin each hidden collective around its hiding compute");
   cmd->add_flag("-q,--quiet", a->quiet, "do not print the summary on stderr");
-  cmd->footer(
-      "Examples:\n"
-      "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report /tmp/report.json\n"
-      "  overlap-sched schedule g.pb -o g.sched.pb --max-in-flight-gb 2 --runtime-estimates est.json\n"
-      "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json");
+  cmd->footer("Examples:\n"
+              "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report "
+              "/tmp/report.json\n"
+              "  overlap-sched schedule g.pb -o g.sched.pb --max-in-flight-gb 2 "
+              "--runtime-estimates est.json\n"
+              "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json");
   cmd->callback([&exit_code, a, cmd] { exit_code = run_guarded([&] { return run(*a, *cmd); }); });
 }
 
-}  // namespace osched::cli
+} // namespace osched::cli

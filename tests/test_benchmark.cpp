@@ -25,11 +25,13 @@ using namespace osched::test;
 
 namespace {
 
-Graph tiny() { return read_graph_file(source_path("testdata/fsdp_tiny.json"), GraphFormat::Json); }
+Graph tiny() {
+  return read_graph_file(source_path("testdata/fsdp_tiny.json"), GraphFormat::Json);
+}
 
 // Counts calls; returns fixed values so tests can predict every estimate.
 class CountingMeasurer : public Measurer {
- public:
+public:
   int matmuls = 0, collectives = 0;
   std::string device_name() const override { return "test-gpu"; }
   double matmul_ms(const MatmulProblem& p) override {
@@ -42,7 +44,7 @@ class CountingMeasurer : public Measurer {
   }
 };
 
-}  // namespace
+} // namespace
 
 TEST_CASE("power-of-two measurement sizes and interpolation") {
   CHECK(pow2_floor(1) == 1);
@@ -56,9 +58,9 @@ TEST_CASE("power-of-two measurement sizes and interpolation") {
   CHECK(*interpolate_ms(pts, 1536) == Approx(1.5));
   CHECK(*interpolate_ms(pts, 3072) == Approx(2.5));
   CHECK(*interpolate_ms(pts, 2048) == Approx(2.0));
-  CHECK(*interpolate_ms(pts, 8192) == Approx(5.0));  // extrapolated from the last two
-  CHECK(*interpolate_ms(pts, 0) == Approx(0.0));     // never below zero
-  CHECK(*interpolate_ms({{1000, 2.0}}, 500) == Approx(1.0));  // one point: through the origin
+  CHECK(*interpolate_ms(pts, 8192) == Approx(5.0));          // extrapolated from the last two
+  CHECK(*interpolate_ms(pts, 0) == Approx(0.0));             // never below zero
+  CHECK(*interpolate_ms({{1000, 2.0}}, 500) == Approx(1.0)); // one point: through the origin
   CHECK_FALSE(interpolate_ms({}, 10).has_value());
 }
 
@@ -75,12 +77,14 @@ TEST_CASE("matmul problems carry shapes, strides and dtype; unbacked dims are no
   // The same mm with an unbacked (hint-less) symbolic dim.
   nlohmann::json j = nlohmann::json::parse(read_text(source_path("testdata/fsdp_tiny.json")));
   for (auto& n : j["nodes"])
-    if (n["name"] == "x") n["val"]["shape"][0] = {{"sym", "u0"}};
+    if (n["name"] == "x")
+      n["val"]["shape"][0] = {{"sym", "u0"}};
   Graph u = graph_from_json(j);
   CHECK_FALSE(matmul_problem(u, *u.find("fwd_mm0")));
   // fp8 matmuls fall back to the roofline.
   for (auto& n : j["nodes"])
-    if (n["name"] == "x") n["val"] = {{"shape", {32, 128}}, {"stride", {128, 1}}, {"dtype", "float8_e4m3fn"}};
+    if (n["name"] == "x")
+      n["val"] = {{"shape", {32, 128}}, {"stride", {128, 1}}, {"dtype", "float8_e4m3fn"}};
   Graph f = graph_from_json(j);
   CHECK_FALSE(matmul_problem(f, *f.find("fwd_mm0")));
 }
@@ -102,7 +106,8 @@ TEST_CASE("benchmark cache: missing is empty, malformed is rejected, text round-
   CHECK(load_benchmark_cache(tmp.file("none.json")).entries.empty());
   std::ofstream(tmp.file("bad.json")) << "{\"format\": \"x\"}";
   CHECK_THROWS_AS(load_benchmark_cache(tmp.file("bad.json")), std::invalid_argument);
-  std::ofstream(tmp.file("neg.json")) << R"({"format":"overlap-sched.benchmark-cache","version":1,"entries":{"k":-1}})";
+  std::ofstream(tmp.file("neg.json"))
+      << R"({"format":"overlap-sched.benchmark-cache","version":1,"entries":{"k":-1}})";
   CHECK_THROWS_WITH(load_benchmark_cache(tmp.file("neg.json")), Catch::Contains("entries.k"));
   BenchmarkCache c;
   c.entries["compute|gpu|k"] = 0.25;
@@ -128,15 +133,20 @@ TEST_CASE("aligned benchmarks on one rank: every key measured once, then served 
   CHECK(counter->matmuls == 3);
   CHECK(counter->collectives == 2);
   CHECK(t.measured == 5);
-  CHECK(t.cache.entries.count("compute|test-gpu|aten.mm.default|float32|[32,128]/[128,1]|[128,128]/[1,128]") == 1);
+  CHECK(t.cache.entries.count(
+            "compute|test-gpu|aten.mm.default|float32|[32,128]/[128,1]|[128,128]/[1,128]") == 1);
 
   BenchmarkEstimator est(t, hw);
   CHECK(*est.compute_ms(g, *g.find("fwd_mm0")) == Approx(0.032));
   CHECK_FALSE(est.compute_ms(g, *g.find("fwd_relu0")));
   // One rank measured, the group has 4: scaled by the NCCL model's ratio.
   NodeId ag = *g.find("ag0");
-  double model4 = estimate_nccl_ms({CollectiveKind::AllGather, collective_size_bytes(g, ag), 4, 1}, hw);
-  double model1 = estimate_nccl_ms({CollectiveKind::AllGather, collective_model_bytes(CollectiveKind::AllGather, 16384, 1), 1, 1}, hw);
+  double model4 =
+      estimate_nccl_ms({CollectiveKind::AllGather, collective_size_bytes(g, ag), 4, 1}, hw);
+  double model1 =
+      estimate_nccl_ms({CollectiveKind::AllGather,
+                        collective_model_bytes(CollectiveKind::AllGather, 16384, 1), 1, 1},
+                       hw);
   double measured = 16384 / 1e6;
   if (model1 > 0)
     CHECK(*est.collective_ms(g, ag) == Approx(measured * model4 / model1));
@@ -154,11 +164,12 @@ TEST_CASE("aligned benchmarks on one rank: every key measured once, then served 
 TEST_CASE("collective estimates interpolate between measured powers of two") {
   Graph g = tiny();
   BenchmarkTable t;
-  t.nranks = 4;  // the graph's group size: no scaling
+  t.nranks = 4; // the graph's group size: no scaling
   t.collectives["all_gather|float32|ranks=4"] = {{8192, 1.0}, {32768, 3.0}};
   BenchmarkEstimator est(t, default_hardware());
-  CHECK(*est.collective_ms(g, *g.find("ag0")) == Approx(1.0 + 2.0 * (16384 - 8192) / (32768.0 - 8192)));
-  CHECK_FALSE(est.collective_ms(g, *g.find("rs0")));  // no reduce-scatter series measured
+  CHECK(*est.collective_ms(g, *g.find("ag0")) ==
+        Approx(1.0 + 2.0 * (16384 - 8192) / (32768.0 - 8192)));
+  CHECK_FALSE(est.collective_ms(g, *g.find("rs0"))); // no reduce-scatter series measured
 }
 
 TEST_CASE("lower median as torch.median takes it") {
@@ -171,8 +182,8 @@ TEST_CASE("benchmarking without a GPU or MPI launcher: one line, exit 3, no outp
   std::string in = source_path("testdata/fsdp_tiny.json");
   // Hide any GPU this machine may have, so the no-device path runs everywhere.
   setenv("CUDA_VISIBLE_DEVICES", "", 1);
-  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
-                        " --benchmark-compute");
+  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " +
+                        tmp.file("r.json") + " --benchmark-compute");
   unsetenv("CUDA_VISIBLE_DEVICES");
   CHECK(r.exit_code == 3);
   CHECK(r.err.rfind("error: ", 0) == 0);
@@ -185,15 +196,17 @@ TEST_CASE("benchmarking without a GPU or MPI launcher: one line, exit 3, no outp
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK(tmp.entries() == 0);
 
-  r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --benchmark-compute --benchmark-backend tpu");
+  r = run_cli("schedule " + in + " -o " + tmp.file("o.json") +
+              " --benchmark-compute --benchmark-backend tpu");
   CHECK(r.exit_code == 2);
 }
 
 TEST_CASE("synthetic backend on one rank schedules with its measurements") {
   TempDir tmp;
   std::string in = source_path("testdata/fsdp_tiny.json");
-  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
-                        " --benchmark-compute --benchmark-backend synthetic -q");
+  CliResult r =
+      run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
+              " --benchmark-compute --benchmark-backend synthetic -q");
   REQUIRE(r.exit_code == 0);
   auto rep = nlohmann::json::parse(read_text(tmp.file("r.json")));
   CHECK(rep["benchmark"]["ranks"] == 1);

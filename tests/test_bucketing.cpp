@@ -17,25 +17,28 @@ namespace {
 
 std::map<std::string, json> nodes_by_name(const json& g) {
   std::map<std::string, json> m;
-  for (const auto& n : g["nodes"]) m[n["name"].get<std::string>()] = n;
+  for (const auto& n : g["nodes"])
+    m[n["name"].get<std::string>()] = n;
   return m;
 }
 
 std::set<std::string> deps_of(const json& node) {
   std::set<std::string> s;
   if (node.contains("control_deps"))
-    for (const auto& d : node["control_deps"]) s.insert(d.get<std::string>());
+    for (const auto& d : node["control_deps"])
+      s.insert(d.get<std::string>());
   return s;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("bucketing merges same-group, same-dtype all-gathers hidden by the same matmul") {
   TempDir tmp;
   std::string in = source_path("testdata/scenarios/bucketing.json");
   std::string est = source_path("testdata/scenarios/estimates_bucketing.json");
-  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
-                        " --runtime-estimates " + est + " --collective-bucketing -q");
+  CliResult r =
+      run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
+              " --runtime-estimates " + est + " --collective-bucketing -q");
   REQUIRE(r.exit_code == 0);
   CHECK(run_cli("verify " + in + " " + tmp.file("o.json")).exit_code == 0);
 
@@ -51,8 +54,10 @@ TEST_CASE("bucketing merges same-group, same-dtype all-gathers hidden by the sam
 
   json g = json::parse(read_text(tmp.file("o.json")));
   auto n = nodes_by_name(g);
-  for (const char* gone : {"ag_a", "ag_b", "ag_a_wait", "ag_b_wait"}) CHECK(n.count(gone) == 0);
-  for (const char* kept : {"ag_c", "ag_d", "ag_e", "ag_c_wait"}) CHECK(n.count(kept) == 1);
+  for (const char* gone : {"ag_a", "ag_b", "ag_a_wait", "ag_b_wait"})
+    CHECK(n.count(gone) == 0);
+  for (const char* kept : {"ag_c", "ag_d", "ag_e", "ag_c_wait"})
+    CHECK(n.count(kept) == 1);
   const json& cat = n.at("bucket0_all_gather_cat");
   CHECK(cat["target"] == "overlap_sched.bucket_cat.default");
   CHECK(cat["args"][0] == json::array({{{"node", "a"}}, {{"node", "b"}}}));
@@ -64,12 +69,15 @@ TEST_CASE("bucketing merges same-group, same-dtype all-gathers hidden by the sam
   const json& split = n.at("bucket0_all_gather_split");
   CHECK(split["args"][1] == json::array({256 * 64, 256 * 64}));
   CHECK(split["val"].size() == 2);
-  CHECK(n.at("use_ag_a_wait")["args"][0] == json{{"index", 0}, {"node", "bucket0_all_gather_split"}});
-  CHECK(n.at("use_ag_b_wait")["args"][0] == json{{"index", 1}, {"node", "bucket0_all_gather_split"}});
+  CHECK(n.at("use_ag_a_wait")["args"][0] ==
+        json{{"index", 0}, {"node", "bucket0_all_gather_split"}});
+  CHECK(n.at("use_ag_b_wait")["args"][0] ==
+        json{{"index", 1}, {"node", "bucket0_all_gather_split"}});
 
   // The merged collective starts before and is waited on after the matmul that hides it.
   std::map<std::string, size_t> pos;
-  for (size_t i = 0; i < g["nodes"].size(); ++i) pos[g["nodes"][i]["name"].get<std::string>()] = i;
+  for (size_t i = 0; i < g["nodes"].size(); ++i)
+    pos[g["nodes"][i]["name"].get<std::string>()] = i;
   CHECK(pos["bucket0_all_gather"] < pos["mm1"]);
   CHECK(pos["mm1"] < pos["bucket0_all_gather_wait"]);
   CHECK(pos["bucket0_all_gather_wait"] + 1 == pos["bucket0_all_gather_split"]);
@@ -80,37 +88,46 @@ TEST_CASE("bucketing honours --bucket-max-gb") {
   std::string in = source_path("testdata/scenarios/bucketing.json");
   std::string est = source_path("testdata/scenarios/estimates_bucketing.json");
   // ag_a + ag_b move 81920 bytes (inputs + outputs); allow only 60000.
-  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
-                        " --runtime-estimates " + est + " --collective-bucketing --bucket-max-gb 0.0000558 -q");
+  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " +
+                        tmp.file("r.json") + " --runtime-estimates " + est +
+                        " --collective-bucketing --bucket-max-gb 0.0000558 -q");
   REQUIRE(r.exit_code == 0);
   json rep = json::parse(read_text(tmp.file("r.json")));
   CHECK(rep["bucketing"]["buckets"].empty());
   CHECK(rep["bucketing"]["collectives_after"] == 5);
-  CHECK(run_cli("schedule " + in + " -o " + tmp.file("x.json") + " --collective-bucketing --bucket-max-gb 0")
+  CHECK(run_cli("schedule " + in + " -o " + tmp.file("x.json") +
+                " --collective-bucketing --bucket-max-gb 0")
             .exit_code == 2);
 }
 
-TEST_CASE("bucketing the llama example merges each layer's o/qkv reduce-scatters, deterministically") {
+TEST_CASE(
+    "bucketing the llama example merges each layer's o/qkv reduce-scatters, deterministically") {
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
   std::string args = " --collective-bucketing --insert-overlap-deps -q";
-  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("a.json") + " --report " + tmp.file("a.r.json") + args)
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("a.json") + " --report " +
+                  tmp.file("a.r.json") + args)
               .exit_code == 0);
-  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("b.json") + " --report " + tmp.file("b.r.json") + args)
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("b.json") + " --report " +
+                  tmp.file("b.r.json") + args)
               .exit_code == 0);
   CHECK(read_text(tmp.file("a.json")) == read_text(tmp.file("b.json")));
   CHECK(read_text(tmp.file("a.r.json")) == read_text(tmp.file("b.r.json")));
   CHECK(run_cli("verify " + in + " " + tmp.file("a.json")).exit_code == 0);
   json rep = json::parse(read_text(tmp.file("a.r.json")));
   std::set<json> members;
-  for (const auto& b : rep["bucketing"]["buckets"]) members.insert(b["members"]);
+  for (const auto& b : rep["bucketing"]["buckets"])
+    members.insert(b["members"]);
   // Each layer's o/qkv gradient reduce-scatters share the dx matmul that hides
   // them; all-gathers prefetched behind the same compute merge too. Gathers
   // whose hiding compute lies past another member's wait stay apart.
   std::set<json> expected;
   for (int l = 0; l < 4; ++l)
-    expected.insert(json::array({"l" + std::to_string(l) + "_o_rs", "l" + std::to_string(l) + "_qkv_rs"}));
-  for (const char* l : {"0", "1", "2"}) expected.insert(json::array({std::string("bwd") + l + "_up_ag", std::string("bwd") + l + "_o_ag"}));
+    expected.insert(
+        json::array({"l" + std::to_string(l) + "_o_rs", "l" + std::to_string(l) + "_qkv_rs"}));
+  for (const char* l : {"0", "1", "2"})
+    expected.insert(
+        json::array({std::string("bwd") + l + "_up_ag", std::string("bwd") + l + "_o_ag"}));
   expected.insert(json::array({"bwd3_down_ag", "bwd3_up_ag"}));
   expected.insert(json::array({"bwd3_o_ag", "bwd3_qkv_ag"}));
   expected.insert(json::array({"fwd0_o_ag", "fwd0_up_ag", "fwd0_down_ag"}));
@@ -121,29 +138,33 @@ TEST_CASE("bucketing the llama example merges each layer's o/qkv reduce-scatters
   for (const auto& b : rep["bucketing"]["buckets"])
     CHECK(b["size_bytes"].get<double>() <= 1024.0 * 1024 * 1024);
   // The final graph is simulated again; bucketing must not lose overlap.
-  CHECK(rep["bucketing"]["simulated_step_ms"].get<double>() <= rep["simulation"]["step_ms_after"].get<double>());
+  CHECK(rep["bucketing"]["simulated_step_ms"].get<double>() <=
+        rep["simulation"]["step_ms_after"].get<double>());
   // A bucketed graph is valid input again.
-  CHECK(run_cli("schedule " + tmp.file("a.json") + " -o " + tmp.file("c.json") + " -q").exit_code == 0);
+  CHECK(run_cli("schedule " + tmp.file("a.json") + " -o " + tmp.file("c.json") + " -q").exit_code ==
+        0);
 }
 
 TEST_CASE("insert-overlap-deps pins start -> hiding compute -> wait for every hidden collective") {
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
-  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
-                  " --insert-overlap-deps -q")
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " +
+                  tmp.file("r.json") + " --insert-overlap-deps -q")
               .exit_code == 0);
   CHECK(run_cli("verify " + in + " " + tmp.file("o.json")).exit_code == 0);
   json rep = json::parse(read_text(tmp.file("r.json")));
   auto n = nodes_by_name(json::parse(read_text(tmp.file("o.json"))));
   int expected = 0, hidden = 0;
   for (const auto& c : rep["collectives"]) {
-    if (c["hidden_by"].empty()) continue;
+    if (c["hidden_by"].empty())
+      continue;
     ++hidden;
     std::string start = c["name"], wait = c["wait"];
     for (const auto& h : c["hidden_by"]) {
       std::string hn = h;
       bool coll = n.at(hn)["target"].get<std::string>().rfind("_c10d_functional.", 0) == 0;
-      if (coll) continue;  // collective-to-collective order is NCCL's stream order
+      if (coll)
+        continue; // collective-to-collective order is NCCL's stream order
       CHECK(deps_of(n.at(hn)).count(start) == 1);
       CHECK(deps_of(n.at(wait)).count(hn) == 1);
       expected += 2;

@@ -20,8 +20,7 @@ struct ComputeEntry {
 };
 
 // Runs `fn`, turning any failure into a message all ranks agree on.
-template <typename Fn>
-void on_all_ranks(RankContext& ctx, Fn&& fn) {
+template <typename Fn> void on_all_ranks(RankContext& ctx, Fn&& fn) {
   std::string error;
   try {
     fn();
@@ -33,30 +32,35 @@ void on_all_ranks(RankContext& ctx, Fn&& fn) {
   agree_or_throw(ctx, error);
 }
 
-}  // namespace
+} // namespace
 
 double lower_median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[(v.size() - 1) / 2];
 }
 
-BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const HardwareSpec& hw,
-                                      RankContext& ctx,
-                                      const std::function<std::unique_ptr<Measurer>()>& make_measurer) {
+BenchmarkTable
+run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const HardwareSpec& hw,
+                       RankContext& ctx,
+                       const std::function<std::unique_ptr<Measurer>()>& make_measurer) {
   BenchmarkTable table;
   table.nranks = ctx.size();
-  if (opts.cache) table.cache = *opts.cache;
+  if (opts.cache)
+    table.cache = *opts.cache;
 
   // What to measure, keyed (and so ordered) identically on every rank.
   AnalyticalEstimator analytical(hw);
   std::map<std::string, ComputeEntry> compute;
   if (opts.compute) {
     for (NodeId i = 0; i < g.size(); ++i) {
-      if (!is_compute_node(g.nodes[i])) continue;
+      if (!is_compute_node(g.nodes[i]))
+        continue;
       auto p = matmul_problem(g, i);
-      if (!p) continue;
+      if (!p)
+        continue;
       auto [it, fresh] = compute.try_emplace(p->key(), ComputeEntry{*p, {}, 0});
-      if (fresh) it->second.analytical_ms = analytical.compute_ms(g, i).value_or(0.0);
+      if (fresh)
+        it->second.analytical_ms = analytical.compute_ms(g, i).value_or(0.0);
       it->second.nodes.push_back(g.nodes[i].name);
     }
   }
@@ -65,9 +69,11 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
     for (NodeId i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes[i];
       auto sig = collective_signature(n.target);
-      if (!sig || n.op != NodeOp::CallFunction) continue;
+      if (!sig || n.op != NodeOp::CallFunction)
+        continue;
       auto in = collective_input(g, i);
-      if (!in) continue;
+      if (!in)
+        continue;
       for (int64_t bytes : measurement_sizes(in->first)) {
         CollectiveProblem p{sig->kind, in->second, bytes, ctx.size()};
         colls.emplace(p.key(), p);
@@ -77,13 +83,16 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
 
   // Ranks must agree on the work, or the collectives below would deadlock.
   std::string work;
-  for (const auto& [k, _] : compute) work += k + "\n";
-  for (const auto& [k, _] : colls) work += k + "\n";
+  for (const auto& [k, _] : compute)
+    work += k + "\n";
+  for (const auto& [k, _] : colls)
+    work += k + "\n";
   std::vector<std::string> hashes = ctx.allgather_strings(content_hash(work));
   for (int r = 1; r < ctx.size(); ++r)
     if (hashes[r] != hashes[0])
-      throw DeviceError("rank " + std::to_string(r) +
-                        " has a different graph than rank 0; every rank must schedule the same graph");
+      throw DeviceError(
+          "rank " + std::to_string(r) +
+          " has a different graph than rank 0; every rank must schedule the same graph");
 
   std::unique_ptr<Measurer> measurer;
   on_all_ranks(ctx, [&] { measurer = make_measurer(); });
@@ -94,15 +103,19 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
 
   // A key is measured unless every rank has it cached.
   std::vector<std::string> keys;
-  for (const auto& [k, _] : compute) keys.push_back(cache_key("compute", k));
-  for (const auto& [k, _] : colls) keys.push_back(cache_key("collective", k));
+  for (const auto& [k, _] : compute)
+    keys.push_back(cache_key("compute", k));
+  for (const auto& [k, _] : colls)
+    keys.push_back(cache_key("collective", k));
   std::vector<double> have(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) have[i] = table.cache.entries.count(keys[i]) ? 1.0 : 0.0;
+  for (size_t i = 0; i < keys.size(); ++i)
+    have[i] = table.cache.entries.count(keys[i]) ? 1.0 : 0.0;
   std::vector<double> all_have = ctx.allgather(have);
   std::vector<bool> cached(keys.size(), true);
   for (size_t i = 0; i < keys.size(); ++i)
     for (int r = 0; r < ctx.size(); ++r)
-      if (all_have[static_cast<size_t>(r) * keys.size() + i] == 0.0) cached[i] = false;
+      if (all_have[static_cast<size_t>(r) * keys.size() + i] == 0.0)
+        cached[i] = false;
 
   std::vector<double> local(keys.size(), 0.0);
   size_t idx = 0;
@@ -113,8 +126,10 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
     }
   });
   bool any_collective_to_measure = false;
-  for (size_t i = compute.size(); i < keys.size(); ++i) any_collective_to_measure |= !cached[i];
-  if (any_collective_to_measure) on_all_ranks(ctx, [&] { measurer->prepare_collectives(); });
+  for (size_t i = compute.size(); i < keys.size(); ++i)
+    any_collective_to_measure |= !cached[i];
+  if (any_collective_to_measure)
+    on_all_ranks(ctx, [&] { measurer->prepare_collectives(); });
   on_all_ranks(ctx, [&] {
     for (const auto& [k, p] : colls) {
       local[idx] = cached[idx] ? table.cache.entries.at(keys[idx]) : measurer->collective_ms(p);
@@ -126,7 +141,8 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
   std::vector<double> all = ctx.allgather(local);
   auto per_rank = [&](size_t i) {
     std::vector<double> v;
-    for (int r = 0; r < ctx.size(); ++r) v.push_back(all[static_cast<size_t>(r) * keys.size() + i]);
+    for (int r = 0; r < ctx.size(); ++r)
+      v.push_back(all[static_cast<size_t>(r) * keys.size() + i]);
     return v;
   };
   nlohmann::json compute_report = nlohmann::json::array();
@@ -137,7 +153,10 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
     double med = lower_median(v);
     table.compute[k] = med;
     table.cache.entries[keys[idx]] = med;
-    compute_report.push_back({{"key", k}, {"nodes", e.nodes}, {"per_rank_ms", v}, {"median_ms", med},
+    compute_report.push_back({{"key", k},
+                              {"nodes", e.nodes},
+                              {"per_rank_ms", v},
+                              {"median_ms", med},
                               {"analytical_ms", e.analytical_ms},
                               {"source", cached[idx] ? "cache" : "measured"}});
     (cached[idx] ? table.cache_hits : table.measured)++;
@@ -148,14 +167,18 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
     double med = lower_median(v);
     table.collectives[p.series()].emplace_back(p.input_bytes, med);
     table.cache.entries[keys[idx]] = med;
-    CollectiveShape shape{p.kind, collective_model_bytes(p.kind, p.input_bytes, p.nranks), p.nranks, 1};
-    coll_report.push_back({{"key", k}, {"per_rank_ms", v}, {"median_ms", med},
+    CollectiveShape shape{p.kind, collective_model_bytes(p.kind, p.input_bytes, p.nranks), p.nranks,
+                          1};
+    coll_report.push_back({{"key", k},
+                           {"per_rank_ms", v},
+                           {"median_ms", med},
                            {"analytical_ms", estimate_nccl_ms(shape, hw)},
                            {"source", cached[idx] ? "cache" : "measured"}});
     (cached[idx] ? table.cache_hits : table.measured)++;
     ++idx;
   }
-  for (auto& [_, pts] : table.collectives) std::sort(pts.begin(), pts.end());
+  for (auto& [_, pts] : table.collectives)
+    std::sort(pts.begin(), pts.end());
 
   table.report = {{"backend", opts.backend},
                   {"ranks", ctx.size()},
@@ -170,31 +193,39 @@ BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& op
 
 std::optional<double> BenchmarkEstimator::compute_ms(const Graph& g, NodeId n) {
   auto p = matmul_problem(g, n);
-  if (!p) return std::nullopt;
+  if (!p)
+    return std::nullopt;
   auto it = table_.compute.find(p->key());
-  if (it == table_.compute.end()) return std::nullopt;
+  if (it == table_.compute.end())
+    return std::nullopt;
   return it->second;
 }
 
 std::optional<double> BenchmarkEstimator::collective_ms(const Graph& g, NodeId n) {
   auto sig = collective_signature(g.nodes[n].target);
-  if (!sig) return std::nullopt;
+  if (!sig)
+    return std::nullopt;
   auto in = collective_input(g, n);
-  if (!in) return std::nullopt;
+  if (!in)
+    return std::nullopt;
   CollectiveProblem series_of{sig->kind, in->second, 0, table_.nranks};
   auto it = table_.collectives.find(series_of.series());
-  if (it == table_.collectives.end()) return std::nullopt;
+  if (it == table_.collectives.end())
+    return std::nullopt;
   auto ms = interpolate_ms(it->second, in->first);
-  if (!ms) return std::nullopt;
+  if (!ms)
+    return std::nullopt;
   int group = collective_group_size(g, n);
   int nodes = collective_num_nodes(g, n, hw_.gpus_per_node);
   if (group != table_.nranks || nodes > 1) {
     double target = estimate_nccl_ms({sig->kind, collective_size_bytes(g, n), group, nodes}, hw_);
     double measured = estimate_nccl_ms(
-        {sig->kind, collective_model_bytes(sig->kind, in->first, table_.nranks), table_.nranks, 1}, hw_);
-    if (measured > 0) *ms *= target / measured;
+        {sig->kind, collective_model_bytes(sig->kind, in->first, table_.nranks), table_.nranks, 1},
+        hw_);
+    if (measured > 0)
+      *ms *= target / measured;
   }
   return ms;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -24,40 +24,42 @@
 namespace osched {
 
 struct BenchmarkOptions {
-  bool compute = false;      // matmuls with cuBLAS
-  bool collectives = false;  // collectives with NCCL over the ranks
-  std::string backend = "gpu";  // recorded in the report
-  const BenchmarkCache* cache = nullptr;  // previous medians; may be null
+  bool compute = false;                  // matmuls with cuBLAS
+  bool collectives = false;              // collectives with NCCL over the ranks
+  std::string backend = "gpu";           // recorded in the report
+  const BenchmarkCache* cache = nullptr; // previous medians; may be null
 };
 
 struct BenchmarkTable {
   int nranks = 1;
-  std::map<std::string, double> compute;  // MatmulProblem::key() -> median ms
+  std::map<std::string, double> compute; // MatmulProblem::key() -> median ms
   // CollectiveProblem::series() -> (input bytes, median ms), sorted by bytes
   std::map<std::string, std::vector<std::pair<int64_t, double>>> collectives;
-  BenchmarkCache cache;  // the given cache plus this run's medians
+  BenchmarkCache cache; // the given cache plus this run's medians
   int cache_hits = 0;
   int measured = 0;
-  nlohmann::json report;  // the report's "benchmark" section
+  nlohmann::json report; // the report's "benchmark" section
 };
 
 // Every rank calls this together with the same graph. `make_measurer` runs
 // once per rank; any rank's failure becomes a DeviceError on all ranks.
-BenchmarkTable run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const HardwareSpec& hw,
-                                      RankContext& ctx,
-                                      const std::function<std::unique_ptr<Measurer>()>& make_measurer);
+BenchmarkTable
+run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const HardwareSpec& hw,
+                       RankContext& ctx,
+                       const std::function<std::unique_ptr<Measurer>()>& make_measurer);
 
 // Runtime estimates from aligned benchmarks. Collectives are interpolated
 // between the measured powers of two and, when the graph's group differs from
 // the ranks measured, scaled by the NCCL model's ratio between the two.
 class BenchmarkEstimator : public RuntimeEstimator {
- public:
-  BenchmarkEstimator(const BenchmarkTable& table, HardwareSpec hw) : table_(table), hw_(std::move(hw)) {}
+public:
+  BenchmarkEstimator(const BenchmarkTable& table, HardwareSpec hw)
+      : table_(table), hw_(std::move(hw)) {}
   std::string name() const override { return "benchmark"; }
   std::optional<double> compute_ms(const Graph& g, NodeId n) override;
   std::optional<double> collective_ms(const Graph& g, NodeId n) override;
 
- private:
+private:
   const BenchmarkTable& table_;
   HardwareSpec hw_;
 };
@@ -65,4 +67,4 @@ class BenchmarkEstimator : public RuntimeEstimator {
 // Median as torch.median takes it: the lower middle value.
 double lower_median(std::vector<double> v);
 
-}  // namespace osched
+} // namespace osched

@@ -11,7 +11,8 @@ namespace osched {
 BenchmarkCache load_benchmark_cache(const std::string& path) {
   BenchmarkCache cache;
   std::ifstream in(path);
-  if (!in) return cache;
+  if (!in)
+    return cache;
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
@@ -33,8 +34,9 @@ BenchmarkCache load_benchmark_cache(const std::string& path) {
 }
 
 std::string benchmark_cache_text(const BenchmarkCache& cache) {
-  nlohmann::json j = {{"format", "overlap-sched.benchmark-cache"}, {"version", 1}, {"entries", cache.entries}};
+  nlohmann::json j = {
+      {"format", "overlap-sched.benchmark-cache"}, {"version", 1}, {"entries", cache.entries}};
   return j.dump(1) + "\n";
 }
 
-}  // namespace osched
+} // namespace osched

@@ -19,4 +19,4 @@ struct BenchmarkCache {
 BenchmarkCache load_benchmark_cache(const std::string& path);
 std::string benchmark_cache_text(const BenchmarkCache& cache);
 
-}  // namespace osched
+} // namespace osched

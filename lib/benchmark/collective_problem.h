@@ -19,7 +19,7 @@ namespace osched {
 struct CollectiveProblem {
   CollectiveKind kind = CollectiveKind::AllReduce;
   DType dtype = DType::BFloat16;
-  int64_t input_bytes = 0;  // per rank
+  int64_t input_bytes = 0; // per rank
   int nranks = 1;
 
   // The measurement series this point belongs to: "all_gather|bfloat16|ranks=8".
@@ -46,6 +46,7 @@ std::vector<int64_t> measurement_sizes(int64_t bytes);
 // Linear interpolation over (bytes, ms) points sorted by bytes, extrapolating
 // from the two nearest points outside the range and never below 0; a single
 // point scales linearly from the origin. nullopt without points.
-std::optional<double> interpolate_ms(const std::vector<std::pair<int64_t, double>>& points, int64_t bytes);
+std::optional<double> interpolate_ms(const std::vector<std::pair<int64_t, double>>& points,
+                                     int64_t bytes);
 
-}  // namespace osched
+} // namespace osched

@@ -9,4 +9,4 @@ struct DeviceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace osched
+} // namespace osched

@@ -1,6 +1,8 @@
 // The GPU backend: cuBLAS matmuls and NCCL collectives on real device
 // buffers, timed with CUDA events after warm-up; the median run counts.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -19,9 +21,9 @@ namespace osched {
 #ifndef OSCHED_HAVE_CUDA
 
 std::unique_ptr<Measurer> make_gpu_measurer(RankContext&, const MeasureOptions&) {
-  throw DeviceError(
-      "this build has no CUDA/NCCL support (the CUDA toolkit was not found when it was configured); "
-      "GPU benchmarking is unavailable");
+  throw DeviceError("this build has no CUDA/NCCL support (the CUDA toolkit was not found when it "
+                    "was configured); "
+                    "GPU benchmarking is unavailable");
 }
 
 #else
@@ -29,16 +31,19 @@ std::unique_ptr<Measurer> make_gpu_measurer(RankContext&, const MeasureOptions&)
 namespace {
 
 void check_cuda(cudaError_t rc, const char* what) {
-  if (rc != cudaSuccess) throw DeviceError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(rc));
+  if (rc != cudaSuccess)
+    throw DeviceError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(rc));
 }
 
 void check_blas(cublasStatus_t rc, const char* what) {
   if (rc != CUBLAS_STATUS_SUCCESS)
-    throw DeviceError(std::string("cuBLAS error in ") + what + ": status " + std::to_string(static_cast<int>(rc)));
+    throw DeviceError(std::string("cuBLAS error in ") + what + ": status " +
+                      std::to_string(static_cast<int>(rc)));
 }
 
 void check_nccl(ncclResult_t rc, const char* what) {
-  if (rc != ncclSuccess) throw DeviceError(std::string("NCCL error in ") + what + ": " + ncclGetErrorString(rc));
+  if (rc != ncclSuccess)
+    throw DeviceError(std::string("NCCL error in ") + what + ": " + ncclGetErrorString(rc));
 }
 
 struct DeviceBuffer {
@@ -78,9 +83,12 @@ double median(std::vector<double> v) {
 
 cudaDataType_t blas_type(DType d) {
   switch (d) {
-    case DType::Float16: return CUDA_R_16F;
-    case DType::BFloat16: return CUDA_R_16BF;
-    default: return CUDA_R_32F;
+  case DType::Float16:
+    return CUDA_R_16F;
+  case DType::BFloat16:
+    return CUDA_R_16BF;
+  default:
+    return CUDA_R_32F;
   }
 }
 
@@ -88,8 +96,10 @@ cudaDataType_t blas_type(DType d) {
 size_t span_elements(const MatmulOperand& o) {
   size_t span = 1;
   for (size_t i = 0; i < o.shape.size(); ++i) {
-    if (o.shape[i] == 0) return 0;
-    span += static_cast<size_t>(o.shape[i] - 1) * static_cast<size_t>(std::max<int64_t>(o.stride[i], 0));
+    if (o.shape[i] == 0)
+      return 0;
+    span += static_cast<size_t>(o.shape[i] - 1) *
+            static_cast<size_t>(std::max<int64_t>(o.stride[i], 0));
   }
   return span;
 }
@@ -103,20 +113,35 @@ struct BlasLayout {
 };
 
 BlasLayout layout(int64_t r, int64_t c, int64_t sr, int64_t sc) {
-  if (sc == 1 || c == 1) return {CUBLAS_OP_N, std::max<int64_t>({sr, c, 1})};
-  if (sr == 1 || r == 1) return {CUBLAS_OP_T, std::max<int64_t>({sc, r, 1})};
+  if (sc == 1 || c == 1)
+    return {CUBLAS_OP_N, std::max<int64_t>({sr, c, 1})};
+  if (sr == 1 || r == 1)
+    return {CUBLAS_OP_T, std::max<int64_t>({sc, r, 1})};
   return {CUBLAS_OP_N, std::max<int64_t>(c, 1)};
 }
 
 ncclDataType_t nccl_type(DType d, bool reduces, int64_t& count, int64_t bytes) {
   switch (d) {
-    case DType::Float32: count = bytes / 4; return ncclFloat32;
-    case DType::Float16: count = bytes / 2; return ncclFloat16;
-    case DType::BFloat16: count = bytes / 2; return ncclBfloat16;
-    case DType::Float64: count = bytes / 8; return ncclFloat64;
-    case DType::Int32: count = bytes / 4; return ncclInt32;
-    case DType::Int64: count = bytes / 8; return ncclInt64;
-    default: break;
+  case DType::Float32:
+    count = bytes / 4;
+    return ncclFloat32;
+  case DType::Float16:
+    count = bytes / 2;
+    return ncclFloat16;
+  case DType::BFloat16:
+    count = bytes / 2;
+    return ncclBfloat16;
+  case DType::Float64:
+    count = bytes / 8;
+    return ncclFloat64;
+  case DType::Int32:
+    count = bytes / 4;
+    return ncclInt32;
+  case DType::Int64:
+    count = bytes / 8;
+    return ncclInt64;
+  default:
+    break;
   }
   // Others move as bytes; a reduction over them is timed as bfloat16.
   if (reduces) {
@@ -128,7 +153,7 @@ ncclDataType_t nccl_type(DType d, bool reduces, int64_t& count, int64_t bytes) {
 }
 
 class GpuMeasurer : public Measurer {
- public:
+public:
   GpuMeasurer(RankContext& ctx, MeasureOptions opts) : ctx_(ctx), opts_(opts) {
     int count = 0;
     cudaError_t rc = cudaGetDeviceCount(&count);
@@ -146,16 +171,32 @@ class GpuMeasurer : public Measurer {
     check_blas(cublasSetStream(blas_, stream_), "cublasSetStream");
   }
   ~GpuMeasurer() override {
-    if (comm_) ncclCommDestroy(comm_);
-    if (blas_) cublasDestroy(blas_);
-    if (stream_) cudaStreamDestroy(stream_);
+    if (comm_)
+      ncclCommDestroy(comm_);
+    if (blas_)
+      cublasDestroy(blas_);
+    if (stream_)
+      cudaStreamDestroy(stream_);
   }
 
   std::string device_name() const override { return name_; }
 
   void prepare_collectives() override {
     if (ctx_.size() < 2)
-      throw DeviceError("collective benchmarking needs at least 2 ranks: launch with mpirun -np N (one rank per GPU)");
+      throw DeviceError("collective benchmarking needs at least 2 ranks: launch with mpirun -np N "
+                        "(one rank per GPU)");
+    // NCCL cannot put two ranks on one GPU; say so instead of failing inside NCCL.
+    char host[256] = {0};
+    gethostname(host, sizeof(host) - 1);
+    char bus[64] = {0};
+    check_cuda(cudaDeviceGetPCIBusId(bus, sizeof(bus), device_), "cudaDeviceGetPCIBusId");
+    std::vector<std::string> where = ctx_.allgather_strings(std::string(host) + " GPU " + bus);
+    for (size_t i = 0; i < where.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (where[i] == where[j])
+          throw DeviceError(
+              "ranks " + std::to_string(j) + " and " + std::to_string(i) + " share " + where[i] +
+              "; NCCL needs one GPU per rank (launch at most as many ranks per host as GPUs)");
     std::string id_bytes(sizeof(ncclUniqueId), '\0');
     if (ctx_.rank() == 0) {
       ncclUniqueId id;
@@ -169,7 +210,8 @@ class GpuMeasurer : public Measurer {
   }
 
   double matmul_ms(const MatmulProblem& p) override {
-    if (p.m == 0 || p.n == 0 || p.k == 0 || p.batch == 0) return 0.0;
+    if (p.m == 0 || p.n == 0 || p.k == 0 || p.batch == 0)
+      return 0.0;
     const size_t item = static_cast<size_t>(dtype_itemsize(p.dtype));
     const bool batched = p.op == MatmulOp::Bmm || p.op == MatmulOp::Baddbmm;
     const size_t o = batched ? 1 : 0;
@@ -186,22 +228,25 @@ class GpuMeasurer : public Measurer {
     auto run = [&] {
       // Row-major C = A B is column-major C^T = B^T A^T.
       if (batched) {
-        long long sa = p.a.stride[0] != 0 ? p.a.stride[0] : 0, sb = p.b.stride[0] != 0 ? p.b.stride[0] : 0;
-        check_blas(cublasGemmStridedBatchedEx(blas_, lb.op, la.op, static_cast<int>(p.n), static_cast<int>(p.m),
-                                              static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld), sb,
-                                              a.ptr, t, static_cast<int>(la.ld), sa, &beta, c.ptr, t,
-                                              static_cast<int>(p.n), static_cast<long long>(p.m * p.n),
-                                              static_cast<int>(p.batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        long long sa = p.a.stride[0] != 0 ? p.a.stride[0] : 0,
+                  sb = p.b.stride[0] != 0 ? p.b.stride[0] : 0;
+        check_blas(cublasGemmStridedBatchedEx(
+                       blas_, lb.op, la.op, static_cast<int>(p.n), static_cast<int>(p.m),
+                       static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld), sb, a.ptr,
+                       t, static_cast<int>(la.ld), sa, &beta, c.ptr, t, static_cast<int>(p.n),
+                       static_cast<long long>(p.m * p.n), static_cast<int>(p.batch),
+                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmStridedBatchedEx");
       } else {
         check_blas(cublasGemmEx(blas_, lb.op, la.op, static_cast<int>(p.n), static_cast<int>(p.m),
-                                static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld), a.ptr, t,
-                                static_cast<int>(la.ld), &beta, c.ptr, t, static_cast<int>(p.n),
-                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                                static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld),
+                                a.ptr, t, static_cast<int>(la.ld), &beta, c.ptr, t,
+                                static_cast<int>(p.n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmEx");
       }
     };
-    for (int i = 0; i < opts_.warmup_runs; ++i) run();
+    for (int i = 0; i < opts_.warmup_runs; ++i)
+      run();
     check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
     std::vector<double> times;
     EventPair ev;
@@ -215,52 +260,62 @@ class GpuMeasurer : public Measurer {
   }
 
   double collective_ms(const CollectiveProblem& p) override {
-    if (!comm_) throw DeviceError("NCCL communicator not initialized");
+    if (!comm_)
+      throw DeviceError("NCCL communicator not initialized");
     const int64_t n = ctx_.size();
-    const bool reduces = p.kind == CollectiveKind::AllReduce || p.kind == CollectiveKind::ReduceScatter;
+    const bool reduces =
+        p.kind == CollectiveKind::AllReduce || p.kind == CollectiveKind::ReduceScatter;
     int64_t count = 0;
     ncclDataType_t t = nccl_type(p.dtype, reduces, count, p.input_bytes);
     count = std::max<int64_t>(count, n);
     const int64_t elem_bytes = std::max<int64_t>(p.input_bytes / std::max<int64_t>(count, 1), 1);
     const int64_t in_bytes = count * elem_bytes;
     int64_t out_bytes = in_bytes;
-    if (p.kind == CollectiveKind::AllGather) out_bytes = in_bytes * n;
-    if (p.kind == CollectiveKind::ReduceScatter) out_bytes = in_bytes / n;
+    if (p.kind == CollectiveKind::AllGather)
+      out_bytes = in_bytes * n;
+    if (p.kind == CollectiveKind::ReduceScatter)
+      out_bytes = in_bytes / n;
     DeviceBuffer send(static_cast<size_t>(in_bytes)), recv(static_cast<size_t>(out_bytes));
     auto run = [&] {
       switch (p.kind) {
-        case CollectiveKind::AllGather:
-          check_nccl(ncclAllGather(send.ptr, recv.ptr, static_cast<size_t>(count), t, comm_, stream_), "ncclAllGather");
-          break;
-        case CollectiveKind::ReduceScatter:
-          check_nccl(ncclReduceScatter(send.ptr, recv.ptr, static_cast<size_t>(count / n), t, ncclSum, comm_, stream_),
-                     "ncclReduceScatter");
-          break;
-        case CollectiveKind::AllReduce:
-          check_nccl(ncclAllReduce(send.ptr, recv.ptr, static_cast<size_t>(count), t, ncclSum, comm_, stream_),
-                     "ncclAllReduce");
-          break;
-        case CollectiveKind::AllToAll: {
-          const size_t chunk = static_cast<size_t>(count / n);
-          const size_t chunk_bytes = chunk * static_cast<size_t>(elem_bytes);
-          check_nccl(ncclGroupStart(), "ncclGroupStart");
-          for (int peer = 0; peer < n; ++peer) {
-            check_nccl(ncclSend(static_cast<char*>(send.ptr) + peer * chunk_bytes, chunk, t, peer, comm_, stream_),
-                       "ncclSend");
-            check_nccl(ncclRecv(static_cast<char*>(recv.ptr) + peer * chunk_bytes, chunk, t, peer, comm_, stream_),
-                       "ncclRecv");
-          }
-          check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-          break;
+      case CollectiveKind::AllGather:
+        check_nccl(ncclAllGather(send.ptr, recv.ptr, static_cast<size_t>(count), t, comm_, stream_),
+                   "ncclAllGather");
+        break;
+      case CollectiveKind::ReduceScatter:
+        check_nccl(ncclReduceScatter(send.ptr, recv.ptr, static_cast<size_t>(count / n), t, ncclSum,
+                                     comm_, stream_),
+                   "ncclReduceScatter");
+        break;
+      case CollectiveKind::AllReduce:
+        check_nccl(ncclAllReduce(send.ptr, recv.ptr, static_cast<size_t>(count), t, ncclSum, comm_,
+                                 stream_),
+                   "ncclAllReduce");
+        break;
+      case CollectiveKind::AllToAll: {
+        const size_t chunk = static_cast<size_t>(count / n);
+        const size_t chunk_bytes = chunk * static_cast<size_t>(elem_bytes);
+        check_nccl(ncclGroupStart(), "ncclGroupStart");
+        for (int peer = 0; peer < n; ++peer) {
+          check_nccl(ncclSend(static_cast<char*>(send.ptr) + peer * chunk_bytes, chunk, t, peer,
+                              comm_, stream_),
+                     "ncclSend");
+          check_nccl(ncclRecv(static_cast<char*>(recv.ptr) + peer * chunk_bytes, chunk, t, peer,
+                              comm_, stream_),
+                     "ncclRecv");
         }
+        check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+        break;
+      }
       }
     };
-    for (int i = 0; i < 2; ++i) run();
+    for (int i = 0; i < 2; ++i)
+      run();
     check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
     std::vector<double> times;
     EventPair ev;
     for (int i = 0; i < opts_.collective_runs; ++i) {
-      ctx_.barrier();  // start together, so the time is the collective's, not the skew
+      ctx_.barrier(); // start together, so the time is the collective's, not the skew
       check_cuda(cudaEventRecord(ev.start, stream_), "cudaEventRecord");
       run();
       check_cuda(cudaEventRecord(ev.stop, stream_), "cudaEventRecord");
@@ -269,7 +324,7 @@ class GpuMeasurer : public Measurer {
     return median(times);
   }
 
- private:
+private:
   RankContext& ctx_;
   MeasureOptions opts_;
   int device_ = 0;
@@ -279,7 +334,7 @@ class GpuMeasurer : public Measurer {
   ncclComm_t comm_ = nullptr;
 };
 
-}  // namespace
+} // namespace
 
 std::unique_ptr<Measurer> make_gpu_measurer(RankContext& ctx, const MeasureOptions& opts) {
   return std::make_unique<GpuMeasurer>(ctx, opts);
@@ -287,4 +342,4 @@ std::unique_ptr<Measurer> make_gpu_measurer(RankContext& ctx, const MeasureOptio
 
 #endif
 
-}  // namespace osched
+} // namespace osched

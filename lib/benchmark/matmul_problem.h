@@ -23,8 +23,8 @@ struct MatmulOperand {
 struct MatmulProblem {
   MatmulOp op = MatmulOp::Mm;
   DType dtype = DType::BFloat16;
-  MatmulOperand a;  // [m,k] or [b,m,k]
-  MatmulOperand b;  // [k,n] or [b,k,n]
+  MatmulOperand a; // [m,k] or [b,m,k]
+  MatmulOperand b; // [k,n] or [b,k,n]
   int64_t batch = 1;
   int64_t m = 0, n = 0, k = 0;
 
@@ -39,4 +39,4 @@ std::string_view matmul_op_target(MatmulOp op);
 // float16, bfloat16), missing metadata, or an unbacked symbolic dim.
 std::optional<MatmulProblem> matmul_problem(const Graph& g, NodeId n);
 
-}  // namespace osched
+} // namespace osched

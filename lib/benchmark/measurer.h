@@ -14,7 +14,7 @@
 namespace osched {
 
 class Measurer {
- public:
+public:
   virtual ~Measurer() = default;
   // Part of every cache key, so measurements of different GPUs never mix.
   virtual std::string device_name() const = 0;
@@ -44,4 +44,4 @@ std::unique_ptr<Measurer> make_gpu_measurer(RankContext& ctx, const MeasureOptio
 // from rank 0's, which is what the alignment tests check.
 std::unique_ptr<Measurer> make_synthetic_measurer(const RankContext& ctx, const HardwareSpec& hw);
 
-}  // namespace osched
+} // namespace osched

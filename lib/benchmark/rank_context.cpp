@@ -13,7 +13,7 @@ namespace osched {
 namespace {
 
 class SingleRankContext : public RankContext {
- public:
+public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
   int local_rank() const override { return 0; }
@@ -26,7 +26,8 @@ class SingleRankContext : public RankContext {
 
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
+  if (!v || !*v)
+    return fallback;
   try {
     return std::stoi(v);
   } catch (const std::exception&) {
@@ -36,32 +37,37 @@ int env_int(const char* name, int fallback) {
 
 #ifdef OSCHED_HAVE_MPI
 void check_mpi(int rc, const char* what) {
-  if (rc == MPI_SUCCESS) return;
+  if (rc == MPI_SUCCESS)
+    return;
   char msg[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, msg, &len);
-  throw DeviceError(std::string("MPI error in ") + what + ": " + std::string(msg, static_cast<size_t>(len)));
+  throw DeviceError(std::string("MPI error in ") + what + ": " +
+                    std::string(msg, static_cast<size_t>(len)));
 }
 
 class MpiRankContext : public RankContext {
- public:
+public:
   MpiRankContext() {
     int initialized = 0;
     MPI_Initialized(&initialized);
     if (!initialized) {
-      if (MPI_Init(nullptr, nullptr) != MPI_SUCCESS) throw DeviceError("MPI_Init failed");
+      if (MPI_Init(nullptr, nullptr) != MPI_SUCCESS)
+        throw DeviceError("MPI_Init failed");
       owns_ = true;
     }
     // Errors come back as codes, so they become one-line DeviceErrors.
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    local_rank_ = env_int("OMPI_COMM_WORLD_LOCAL_RANK", env_int("MPI_LOCALRANKID", env_int("SLURM_LOCALID", rank_)));
+    local_rank_ = env_int("OMPI_COMM_WORLD_LOCAL_RANK",
+                          env_int("MPI_LOCALRANKID", env_int("SLURM_LOCALID", rank_)));
   }
   ~MpiRankContext() override {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (owns_ && !finalized) MPI_Finalize();
+    if (owns_ && !finalized)
+      MPI_Finalize();
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -76,7 +82,8 @@ class MpiRankContext : public RankContext {
   std::vector<std::string> allgather_strings(const std::string& local) override {
     int len = static_cast<int>(local.size());
     std::vector<int> lens(static_cast<size_t>(size_));
-    check_mpi(MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+    check_mpi(MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD),
+              "MPI_Allgather");
     std::vector<int> displs(static_cast<size_t>(size_));
     int total = 0;
     for (int r = 0; r < size_; ++r) {
@@ -84,11 +91,12 @@ class MpiRankContext : public RankContext {
       total += lens[r];
     }
     std::string all(static_cast<size_t>(total), '\0');
-    check_mpi(MPI_Allgatherv(local.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR,
-                             MPI_COMM_WORLD),
+    check_mpi(MPI_Allgatherv(local.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(),
+                             MPI_CHAR, MPI_COMM_WORLD),
               "MPI_Allgatherv");
     std::vector<std::string> out;
-    for (int r = 0; r < size_; ++r) out.push_back(all.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
+    for (int r = 0; r < size_; ++r)
+      out.push_back(all.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
     return out;
   }
   void broadcast(std::string& bytes, int root) override {
@@ -100,19 +108,23 @@ class MpiRankContext : public RankContext {
   void barrier() override { check_mpi(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
   std::string kind() const override { return "mpi"; }
 
- private:
+private:
   int rank_ = 0, size_ = 1, local_rank_ = 0;
   bool owns_ = false;
 };
 #endif
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<RankContext> make_single_rank_context() { return std::make_unique<SingleRankContext>(); }
+std::unique_ptr<RankContext> make_single_rank_context() {
+  return std::make_unique<SingleRankContext>();
+}
 
 bool launched_by_mpi() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
-    if (std::getenv(var)) return true;
+  for (const char* var :
+       {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
+    if (std::getenv(var))
+      return true;
   return false;
 }
 
@@ -127,10 +139,12 @@ std::unique_ptr<RankContext> make_mpi_context() {
 void agree_or_throw(RankContext& ctx, const std::string& local_error) {
   std::vector<std::string> all = ctx.allgather_strings(local_error);
   for (int r = 0; r < static_cast<int>(all.size()); ++r) {
-    if (all[r].empty()) continue;
-    if (r == ctx.rank() || ctx.size() == 1) throw DeviceError(all[r]);
+    if (all[r].empty())
+      continue;
+    if (r == ctx.rank() || ctx.size() == 1)
+      throw DeviceError(all[r]);
     throw DeviceError("rank " + std::to_string(r) + ": " + all[r]);
   }
 }
 
-}  // namespace osched
+} // namespace osched

@@ -10,11 +10,11 @@
 namespace osched {
 
 class RankContext {
- public:
+public:
   virtual ~RankContext() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  virtual int local_rank() const = 0;  // index among the ranks of this host
+  virtual int local_rank() const = 0; // index among the ranks of this host
   // Every rank's `local` (all the same length), concatenated in rank order.
   virtual std::vector<double> allgather(const std::vector<double>& local) = 0;
   // Every rank's string, in rank order.
@@ -22,7 +22,7 @@ class RankContext {
   // `bytes` of rank `root`, on every rank.
   virtual void broadcast(std::string& bytes, int root) = 0;
   virtual void barrier() = 0;
-  virtual std::string kind() const = 0;  // "single" or "mpi"
+  virtual std::string kind() const = 0; // "single" or "mpi"
 };
 
 std::unique_ptr<RankContext> make_single_rank_context();
@@ -39,4 +39,4 @@ std::unique_ptr<RankContext> make_mpi_context();
 // did, with the first failing rank's message.
 void agree_or_throw(RankContext& ctx, const std::string& local_error);
 
-}  // namespace osched
+} // namespace osched

@@ -12,7 +12,9 @@ namespace osched {
 namespace {
 
 // New nodes refer to each other with negative ids until final indices exist.
-int64_t new_ref(size_t k) { return -static_cast<int64_t>(k) - 1; }
+int64_t new_ref(size_t k) {
+  return -static_cast<int64_t>(k) - 1;
+}
 
 TensorMeta flat_meta(int64_t numel, const TensorMeta& like) {
   TensorMeta t;
@@ -26,7 +28,8 @@ TensorMeta flat_meta(int64_t numel, const TensorMeta& like) {
 Value int_list_value(const std::vector<int64_t>& v) {
   Value l;
   l.kind = Value::Kind::List;
-  for (int64_t x : v) l.list.push_back(Value::integer(x));
+  for (int64_t x : v)
+    l.list.push_back(Value::integer(x));
   return l;
 }
 
@@ -34,22 +37,24 @@ nlohmann::json tool_meta(const char* key, const nlohmann::json& value) {
   return {{"overlap_sched", {{key, value}}}};
 }
 
-}  // namespace
+} // namespace
 
 BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets) {
   BucketedGraph out;
-  std::vector<Node> fresh;  // new nodes; refs to old nodes use old ids, to new ones new_ref()
+  std::vector<Node> fresh; // new nodes; refs to old nodes use old ids, to new ones new_ref()
   // What replaces a removed old node: (new node, output index or -1).
   std::unordered_map<NodeId, std::pair<size_t, int64_t>> redirect;
   // At the old position of a removed node, these new nodes are emitted instead.
   std::unordered_map<NodeId, std::vector<size_t>> emit_at;
   std::unordered_set<NodeId> removed;
   std::set<std::string> names;
-  for (const Node& n : g.nodes) names.insert(n.name);
+  for (const Node& n : g.nodes)
+    names.insert(n.name);
   auto unique = [&](const std::string& base) {
     std::string name = base;
-    for (int i = 1; names.count(name); ++i) name = base + "_" + std::to_string(i);
+    for (int i = 1; names.count(name); ++i)
+      name = base + "_" + std::to_string(i);
     names.insert(name);
     return name;
   };
@@ -65,8 +70,10 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
     CollectiveKind kind = collective_signature(first.target)->kind;
     int64_t group_size = 1;
     for (size_t i = 1; i < first.args.size(); ++i)
-      if (first.args[i].kind == Value::Kind::Int) group_size = first.args[i].i;
-    std::string base = unique("bucket" + std::to_string(index++) + "_" + std::string(collective_kind_name(kind)));
+      if (first.args[i].kind == Value::Kind::Int)
+        group_size = first.args[i].i;
+    std::string base =
+        unique("bucket" + std::to_string(index++) + "_" + std::string(collective_kind_name(kind)));
     const char* layout = kind == CollectiveKind::AllReduce ? "flat" : "rank_interleaved";
 
     Node cat, start, wait, split;
@@ -85,7 +92,8 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
       const Node& w = g.nodes[iv.wait];
       inputs.list.push_back(s.args[0]);
       const TensorMeta* in = ref_meta(g, s.args[0]);
-      if (!like) like = in;
+      if (!like)
+        like = in;
       in_numel += in->numel();
       const TensorMeta* o = w.output();
       int64_t on = o ? o->numel() : 0;
@@ -138,7 +146,8 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
     split.kwargs = {{"group_size", Value::integer(group_size)}, {"layout", Value::string(layout)}};
     split.meta = tool_meta("created", "bucket_split");
 
-    for (Node* n : {&cat, &start, &wait, &split}) fresh.push_back(std::move(*n));
+    for (Node* n : {&cat, &start, &wait, &split})
+      fresh.push_back(std::move(*n));
     emit_at[new_start_pos] = {k_cat, k_start};
     emit_at[new_wait_pos] = {k_wait, k_split};
     for (size_t i = 0; i < b.members.size(); ++i) {
@@ -151,21 +160,24 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
   // Final order and indices.
   std::vector<NodeId> old_final(g.nodes.size(), -1);
   std::vector<NodeId> new_final(fresh.size(), -1);
-  std::vector<std::pair<bool, size_t>> seq;  // (is_new, id)
+  std::vector<std::pair<bool, size_t>> seq; // (is_new, id)
   for (NodeId i = 0; i < g.size(); ++i) {
     if (auto it = emit_at.find(i); it != emit_at.end())
       for (size_t k : it->second) {
         new_final[k] = static_cast<NodeId>(seq.size());
         seq.push_back({true, k});
       }
-    if (removed.count(i)) continue;
+    if (removed.count(i))
+      continue;
     old_final[i] = static_cast<NodeId>(seq.size());
     seq.push_back({false, static_cast<size_t>(i)});
   }
   auto final_of = [&](int64_t ref, int64_t& output) -> NodeId {
-    if (ref < 0) return new_final[static_cast<size_t>(-ref - 1)];
+    if (ref < 0)
+      return new_final[static_cast<size_t>(-ref - 1)];
     if (auto it = redirect.find(static_cast<NodeId>(ref)); it != redirect.end()) {
-      if (it->second.second >= 0) output = it->second.second;
+      if (it->second.second >= 0)
+        output = it->second.second;
       return new_final[it->second.first];
     }
     return old_final[ref];
@@ -184,8 +196,10 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
   for (auto [is_new, id] : seq) {
     Node n = is_new ? std::move(fresh[id]) : g.nodes[id];
     auto remap = [&](Value& v) { v.i = final_of(v.i, v.ref_output); };
-    for (auto& a : n.args) for_each_ref_mut(a, remap);
-    for (auto& kv : n.kwargs) for_each_ref_mut(kv.second, remap);
+    for (auto& a : n.args)
+      for_each_ref_mut(a, remap);
+    for (auto& kv : n.kwargs)
+      for_each_ref_mut(kv.second, remap);
     std::set<NodeId> deps;
     for (NodeId d : n.control_deps) {
       int64_t ignored = -1;
@@ -207,29 +221,35 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
     for (size_t c : m.bucket->members) {
       bucketed.insert(c);
       members.push_back(g.nodes[colls[c].start].name);
-      for (NodeId h : colls[c].hiding) hiding.insert(old_final[h]);
+      for (NodeId h : colls[c].hiding)
+        hiding.insert(old_final[h]);
       iv.size_bytes += colls[c].size_bytes;
       iv.estimated_ms += colls[c].estimated_ms;
     }
     iv.hiding.assign(hiding.begin(), hiding.end());
     const Node& s = ng.nodes[iv.start];
     nlohmann::json hiding_names = nlohmann::json::array();
-    for (NodeId h : iv.hiding) hiding_names.push_back(ng.nodes[h].name);
-    out.report.push_back({{"name", s.name},
-                          {"kind", std::string(collective_kind_name(collective_signature(s.target)->kind))},
-                          {"group", collective_group_name(s).value_or("")},
-                          {"dtype", std::string(dtype_name(s.output()->dtype))},
-                          {"members", members},
-                          {"size_bytes", iv.size_bytes},
-                          {"hiding_nodes", hiding_names}});
+    for (NodeId h : iv.hiding)
+      hiding_names.push_back(ng.nodes[h].name);
+    out.report.push_back(
+        {{"name", s.name},
+         {"kind", std::string(collective_kind_name(collective_signature(s.target)->kind))},
+         {"group", collective_group_name(s).value_or("")},
+         {"dtype", std::string(dtype_name(s.output()->dtype))},
+         {"members", members},
+         {"size_bytes", iv.size_bytes},
+         {"hiding_nodes", hiding_names}});
     out.intervals.push_back(std::move(iv));
   }
   for (size_t c = 0; c < colls.size(); ++c) {
-    if (bucketed.count(c)) continue;
+    if (bucketed.count(c))
+      continue;
     OverlapInterval iv = colls[c];
     iv.start = old_final[iv.start];
-    if (iv.wait >= 0) iv.wait = old_final[iv.wait];
-    for (NodeId& h : iv.hiding) h = old_final[h];
+    if (iv.wait >= 0)
+      iv.wait = old_final[iv.wait];
+    for (NodeId& h : iv.hiding)
+      h = old_final[h];
     out.intervals.push_back(std::move(iv));
   }
   std::sort(out.intervals.begin(), out.intervals.end(),
@@ -237,4 +257,4 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
   return out;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -26,11 +26,12 @@ namespace osched {
 
 struct BucketedGraph {
   Graph graph;
-  std::vector<OverlapInterval> intervals;  // in the new graph's indices; one per bucket or kept collective
-  nlohmann::json report = nlohmann::json::array();  // one entry per bucket
+  std::vector<OverlapInterval>
+      intervals; // in the new graph's indices; one per bucket or kept collective
+  nlohmann::json report = nlohmann::json::array(); // one entry per bucket
 };
 
 BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets);
 
-}  // namespace osched
+} // namespace osched

@@ -15,16 +15,20 @@ namespace {
 std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
   const Node& n = g.nodes[start];
   auto sig = collective_signature(n.target);
-  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll) return std::nullopt;
+  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll)
+    return std::nullopt;
   auto group = collective_group_name(n);
   auto in = collective_input(g, start);
-  if (!group || !in || n.args.empty() || !n.args[0].is_ref()) return std::nullopt;
+  if (!group || !in || n.args.empty() || !n.args[0].is_ref())
+    return std::nullopt;
   std::string key = *group + "|" + n.target + "|" + std::string(dtype_name(in->second));
   // reduce op (reduce_scatter, all_reduce) and group_size (all_gather, reduce_scatter)
   for (size_t i = 1; i < n.args.size() && i != sig->group_name_pos; ++i) {
     const Value& v = n.args[i];
-    if (v.kind == Value::Kind::String) key += "|" + v.s;
-    if (v.kind == Value::Kind::Int) key += "|" + std::to_string(v.i);
+    if (v.kind == Value::Kind::String)
+      key += "|" + v.s;
+    if (v.kind == Value::Kind::Int)
+      key += "|" + std::to_string(v.i);
   }
   return key;
 }
@@ -33,17 +37,18 @@ struct Candidate {
   std::vector<size_t> members;
   int64_t bytes = 0;
   std::string key;
-  size_t first_rank = 0;  // position of the first member in the group's issue order
+  size_t first_rank = 0; // position of the first member in the group's issue order
 };
 
-}  // namespace
+} // namespace
 
 std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                                  const BucketOptions& opts) {
   // Compute that hides something is off limits as a bucket member (a wait or
   // start that hides others would move and break that overlap).
   std::unordered_set<NodeId> hiding_nodes;
-  for (const auto& c : colls) hiding_nodes.insert(c.hiding.begin(), c.hiding.end());
+  for (const auto& c : colls)
+    hiding_nodes.insert(c.hiding.begin(), c.hiding.end());
 
   // Collectives of each group in issue (start) order.
   std::map<std::string, std::vector<size_t>> by_group;
@@ -52,7 +57,8 @@ std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterv
 
   std::vector<Bucket> buckets;
   for (auto& [group, list] : by_group) {
-    std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return colls[a].start < colls[b].start; });
+    std::sort(list.begin(), list.end(),
+              [&](size_t a, size_t b) { return colls[a].start < colls[b].start; });
 
     auto preserves_overlap = [&](const std::vector<size_t>& members) {
       NodeId new_start = -1, new_wait = g.size();
@@ -60,16 +66,19 @@ std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterv
         new_start = std::max(new_start, colls[m].start);
         new_wait = std::min(new_wait, colls[m].wait);
       }
-      if (new_start >= new_wait) return false;
+      if (new_start >= new_wait)
+        return false;
       for (size_t m : members)
         for (NodeId h : colls[m].hiding)
-          if (h <= new_start || h >= new_wait) return false;
+          if (h <= new_start || h >= new_wait)
+            return false;
       return true;
     };
 
-    Candidate open;  // no members: none open
+    Candidate open; // no members: none open
     auto close = [&] {
-      if (open.members.size() > 1) buckets.push_back({open.members, open.bytes});
+      if (open.members.size() > 1)
+        buckets.push_back({open.members, open.bytes});
       open = Candidate{};
     };
     for (size_t rank = 0; rank < list.size(); ++rank) {
@@ -78,7 +87,8 @@ std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterv
       std::optional<std::string> key;
       if (iv.schedulable && !hiding_nodes.count(iv.start) && !hiding_nodes.count(iv.wait))
         key = bucket_key(g, iv.start);
-      if (!open.members.empty() && key && *key == open.key && open.bytes + iv.size_bytes <= opts.max_bucket_bytes &&
+      if (!open.members.empty() && key && *key == open.key &&
+          open.bytes + iv.size_bytes <= opts.max_bucket_bytes &&
           rank - open.first_rank <= static_cast<size_t>(opts.max_coll_distance)) {
         std::vector<size_t> trial = open.members;
         trial.push_back(c);
@@ -89,13 +99,15 @@ std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterv
         }
       }
       close();
-      if (key && iv.size_bytes <= opts.max_bucket_bytes) open = Candidate{{c}, iv.size_bytes, *key, rank};
+      if (key && iv.size_bytes <= opts.max_bucket_bytes)
+        open = Candidate{{c}, iv.size_bytes, *key, rank};
     }
     close();
   }
-  std::sort(buckets.begin(), buckets.end(),
-            [&](const Bucket& a, const Bucket& b) { return colls[a.members[0]].start < colls[b.members[0]].start; });
+  std::sort(buckets.begin(), buckets.end(), [&](const Bucket& a, const Bucket& b) {
+    return colls[a.members[0]].start < colls[b.members[0]].start;
+  });
   return buckets;
 }
 
-}  // namespace osched
+} // namespace osched

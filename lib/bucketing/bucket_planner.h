@@ -18,16 +18,16 @@
 namespace osched {
 
 struct BucketOptions {
-  int64_t max_bucket_bytes = int64_t{1} << 30;  // input + output bytes of one bucket
-  int max_coll_distance = 200;  // max group-order distance between first and last member
+  int64_t max_bucket_bytes = int64_t{1} << 30; // input + output bytes of one bucket
+  int max_coll_distance = 200; // max group-order distance between first and last member
 };
 
 struct Bucket {
-  std::vector<size_t> members;  // indices into the intervals, in issue order
+  std::vector<size_t> members; // indices into the intervals, in issue order
   int64_t size_bytes = 0;
 };
 
 std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                                  const BucketOptions& opts);
 
-}  // namespace osched
+} // namespace osched

@@ -16,4 +16,4 @@ namespace osched {
 // returns how many were added. The graph's order must already satisfy them.
 int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals);
 
-}  // namespace osched
+} // namespace osched

@@ -14,7 +14,7 @@ namespace osched {
 struct OverlapInterval {
   NodeId start = -1;
   NodeId wait = -1;
-  std::vector<NodeId> hiding;  // sorted positions
+  std::vector<NodeId> hiding; // sorted positions
   int64_t size_bytes = 0;
   double estimated_ms = 0;
   double exposed_ms = 0;
@@ -22,6 +22,7 @@ struct OverlapInterval {
 };
 
 // ScheduleResult's collectives, re-indexed to positions in `order`.
-std::vector<OverlapInterval> overlap_intervals(const ScheduleResult& sched, const std::vector<NodeId>& order);
+std::vector<OverlapInterval> overlap_intervals(const ScheduleResult& sched,
+                                               const std::vector<NodeId>& order);
 
-}  // namespace osched
+} // namespace osched

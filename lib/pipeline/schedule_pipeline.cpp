@@ -40,16 +40,18 @@ HardwareSpec resolve_hardware(const Graph& g, const nlohmann::json& overrides) {
   return hw;
 }
 
-ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes, const ScheduleConfig& config,
-                            RuntimeEstimator* primary, const nlohmann::json& report_extra) {
+ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
+                            const ScheduleConfig& config, RuntimeEstimator* primary,
+                            const nlohmann::json& report_extra) {
   HardwareSpec hw = resolve_hardware(g, config.hardware_overrides);
   AnalyticalEstimator analytical(hw);
-  RuntimeTable rt = estimate_runtimes(g, config.custom_estimates ? &*config.custom_estimates : nullptr,
-                                      primary, analytical);
+  RuntimeTable rt = estimate_runtimes(
+      g, config.custom_estimates ? &*config.custom_estimates : nullptr, primary, analytical);
   ScheduleResult sched = schedule_overlap(g, rt, config.scheduler);
 
   std::vector<NodeId> original(g.nodes.size());
-  for (NodeId i = 0; i < g.size(); ++i) original[i] = i;
+  for (NodeId i = 0; i < g.size(); ++i)
+    original[i] = i;
   SimulationResult before = simulate_step(g, rt, original);
   SimulationResult after = simulate_step(g, rt, sched.order);
 
@@ -62,21 +64,21 @@ ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes, cons
       std::vector<Bucket> buckets = plan_buckets(out.graph, intervals, bo);
       BucketedGraph bg = apply_buckets(out.graph, intervals, buckets);
       size_t merged = 0;
-      for (const Bucket& b : buckets) merged += b.members.size();
+      for (const Bucket& b : buckets)
+        merged += b.members.size();
       out.graph = std::move(bg.graph);
       intervals = std::move(bg.intervals);
       // The merged collectives are estimated and the final graph simulated anew.
       RuntimeTable final_rt = estimate_runtimes(
-          out.graph, config.custom_estimates ? &*config.custom_estimates : nullptr, primary, analytical);
+          out.graph, config.custom_estimates ? &*config.custom_estimates : nullptr, primary,
+          analytical);
       std::vector<NodeId> identity(out.graph.nodes.size());
       std::iota(identity.begin(), identity.end(), 0);
       SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
-      extra["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
-                            {"buckets", bg.report},
-                            {"collectives_merged", merged},
-                            {"collectives_after", intervals.size()},
-                            {"simulated_step_ms", final_sim.step_ms},
-                            {"exposed_comm_ms", final_sim.exposed_comm_ms}};
+      extra["bucketing"] = {
+          {"bucket_max_gb", config.bucket_max_gb},  {"buckets", bg.report},
+          {"collectives_merged", merged},           {"collectives_after", intervals.size()},
+          {"simulated_step_ms", final_sim.step_ms}, {"exposed_comm_ms", final_sim.exposed_comm_ms}};
     }
     if (config.insert_overlap_deps)
       extra["overlap_deps"] = {{"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
@@ -93,8 +95,9 @@ ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes, cons
   in.after = &after;
   in.extra = extra;
   out.report = build_report(in);
-  spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", g.size(), before.step_ms, after.step_ms);
+  spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", g.size(), before.step_ms,
+               after.step_ms);
   return out;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -17,13 +17,13 @@ namespace osched {
 
 struct ScheduleConfig {
   SchedulerOptions scheduler;
-  nlohmann::json hardware_overrides;  // applied after the graph's own `hardware`
+  nlohmann::json hardware_overrides; // applied after the graph's own `hardware`
   std::optional<CustomEstimates> custom_estimates;
-  std::string runtime_estimates_path;  // recorded in the report
+  std::string runtime_estimates_path; // recorded in the report
   std::string collective_estimator = "analytical";
   bool benchmark_compute = false;
-  std::string benchmark_backend;     // "" when nothing is benchmarked
-  std::string benchmark_cache_path;  // recorded in the report
+  std::string benchmark_backend;    // "" when nothing is benchmarked
+  std::string benchmark_cache_path; // recorded in the report
   bool collective_bucketing = false;
   double bucket_max_gb = 1.0;
   bool insert_overlap_deps = false;
@@ -41,8 +41,8 @@ struct ScheduleOutput {
 HardwareSpec resolve_hardware(const Graph& g, const nlohmann::json& overrides);
 
 // `primary` (optional) supplies measured runtimes, e.g. the benchmark estimator.
-ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes, const ScheduleConfig& config,
-                            RuntimeEstimator* primary = nullptr,
+ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
+                            const ScheduleConfig& config, RuntimeEstimator* primary = nullptr,
                             const nlohmann::json& report_extra = nlohmann::json::object());
 
-}  // namespace osched
+} // namespace osched
