@@ -202,16 +202,16 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   const bool benchmarking = benchmark_collectives || a.cfg.benchmark_compute;
   a.cfg.benchmark_backend = benchmarking ? a.benchmark_backend : "";
   a.cfg.benchmark_cache_path = benchmarking ? a.benchmark_cache : "";
+  // Under an MPI launcher every rank computes the same result (rank 0 writes
+  // it); benchmarking also needs the ranks to exchange measurements.
   std::unique_ptr<RankContext> ctx;
-  if (benchmarking) {
-    if (launched_by_mpi()) {
-      ctx = make_mpi_context();
-    } else if (benchmark_collectives && a.benchmark_backend == "gpu") {
-      throw DeviceError("--collective-estimator benchmark needs an MPI launch: run under mpirun "
-                        "-np N (one rank per local GPU)");
-    } else {
-      ctx = make_single_rank_context();
-    }
+  if (launched_by_mpi()) {
+    ctx = make_mpi_context();
+  } else if (benchmark_collectives && a.benchmark_backend == "gpu") {
+    throw DeviceError("--collective-estimator benchmark needs an MPI launch: run under mpirun "
+                      "-np N (one rank per local GPU)");
+  } else if (benchmarking) {
+    ctx = make_single_rank_context();
   }
   const int rank = ctx ? ctx->rank() : 0;
 

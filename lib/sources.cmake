@@ -22,7 +22,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/collective_problem.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/rank_context.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/synthetic_measurer.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/gpu_measurer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/gpu_loader.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/benchmark_cache.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/aligned_benchmark.cpp
 )

@@ -38,5 +38,9 @@ json.dump({"format": "overlap-sched.graph", "version": 1, "name": "scale", "rank
            "process_groups": {"0": {"ranks": list(range(8))}}, "nodes": nodes}, open(path, "w"))
 print(f"{len(nodes)} nodes")
 PY
-/usr/bin/time -f "wall %e s, peak RSS %M KiB" ./build/overlap-sched schedule "$TMP/big.json" -o "$TMP/out.pb" --report "$TMP/report.json" -q
+/usr/bin/time -f "schedule: wall %e s, peak RSS %M KiB" ./build/overlap-sched schedule "$TMP/big.json" -o "$TMP/out.pb" --report "$TMP/report.json" -q
 ./build/overlap-sched verify "$TMP/big.json" "$TMP/out.pb"
+/usr/bin/time -f "schedule + bucketing + overlap deps: wall %e s, peak RSS %M KiB" ./build/overlap-sched schedule \
+  "$TMP/big.json" -o "$TMP/outb.pb" --report "$TMP/reportb.json" -q --collective-bucketing --insert-overlap-deps
+./build/overlap-sched verify "$TMP/big.json" "$TMP/outb.pb"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('buckets', len(r['bucketing']['buckets']), 'merged', r['bucketing']['collectives_merged'], 'deps', r['overlap_deps']['control_deps_added'])" "$TMP/reportb.json"

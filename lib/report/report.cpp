@@ -93,6 +93,19 @@ std::string report_summary(const nlohmann::json& r) {
   o << "  peak memory: " << mib(m["original_peak_bytes"]) << " -> " << mib(m["scheduled_peak_bytes"])
     << " (budget " << mib(m["budget_bytes"]) << ")\n";
   o << "  wasted compute: " << fmt(t["wasted_compute"]) << " ms\n";
+  if (r.contains("benchmark")) {
+    const auto& b = r["benchmark"];
+    o << "  benchmarks (" << b["backend"].get<std::string>() << ", " << b["ranks"] << " rank(s), medians): "
+      << b["compute"].size() << " matmul and " << b["collectives"].size() << " collective keys, "
+      << b["measured"] << " measured, " << b["cache_hits"] << " from cache\n";
+  }
+  if (r.contains("bucketing")) {
+    const auto& b = r["bucketing"];
+    o << "  bucketing: " << b["collectives_merged"] << " collectives merged into " << b["buckets"].size()
+      << " buckets; bucketed step " << fmt(b["simulated_step_ms"]) << " ms (simulated)\n";
+  }
+  if (r.contains("overlap_deps"))
+    o << "  overlap deps: " << r["overlap_deps"]["control_deps_added"] << " control_deps added\n";
   int shown = 0;
   for (const auto& col : r["collectives"]) {
     if (!col.contains("why_exposed") || col["exposed_ms"].get<double>() <= 0) continue;

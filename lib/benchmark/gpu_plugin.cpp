@@ -1,32 +1,24 @@
-// The GPU backend: cuBLAS matmuls and NCCL collectives on real device
-// buffers, timed with CUDA events after warm-up; the median run counts.
+// The GPU backend, built as a plugin (libosched_gpu.so) that the tool loads
+// only when asked to benchmark, so ordinary runs never load CUDA, cuBLAS or
+// NCCL: cuBLAS matmuls and NCCL collectives on real device buffers, timed with
+// CUDA events after warm-up; the median run counts. It uses no symbol of the
+// tool's library (only its headers' interfaces), see gpu_loader.cpp.
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "benchmark/device_error.h"
 #include "benchmark/measurer.h"
 
-#ifdef OSCHED_HAVE_CUDA
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <nccl.h>
-#endif
 
 namespace osched {
-
-#ifndef OSCHED_HAVE_CUDA
-
-std::unique_ptr<Measurer> make_gpu_measurer(RankContext&, const MeasureOptions&) {
-  throw DeviceError("this build has no CUDA/NCCL support (the CUDA toolkit was not found when it "
-                    "was configured); "
-                    "GPU benchmarking is unavailable");
-}
-
-#else
 
 namespace {
 
@@ -75,6 +67,15 @@ struct EventPair {
     return ms;
   }
 };
+
+size_t itemsize(DType d) {
+  switch (d) {
+    case DType::Float32: return 4;
+    case DType::Float16:
+    case DType::BFloat16: return 2;
+    default: return 4;
+  }
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -158,9 +159,9 @@ public:
     int count = 0;
     cudaError_t rc = cudaGetDeviceCount(&count);
     if (rc != cudaSuccess || count == 0)
-      throw DeviceError(std::string("no CUDA device available (") +
+      throw DeviceError(std::string("no usable CUDA GPU (cudaGetDeviceCount: ") +
                         (rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)) +
-                        "); GPU benchmarking needs one GPU per rank");
+                        "); GPU benchmarking needs one GPU per rank"); GPU benchmarking needs one GPU per rank");
     device_ = ctx.local_rank() % count;
     check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     cudaDeviceProp prop{};
@@ -212,7 +213,7 @@ public:
   double matmul_ms(const MatmulProblem& p) override {
     if (p.m == 0 || p.n == 0 || p.k == 0 || p.batch == 0)
       return 0.0;
-    const size_t item = static_cast<size_t>(dtype_itemsize(p.dtype));
+    const size_t item = itemsize(p.dtype);
     const bool batched = p.op == MatmulOp::Bmm || p.op == MatmulOp::Baddbmm;
     const size_t o = batched ? 1 : 0;
     BlasLayout la = layout(p.m, p.k, p.a.stride[o], p.a.stride[o + 1]);
@@ -336,10 +337,15 @@ private:
 
 } // namespace
 
-std::unique_ptr<Measurer> make_gpu_measurer(RankContext& ctx, const MeasureOptions& opts) {
-  return std::make_unique<GpuMeasurer>(ctx, opts);
+}  // namespace osched
+
+// The plugin's one entry point. Returns nullptr with a message on failure.
+extern "C" __attribute__((visibility("default"))) osched::Measurer* osched_gpu_plugin_create(
+    osched::RankContext* ctx, const osched::MeasureOptions* opts, char* error, size_t error_len) {
+  try {
+    return new osched::GpuMeasurer(*ctx, *opts);
+  } catch (const std::exception& e) {
+    std::snprintf(error, error_len, "%s", e.what());
+    return nullptr;
+  }
 }
-
-#endif
-
-} // namespace osched
