@@ -161,7 +161,7 @@ public:
     if (rc != cudaSuccess || count == 0)
       throw DeviceError(std::string("no usable CUDA GPU (cudaGetDeviceCount: ") +
                         (rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)) +
-                        "); GPU benchmarking needs one GPU per rank"); GPU benchmarking needs one GPU per rank");
+                        "); GPU benchmarking needs one GPU per rank");
     device_ = ctx.local_rank() % count;
     check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     cudaDeviceProp prop{};
