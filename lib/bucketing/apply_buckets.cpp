@@ -184,14 +184,7 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
   };
 
   Graph& ng = out.graph;
-  ng.format = g.format;
-  ng.version = g.version;
-  ng.name = g.name;
-  ng.rank = g.rank;
-  ng.world_size = g.world_size;
-  ng.process_groups = g.process_groups;
-  ng.hardware = g.hardware;
-  ng.extra = g.extra;
+  ng = g.without_nodes();
   ng.nodes.reserve(seq.size());
   for (auto [is_new, id] : seq) {
     Node n = is_new ? std::move(fresh[id]) : g.nodes[id];

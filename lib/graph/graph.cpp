@@ -34,6 +34,19 @@ std::optional<NodeId> Graph::find(std::string_view node_name) const {
   return it->second;
 }
 
+Graph Graph::without_nodes() const {
+  Graph out;
+  out.format = format;
+  out.version = version;
+  out.name = name;
+  out.rank = rank;
+  out.world_size = world_size;
+  out.process_groups = process_groups;
+  out.hardware = hardware;
+  out.extra = extra;
+  return out;
+}
+
 void Graph::rebuild_index() {
   index_.clear();
   index_.reserve(nodes.size());

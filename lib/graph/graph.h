@@ -63,6 +63,8 @@ struct Graph {
   nlohmann::json extra = nlohmann::json::object();
 
   NodeId size() const { return static_cast<NodeId>(nodes.size()); }
+  // Everything but the nodes: the start of a rewritten graph.
+  Graph without_nodes() const;
   std::optional<NodeId> find(std::string_view node_name) const;
   void rebuild_index();
 

@@ -3,15 +3,7 @@
 namespace osched {
 
 Graph apply_order(const Graph& g, const std::vector<NodeId>& order) {
-  Graph out;
-  out.format = g.format;
-  out.version = g.version;
-  out.name = g.name;
-  out.rank = g.rank;
-  out.world_size = g.world_size;
-  out.process_groups = g.process_groups;
-  out.hardware = g.hardware;
-  out.extra = g.extra;
+  Graph out = g.without_nodes();
   std::vector<NodeId> new_index(g.nodes.size(), -1);
   for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<NodeId>(i);
   out.nodes.reserve(order.size());
