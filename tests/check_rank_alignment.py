@@ -24,10 +24,14 @@ if os.geteuid() == 0:
 bench = ["--benchmark-compute", "--collective-estimator", "benchmark", "--benchmark-backend", "synthetic", "-q"]
 
 
-def run(cmd, cwd=None):
-    p = subprocess.run(cmd, cwd=cwd or work, capture_output=True, text=True, timeout=120)
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
+def run(cmd, cwd=None, expect=0):
+    try:
+        p = subprocess.run(cmd, cwd=cwd or work, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"{' '.join(cmd)} hung (ranks waiting on each other?)")
+    if p.returncode != expect:
+        sys.exit(f"{' '.join(cmd)} exited {p.returncode}, expected {expect}:\n{p.stdout}\n{p.stderr}")
+    return p
 
 
 def read(name):
@@ -79,6 +83,21 @@ b2 = json.loads(read("rank0/rep.json"))["benchmark"]
 check(b2["measured"] == 0 and b2["cache_hits"] == len(entries), f"cache not used: {b2['measured']} measured")
 cache = json.loads(read("cache.json"))
 check(all(k.split("|")[1] == "synthetic" for k in cache["entries"]), "cache keys lack the device name")
+
+# 5. Ranks that disagree fail together, promptly, and write nothing (MPMD launch:
+#    rank 0 gets one command line, ranks 1-2 another).
+other = os.path.join(os.path.dirname(graph), "tp_two_groups.json")
+bad = os.path.join(work, "bad")
+os.makedirs(bad)
+first = launch[:1] + ["-np", "1"] + launch[3:]
+rest = ["-np", "2"]
+p = run(first + [binary, "schedule", graph, "-o", "o.json"] + bench + [":"] + rest +
+        [binary, "schedule", other, "-o", "o.json"] + bench, cwd=bad, expect=3)
+check("different graph" in p.stderr, f"no 'different graph' error: {p.stderr}")
+p = run(first + [binary, "schedule", "missing.json", "-o", "o.json"] + bench + [":"] + rest +
+        [binary, "schedule", graph, "-o", "o.json"] + bench, cwd=bad, expect=2)
+check("rank 0: " in p.stderr and "missing.json" in p.stderr, f"ranks 1-2 did not name rank 0's error: {p.stderr}")
+check(os.listdir(bad) == [], f"failed runs left files: {os.listdir(bad)}")
 
 if failures:
     print("\n".join(failures))
