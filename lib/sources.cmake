@@ -18,6 +18,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/bucket_planner.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/apply_buckets.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/overlap_deps.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/bucketing_pass.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/matmul_problem.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/collective_problem.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/benchmark/rank_context.cpp

@@ -173,3 +173,20 @@ TEST_CASE("insert-overlap-deps pins start -> hiding compute -> wait for every hi
   CHECK(hidden > 10);
   CHECK(rep["overlap_deps"]["control_deps_added"] == expected);
 }
+
+TEST_CASE("bucketing gives buckets up rather than exceed the memory budget") {
+  TempDir tmp;
+  std::string in = source_path("testdata/example_llama_fsdp.json");
+  REQUIRE(
+      run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
+              " --collective-bucketing --max-memory-increase-gb 0 --max-memory-increase-ratio 0 -q")
+          .exit_code == 0);
+  CHECK(run_cli("verify " + in + " " + tmp.file("o.json")).exit_code == 0);
+  json rep = json::parse(read_text(tmp.file("r.json")));
+  const json& b = rep["bucketing"];
+  int64_t limit = std::max(rep["memory"]["budget_bytes"].get<int64_t>(),
+                           rep["memory"]["scheduled_peak_bytes"].get<int64_t>());
+  CHECK(b["peak_bytes"].get<int64_t>() <= limit);
+  CHECK(b["dropped_for_memory"].get<int>() >= 1);
+  CHECK(b["buckets"].size() >= 1);
+}

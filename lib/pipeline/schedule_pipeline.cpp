@@ -4,8 +4,7 @@
 
 #include <numeric>
 
-#include "bucketing/apply_buckets.h"
-#include "bucketing/bucket_planner.h"
+#include "bucketing/bucketing_pass.h"
 #include "bucketing/overlap_deps.h"
 #include "bucketing/overlap_interval.h"
 #include "report/content_hash.h"
@@ -61,13 +60,12 @@ ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
     std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
     if (config.collective_bucketing) {
       BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance};
-      std::vector<Bucket> buckets = plan_buckets(out.graph, intervals, bo);
-      BucketedGraph bg = apply_buckets(out.graph, intervals, buckets);
-      size_t merged = 0;
-      for (const Bucket& b : buckets)
-        merged += b.members.size();
-      out.graph = std::move(bg.graph);
-      intervals = std::move(bg.intervals);
+      // Bucketing may not raise the peak past the budget, nor past the schedule's
+      // own peak where that already exceeds it.
+      int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
+      BucketingResult br = bucket_collectives(out.graph, intervals, bo, limit);
+      out.graph = std::move(br.bucketed.graph);
+      intervals = std::move(br.bucketed.intervals);
       // The merged collectives are estimated and the final graph simulated anew.
       RuntimeTable final_rt = estimate_runtimes(
           out.graph, config.custom_estimates ? &*config.custom_estimates : nullptr, primary,
@@ -75,10 +73,14 @@ ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
       std::vector<NodeId> identity(out.graph.nodes.size());
       std::iota(identity.begin(), identity.end(), 0);
       SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
-      extra["bucketing"] = {
-          {"bucket_max_gb", config.bucket_max_gb},  {"buckets", bg.report},
-          {"collectives_merged", merged},           {"collectives_after", intervals.size()},
-          {"simulated_step_ms", final_sim.step_ms}, {"exposed_comm_ms", final_sim.exposed_comm_ms}};
+      extra["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
+                            {"buckets", br.bucketed.report},
+                            {"collectives_merged", br.collectives_merged},
+                            {"collectives_after", intervals.size()},
+                            {"simulated_step_ms", final_sim.step_ms},
+                            {"exposed_comm_ms", final_sim.exposed_comm_ms},
+                            {"peak_bytes", br.peak_bytes},
+                            {"dropped_for_memory", br.dropped_for_memory}};
     }
     if (config.insert_overlap_deps)
       extra["overlap_deps"] = {{"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
