@@ -196,6 +196,14 @@ TEST_CASE("benchmarking without a GPU or MPI launcher: one line, exit 3, no outp
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK(tmp.entries() == 0);
 
+  // A missing GPU plugin (or a build without CUDA) is a device error too.
+  setenv("OSCHED_GPU_PLUGIN", "/nonexistent/libosched_gpu.so", 1);
+  r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --benchmark-compute");
+  unsetenv("OSCHED_GPU_PLUGIN");
+  CHECK(r.exit_code == 3);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(tmp.entries() == 0);
+
   r = run_cli("schedule " + in + " -o " + tmp.file("o.json") +
               " --benchmark-compute --benchmark-backend tpu");
   CHECK(r.exit_code == 2);
