@@ -44,6 +44,7 @@ nlohmann::json build_report(const ReportInputs& in) {
                  {"partially_exposed", partially},
                  {"exposed_though_hideable", s.bad_exposed},
                  {"potentially_hidden", s.potentially_hidden}};
+  if (s.potentially_hidden_is_lower_bound) r["counts"]["potentially_hidden_is_lower_bound"] = true;
   r["memory"] = {{"original_peak_bytes", s.original_peak_bytes},
                  {"scheduled_peak_bytes", s.scheduled_peak_bytes},
                  {"budget_bytes", s.memory_budget_bytes}};

@@ -51,4 +51,19 @@ bool DependencyGraph::is_ancestor(NodeId a, NodeId b) const {
   return found;
 }
 
+std::optional<bool> DependencyGraph::is_ancestor_within(NodeId a, NodeId b, int64_t max_visits,
+                                                        int64_t& visits) const {
+  if (a >= b) return false;
+  bool found = false, exhausted = false;
+  walk_ancestors(
+      b, [&](NodeId v) { return !found && !exhausted && v >= a; },
+      [&](NodeId v) {
+        if (v == a) found = true;
+        if (++visits > max_visits) exhausted = true;
+      });
+  if (found) return true;
+  if (exhausted) return std::nullopt;
+  return false;
+}
+
 }  // namespace osched

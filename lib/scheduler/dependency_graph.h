@@ -5,6 +5,7 @@
 // backwards on demand with a reusable visit stamp: O(N) memory, never O(N²).
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "graph/graph.h"
@@ -28,6 +29,9 @@ class DependencyGraph {
   // Is `a` an ancestor of `b`? Nodes are in a topological order, so only
   // nodes between a and b can be on a path.
   bool is_ancestor(NodeId a, NodeId b) const;
+  // The same, giving up (nullopt) after visiting `max_visits` nodes; adds the
+  // nodes visited to `visits`.
+  std::optional<bool> is_ancestor_within(NodeId a, NodeId b, int64_t max_visits, int64_t& visits) const;
 
   // Calls visit(n) for every ancestor of `target` for which enter(n) is true;
   // the walk does not continue past nodes where enter is false.

@@ -51,15 +51,16 @@ class Scheduler {
         waits.push_back(c.wait);
       }
     PotentialOverlap potential(dg_, compute_nodes_);
-    auto hideable = potential.find_hiding(starts, false);
-    auto hideable_waits = potential.find_hiding(waits, false);
+    auto hideable = potential.find_hiding(starts);
+    auto hideable_waits = potential.find_hiding(waits);
     potentially_hidden_waits_.assign(n, false);
     for (size_t k = 0; k < waits.size(); ++k)
       if (hideable_waits[k] >= 0) potentially_hidden_waits_[waits[k]] = true;
     size_t k = 0;
     for (auto& c : colls_)
       if (c.schedulable) c.potentially_hideable = hideable[k++] >= 0;
-    auto limited = potential.find_hiding(starts, true);
+    auto limited = potential.find_hiding_limited(starts, hideable);
+    potentially_hidden_bounded_ = potential.bounded();
     potentially_hidden_count_ = static_cast<int>(
         std::count_if(limited.begin(), limited.end(), [](NodeId v) { return v >= 0; }));
     limited_hideable_.assign(n, false);
@@ -116,6 +117,7 @@ class Scheduler {
   std::vector<bool> potentially_hidden_waits_;
   std::vector<bool> limited_hideable_;
   int potentially_hidden_count_ = 0;
+  bool potentially_hidden_bounded_ = false;
 
   std::priority_queue<Score, std::vector<Score>, std::greater<Score>> ready_;
   std::vector<int32_t> in_degree_;
@@ -438,6 +440,7 @@ class Scheduler {
     r.memory_budget_bytes = budget_;
     r.wasted_compute_ms = wasted_compute_;
     r.potentially_hidden = potentially_hidden_count_;
+    r.potentially_hidden_is_lower_bound = potentially_hidden_bounded_;
     for (auto& c : colls_) {
       if (!c.schedulable) c.potentially_hideable = false;
       bool fully_exposed = c.exposed_ms == c.estimated_ms && c.estimated_ms > 0;

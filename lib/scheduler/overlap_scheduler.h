@@ -39,6 +39,7 @@ struct ScheduleResult {
   int exposed = 0;               // fully exposed collectives
   int bad_exposed = 0;           // fully exposed though some compute could have hidden them
   int potentially_hidden = 0;    // collectives with a distinct compute node to hide them
+  bool potentially_hidden_is_lower_bound = false;  // its search hit its work budget
   double total_exposed_ms = 0;
   double hideable_exposed_ms = 0;  // exposed ms of collectives that could have been hidden
   double potential_exposed_ms = 0;  // ms of collectives no compute can hide (unavoidable)
