@@ -1,5 +1,6 @@
 #include "io/json_io.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -21,12 +22,45 @@ const std::unordered_set<std::string> kMetaKeys = {
 
 std::string type_name(const json& j) { return j.type_name(); }
 
-// Converts JSON to the model, resolving node names against those seen so far.
+// Converts JSON to the model one node at a time, so a huge graph never
+// exists as a whole JSON document: add_node() as nodes are parsed, then
+// finish() with the top-level object. Errors are kept (the first one wins)
+// and thrown by finish(), after the top-level fields are checked, so their
+// precedence does not depend on key order in the file.
 class Reader {
  public:
   explicit Reader(ReadOptions opts) : opts_(opts) {}
 
-  Graph read(const json& doc) {
+  void add_node(const json& n) {
+    const size_t i = count_++;
+    if (error_) return;  // names are still collected for the error's wording
+    std::string label = "#" + std::to_string(i);
+    try {
+      if (!n.is_object()) throw GraphError(label, "", "node must be a JSON object");
+      if (!n.contains("name") || !n["name"].is_string()) throw GraphError(label, "name", "missing or not a string");
+      std::string name = n["name"].get<std::string>();
+      if (name.empty()) throw GraphError(label, "name", "must not be empty");
+      if (!all_names_.emplace(name, static_cast<NodeId>(i)).second)
+        throw GraphError(name, "name", "duplicate node name");
+      current_ = static_cast<NodeId>(i);
+      nodes_.push_back(read_node(n));
+    } catch (const GraphError& e) {
+      error_ = e;
+      collect_names_only_ = true;
+    }
+  }
+
+  const ReadOptions& options() const { return opts_; }
+
+  // Only names are needed from the rest of the nodes once an error is known.
+  bool wants_names_only() const { return collect_names_only_; }
+  void add_name_only(const json& n) {
+    ++count_;
+    if (n.is_object() && n.contains("name") && n["name"].is_string())
+      later_names_.insert(n["name"].get<std::string>());
+  }
+
+  Graph finish(const json& doc) {
     if (!doc.is_object()) throw GraphError("", "", "top level must be a JSON object");
     Graph g;
     g.format = req_string(doc, "format", "");
@@ -46,36 +80,53 @@ class Reader {
       g.hardware = doc["hardware"];
     }
     if (!doc.contains("nodes")) throw GraphError("", "nodes", "missing");
-    const json& nodes = doc["nodes"];
-    if (!nodes.is_array()) throw GraphError("", "nodes", "must be an array");
+    if (!doc["nodes"].is_array()) throw GraphError("", "nodes", "must be an array");
     for (const auto& [k, v] : doc.items())
       if (!kTopKeys.count(k)) g.extra[k] = v;
 
-    // First pass: names, so a reference to a later node reads differently
-    // from a reference to one that does not exist.
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      const json& n = nodes[i];
-      std::string label = "#" + std::to_string(i);
-      if (!n.is_object()) throw GraphError(label, "", "node must be a JSON object");
-      if (!n.contains("name") || !n["name"].is_string())
-        throw GraphError(label, "name", "missing or not a string");
-      std::string name = n["name"].get<std::string>();
-      if (name.empty()) throw GraphError(label, "name", "must not be empty");
-      if (!all_names_.emplace(name, static_cast<NodeId>(i)).second)
-        throw GraphError(name, "name", "duplicate node name");
+    if (error_) {
+      // A reference to a name not seen yet: a later node, or none at all.
+      if (!pending_target_.empty() &&
+          (later_names_.count(pending_target_) || all_names_.count(pending_target_)))
+        throw GraphError(error_->node(), error_->field(),
+                         "references node '" + pending_target_ + "' that does not come earlier");
+      throw *error_;
     }
-    g.nodes.reserve(nodes.size());
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      current_ = static_cast<NodeId>(i);
-      g.nodes.push_back(read_node(nodes[i]));
+    // Forward references (allowed without require_topological_order).
+    for (auto& [node, name] : pending_control_) {
+      auto it = all_names_.find(name);
+      if (it == all_names_.end())
+        throw GraphError(nodes_[node].name, "control_deps", "references unknown node '" + name + "'");
+      nodes_[node].control_deps.push_back(it->second);
     }
+    for (NodeId node : pending_data_) {
+      auto resolve = [&](Value& v) {
+        if (v.i >= 0) return;
+        auto it = all_names_.find(v.s);
+        if (it == all_names_.end())
+          throw GraphError(nodes_[node].name, "args", "references unknown node '" + v.s + "'");
+        v.i = it->second;
+        v.s.clear();
+      };
+      for (auto& a : nodes_[node].args) for_each_ref_mut(a, resolve);
+      for (auto& kv : nodes_[node].kwargs) for_each_ref_mut(kv.second, resolve);
+    }
+    g.nodes = std::move(nodes_);
     g.rebuild_index();
     return g;
   }
 
  private:
   ReadOptions opts_;
-  std::unordered_map<std::string, NodeId> all_names_;
+  std::unordered_map<std::string, NodeId> all_names_;  // names of the nodes read so far
+  std::unordered_set<std::string> later_names_;       // names seen after the first error
+  std::vector<Node> nodes_;
+  size_t count_ = 0;
+  std::optional<GraphError> error_;
+  bool collect_names_only_ = false;
+  std::string pending_target_;  // the unknown name error_ refers to, if any
+  std::vector<std::pair<NodeId, std::string>> pending_control_;
+  std::vector<NodeId> pending_data_;
   NodeId current_ = 0;
   std::string node_name_;
 
@@ -140,17 +191,25 @@ class Reader {
           if (k != "node" && k != "index")
             throw GraphError(node_name_, field, "unexpected key '" + k + "' in node reference");
         std::string target = v["node"].get<std::string>();
-        auto it = all_names_.find(target);
-        if (it == all_names_.end())
-          throw GraphError(node_name_, field, "references unknown node '" + target + "'");
-        if (opts_.require_topological_order && it->second >= current_)
-          throw GraphError(node_name_, field,
-                           "references node '" + target + "' that does not come earlier");
         int64_t index = -1;
         if (v.contains("index")) {
           index = as_int(v["index"], node_name_, field + ".index");
           if (index < 0) throw GraphError(node_name_, field + ".index", "must be >= 0");
         }
+        auto it = all_names_.find(target);
+        if (it == all_names_.end()) {
+          if (opts_.require_topological_order) {
+            pending_target_ = target;  // finish() words it once all names are known
+            throw GraphError(node_name_, field, "references unknown node '" + target + "'");
+          }
+          if (pending_data_.empty() || pending_data_.back() != current_) pending_data_.push_back(current_);
+          Value ref = Value::node_ref(-1, index);
+          ref.s = target;
+          return ref;
+        }
+        if (opts_.require_topological_order && it->second >= current_)
+          throw GraphError(node_name_, field,
+                           "references node '" + target + "' that does not come earlier");
         return Value::node_ref(it->second, index);
       }
       default: throw GraphError(node_name_, field, "unsupported value type");
@@ -284,10 +343,10 @@ class Reader {
       for (const auto& d : n["control_deps"]) {
         if (!d.is_string()) throw GraphError(node_name_, "control_deps", "must be an array of node names");
         auto it = all_names_.find(d.get<std::string>());
-        if (it == all_names_.end())
-          throw GraphError(node_name_, "control_deps",
-                           "references unknown node '" + d.get<std::string>() + "'");
-        node.control_deps.push_back(it->second);
+        if (it == all_names_.end())  // a later node, or an unknown one: finish() decides
+          pending_control_.emplace_back(current_, d.get<std::string>());
+        else
+          node.control_deps.push_back(it->second);
       }
     }
     if (n.contains("meta")) node.meta = n["meta"];
@@ -340,7 +399,7 @@ json meta_to_json(const TensorMeta& t) {
   return j;
 }
 
-json node_to_json(const Node& n, const Graph& g) {
+json node_json(const Node& n, const Graph& g) {
   json j = n.extra;
   j["name"] = n.name;
   j["op"] = std::string(node_op_name(n.op));
@@ -374,26 +433,72 @@ json node_to_json(const Node& n, const Graph& g) {
 
 }  // namespace
 
+json node_to_json(const Node& n, const Graph& g) { return node_json(n, g); }
+
+struct JsonGraphBuilder::Impl : Reader {
+  using Reader::Reader;
+};
+
+JsonGraphBuilder::JsonGraphBuilder(const ReadOptions& opts)
+    : impl_(std::make_unique<Impl>(opts)) {}
+JsonGraphBuilder::~JsonGraphBuilder() = default;
+
+void JsonGraphBuilder::add_node(const json& node) {
+  impl_->wants_names_only() ? impl_->add_name_only(node) : impl_->add_node(node);
+}
+
+Graph JsonGraphBuilder::finish(const json& top_level) {
+  Graph g = impl_->finish(top_level);
+  validate_graph(g, impl_->options().require_topological_order);
+  return g;
+}
+
 Graph graph_from_json(const json& doc, const ReadOptions& opts) {
-  Graph g = Reader(opts).read(doc);
+  Reader reader(opts);
+  if (doc.is_object() && doc.contains("nodes") && doc["nodes"].is_array())
+    for (const auto& n : doc["nodes"]) reader.wants_names_only() ? reader.add_name_only(n) : reader.add_node(n);
+  Graph g = reader.finish(doc);
   validate_graph(g, opts.require_topological_order);
   return g;
 }
 
 Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
+  // Each node is converted as soon as it is parsed and dropped from the
+  // document, so memory holds the model, not a JSON tree of the whole graph.
+  Reader reader(opts);
+  bool in_nodes = false;
+  bool nodes_key = false;
+  auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth == 1 && event == json::parse_event_t::key) {
+      nodes_key = parsed == "nodes";
+    } else if (depth == 1 && event == json::parse_event_t::array_start) {
+      in_nodes = nodes_key;
+    } else if (depth == 1 && event == json::parse_event_t::array_end) {
+      in_nodes = false;
+    } else if (in_nodes && depth == 2 &&
+               (event == json::parse_event_t::object_end || event == json::parse_event_t::array_end ||
+                event == json::parse_event_t::value)) {
+      reader.wants_names_only() ? reader.add_name_only(parsed) : reader.add_node(parsed);
+      return false;  // drop it from the document
+    }
+    return true;
+  };
   json doc;
   try {
-    doc = json::parse(text);
+    doc = json::parse(text, on_event);
   } catch (const json::parse_error& e) {
     std::string msg = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] "; keep the useful part.
     auto pos = msg.find("] ");
     throw GraphError("", "", "malformed JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
   }
-  return graph_from_json(doc, opts);
+  Graph g = reader.finish(doc);
+  validate_graph(g, opts.require_topological_order);
+  return g;
 }
 
-json graph_to_json(const Graph& g) {
+// Every top-level field but the nodes.
+json graph_header_to_json(const Graph& g) {
   json j = g.extra;
   j["format"] = g.format;
   j["version"] = g.version;
@@ -408,6 +513,11 @@ json graph_to_json(const Graph& g) {
   }
   j["process_groups"] = pgs;
   if (!g.hardware.is_null()) j["hardware"] = g.hardware;
+  return j;
+}
+
+json graph_to_json(const Graph& g) {
+  json j = graph_header_to_json(g);
   json nodes = json::array();
   for (const auto& n : g.nodes) nodes.push_back(node_to_json(n, g));
   j["nodes"] = std::move(nodes);
@@ -417,7 +527,9 @@ json graph_to_json(const Graph& g) {
 std::string canonical_json(const json& j) { return j.dump(); }
 
 std::string graph_to_json_text(const Graph& g) {
-  json doc = graph_to_json(g);
+  // Node by node, so no JSON tree of the whole graph is ever built.
+  json doc = graph_header_to_json(g);
+  doc["nodes"] = nullptr;  // its place among the sorted keys
   std::string out = "{\n";
   bool first = true;
   for (const auto& [k, v] : doc.items()) {
@@ -426,11 +538,11 @@ std::string graph_to_json_text(const Graph& g) {
     out += "  " + json(k).dump() + ": ";
     if (k == "nodes") {
       out += "[";
-      for (size_t i = 0; i < v.size(); ++i) {
+      for (size_t i = 0; i < g.nodes.size(); ++i) {
         out += i ? ",\n    " : "\n    ";
-        out += v[i].dump();
+        out += node_to_json(g.nodes[i], g).dump();
       }
-      out += v.empty() ? "]" : "\n  ]";
+      out += g.nodes.empty() ? "]" : "\n  ]";
     } else {
       out += v.dump();
     }

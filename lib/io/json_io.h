@@ -3,6 +3,7 @@
 // Canonical printing sorts object keys, prints one node per line and is the
 // same for a graph read from JSON or from protobuf.
 
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -21,7 +22,26 @@ struct ReadOptions {
 Graph graph_from_json_text(const std::string& text, const ReadOptions& opts = {});
 Graph graph_from_json(const nlohmann::json& doc, const ReadOptions& opts = {});
 
+// Builds a Graph from nodes given one at a time as JSON objects, so readers
+// never hold a whole graph as a JSON tree (the protobuf reader feeds it).
+class JsonGraphBuilder {
+ public:
+  explicit JsonGraphBuilder(const ReadOptions& opts = {});
+  ~JsonGraphBuilder();
+  void add_node(const nlohmann::json& node);
+  // `top_level`: the document's other fields; its "nodes" must be an array
+  // (its content is ignored). Throws GraphError; validates the graph.
+  Graph finish(const nlohmann::json& top_level);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 nlohmann::json graph_to_json(const Graph& g);
+// Every top-level field but "nodes", and one node, as graph_to_json has them.
+nlohmann::json graph_header_to_json(const Graph& g);
+nlohmann::json node_to_json(const Node& n, const Graph& g);
 std::string graph_to_json_text(const Graph& g);
 
 // Canonical text of any JSON value (sorted keys, compact), used for extras.

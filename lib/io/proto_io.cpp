@@ -209,14 +209,15 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
   }
   doc["process_groups"] = pgs;
   if (!p.hardware_json().empty()) doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
-  json nodes = json::array();
-  for (const auto& n : p.nodes()) nodes.push_back(node_from_pb(n));
-  doc["nodes"] = std::move(nodes);
-  return graph_from_json(doc, opts);
+  doc["nodes"] = json::array();
+  // One node at a time: no JSON tree of the whole graph.
+  JsonGraphBuilder builder(opts);
+  for (const auto& n : p.nodes()) builder.add_node(node_from_pb(n));
+  return builder.finish(doc);
 }
 
 std::string graph_to_proto_bytes(const Graph& g) {
-  json doc = graph_to_json(g);
+  json doc = graph_header_to_json(g);
   pb::Graph p;
   p.set_format(doc["format"].get<std::string>());
   p.set_version(doc["version"].get<int64_t>());
@@ -232,7 +233,7 @@ std::string graph_to_proto_bytes(const Graph& g) {
     if (!extra.empty()) out->set_extra_json(canonical_json(extra));
   }
   if (doc.contains("hardware")) p.set_hardware_json(canonical_json(doc["hardware"]));
-  for (auto& n : doc["nodes"]) node_to_pb(std::move(n), p.add_nodes());
+  for (const Node& n : g.nodes) node_to_pb(node_to_json(n, g), p.add_nodes());
   json extra = doc;
   for (const char* k : {"format", "version", "name", "rank", "world_size", "process_groups",
                         "hardware", "nodes"})
