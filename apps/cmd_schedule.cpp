@@ -11,6 +11,7 @@
 #include "exit_codes.h"
 #include "io/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
+#include "report/content_hash.h"
 #include "report/report.h"
 #include "run_errors.h"
 
@@ -215,13 +216,14 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   }
   const int rank = ctx ? ctx->rank() : 0;
 
-  std::string bytes;
+  std::string input_hash;
   Graph g;
   HardwareSpec hw;
   BenchmarkCache cache;
   guarded_input_phase(ctx.get(), [&] {
-    bytes = read_file_bytes(a.input);
-    g = read_graph_file(a.input, in_format);
+    std::string bytes = read_file_bytes(a.input);  // read once: stdin cannot be read twice
+    g = parse_graph_bytes(bytes, a.input, in_format);
+    input_hash = content_hash(bytes);
     if (!a.runtime_estimates.empty()) {
       try {
         a.cfg.custom_estimates = load_custom_estimates(a.runtime_estimates);
@@ -267,7 +269,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
 
   ScheduleOutput out;
   try {
-    out = run_schedule(g, bytes, a.cfg, measured.get(), extra);
+    out = run_schedule_owned(std::move(g), input_hash, a.cfg, measured.get(), extra);
   } catch (const std::invalid_argument& e) {
     throw InputError(a.input + ": " + e.what());
   }

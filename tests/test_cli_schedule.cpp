@@ -60,3 +60,14 @@ TEST_CASE("schedule rejects bad options with exit 2 and writes nothing") {
   CHECK(r.err.find("ops.aten.mm.default") != std::string::npos);
   CHECK(tmp.entries() == 2);  // only the two inputs written above
 }
+
+TEST_CASE("schedule reads the graph from stdin once and matches the file result") {
+  TempDir tmp;
+  std::string in = source_path("testdata/fsdp_tiny.json");
+  REQUIRE(run_cli("schedule - -o " + tmp.file("a.json") + " --report " + tmp.file("a.r.json") + " -q < " + in)
+              .exit_code == 0);
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("b.json") + " --report " + tmp.file("b.r.json") + " -q")
+              .exit_code == 0);
+  CHECK(read_text(tmp.file("a.json")) == read_text(tmp.file("b.json")));
+  CHECK(read_text(tmp.file("a.r.json")) == read_text(tmp.file("b.r.json")));
+}

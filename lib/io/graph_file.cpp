@@ -49,7 +49,11 @@ std::string read_file_bytes(const std::string& path) {
 }
 
 Graph read_graph_file(const std::string& path, GraphFormat format, const ReadOptions& opts) {
-  std::string bytes = read_file_bytes(path);
+  return parse_graph_bytes(read_file_bytes(path), path, format, opts);
+}
+
+Graph parse_graph_bytes(const std::string& bytes, const std::string& path, GraphFormat format,
+                        const ReadOptions& opts) {
   GraphFormat f = format;
   if (f == GraphFormat::Auto) {
     if (path == "-") {
@@ -70,8 +74,13 @@ Graph read_graph_file(const std::string& path, GraphFormat format, const ReadOpt
 }
 
 void write_file_atomic(const std::string& path, const std::string& bytes) {
+  write_file_atomic_pieces(path, [&](const std::function<void(std::string_view)>& emit) { emit(bytes); });
+}
+
+void write_file_atomic_pieces(const std::string& path,
+                              const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
   if (path == "-") {
-    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    produce([](std::string_view piece) { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
     std::cout.flush();
     return;
   }
@@ -80,19 +89,25 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
   name.push_back('\0');
   int fd = mkstemp(name.data());
   if (fd < 0) throw IoError(path + ": cannot create temporary file: " + std::strerror(errno));
-  const char* p = bytes.data();
-  size_t left = bytes.size();
-  while (left > 0) {
-    ssize_t w = ::write(fd, p, left);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(name.data());
-      throw IoError(path + ": write failed: " + std::strerror(err));
+  auto emit = [&](std::string_view piece) {
+    const char* p = piece.data();
+    size_t left = piece.size();
+    while (left > 0) {
+      ssize_t w = ::write(fd, p, left);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        throw IoError(path + ": write failed: " + std::strerror(errno));
+      }
+      p += w;
+      left -= static_cast<size_t>(w);
     }
-    p += w;
-    left -= static_cast<size_t>(w);
+  };
+  try {
+    produce(emit);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(name.data());
+    throw;
   }
   // mkstemp creates 0600; give the file ordinary permissions.
   mode_t mask = umask(0);
@@ -107,7 +122,11 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
 
 void write_graph_file(const std::string& path, const Graph& g, GraphFormat format) {
   GraphFormat f = resolve_format(path, format);
-  write_file_atomic(path, f == GraphFormat::Proto ? graph_to_proto_bytes(g) : graph_to_json_text(g));
+  if (f == GraphFormat::Proto) {
+    write_file_atomic(path, graph_to_proto_bytes(g));
+    return;
+  }
+  write_file_atomic_pieces(path, [&](const std::function<void(std::string_view)>& emit) { write_graph_json(g, emit); });
 }
 
 }  // namespace osched

@@ -526,8 +526,7 @@ json graph_to_json(const Graph& g) {
 
 std::string canonical_json(const json& j) { return j.dump(); }
 
-std::string graph_to_json_text(const Graph& g) {
-  // Node by node, so no JSON tree of the whole graph is ever built.
+void write_graph_json(const Graph& g, const std::function<void(std::string_view)>& emit) {
   json doc = graph_header_to_json(g);
   doc["nodes"] = nullptr;  // its place among the sorted keys
   std::string out = "{\n";
@@ -541,6 +540,10 @@ std::string graph_to_json_text(const Graph& g) {
       for (size_t i = 0; i < g.nodes.size(); ++i) {
         out += i ? ",\n    " : "\n    ";
         out += node_to_json(g.nodes[i], g).dump();
+        if (out.size() >= (1u << 20)) {
+          emit(out);
+          out.clear();
+        }
       }
       out += g.nodes.empty() ? "]" : "\n  ]";
     } else {
@@ -548,7 +551,13 @@ std::string graph_to_json_text(const Graph& g) {
     }
   }
   out += "\n}\n";
-  return out;
+  emit(out);
+}
+
+std::string graph_to_json_text(const Graph& g) {
+  std::string text;
+  write_graph_json(g, [&](std::string_view piece) { text.append(piece); });
+  return text;
 }
 
 }  // namespace osched

@@ -3,7 +3,9 @@
 // Canonical printing sorts object keys, prints one node per line and is the
 // same for a graph read from JSON or from protobuf.
 
+#include <functional>
 #include <memory>
+#include <string_view>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +45,9 @@ nlohmann::json graph_to_json(const Graph& g);
 nlohmann::json graph_header_to_json(const Graph& g);
 nlohmann::json node_to_json(const Node& n, const Graph& g);
 std::string graph_to_json_text(const Graph& g);
+// The same text, handed to `emit` in pieces (a node at a time), so a large
+// graph can be written without holding all of its text.
+void write_graph_json(const Graph& g, const std::function<void(std::string_view)>& emit);
 
 // Canonical text of any JSON value (sorted keys, compact), used for extras.
 std::string canonical_json(const nlohmann::json& j);

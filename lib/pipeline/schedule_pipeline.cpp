@@ -39,67 +39,81 @@ HardwareSpec resolve_hardware(const Graph& g, const nlohmann::json& overrides) {
   return hw;
 }
 
-ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
-                            const ScheduleConfig& config, RuntimeEstimator* primary,
-                            const nlohmann::json& report_extra) {
+namespace {
+
+// `owned`, when given, is `g` itself and gives its nodes to the result.
+ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& input_hash,
+                              const ScheduleConfig& config, RuntimeEstimator* primary,
+                              const nlohmann::json& report_extra) {
   HardwareSpec hw = resolve_hardware(g, config.hardware_overrides);
   AnalyticalEstimator analytical(hw);
-  RuntimeTable rt = estimate_runtimes(
-      g, config.custom_estimates ? &*config.custom_estimates : nullptr, primary, analytical);
+  const CustomEstimates* custom = config.custom_estimates ? &*config.custom_estimates : nullptr;
+  RuntimeTable rt = estimate_runtimes(g, custom, primary, analytical);
   ScheduleResult sched = schedule_overlap(g, rt, config.scheduler);
 
   std::vector<NodeId> original(g.nodes.size());
-  for (NodeId i = 0; i < g.size(); ++i)
-    original[i] = i;
+  std::iota(original.begin(), original.end(), 0);
   SimulationResult before = simulate_step(g, rt, original);
   SimulationResult after = simulate_step(g, rt, sched.order);
+  spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", g.size(), before.step_ms,
+               after.step_ms);
 
-  ScheduleOutput out{apply_order(g, sched.order), {}};
-  nlohmann::json extra = report_extra;
-  if (config.collective_bucketing || config.insert_overlap_deps) {
-    std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
-    if (config.collective_bucketing) {
-      BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance};
-      // Bucketing may not raise the peak past the budget, nor past the schedule's
-      // own peak where that already exceeds it.
-      int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
-      BucketingResult br = bucket_collectives(out.graph, intervals, bo, limit);
-      out.graph = std::move(br.bucketed.graph);
-      intervals = std::move(br.bucketed.intervals);
-      // The merged collectives are estimated and the final graph simulated anew.
-      RuntimeTable final_rt = estimate_runtimes(
-          out.graph, config.custom_estimates ? &*config.custom_estimates : nullptr, primary,
-          analytical);
-      std::vector<NodeId> identity(out.graph.nodes.size());
-      std::iota(identity.begin(), identity.end(), 0);
-      SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
-      extra["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
-                            {"buckets", br.bucketed.report},
-                            {"collectives_merged", br.collectives_merged},
-                            {"collectives_after", intervals.size()},
-                            {"simulated_step_ms", final_sim.step_ms},
-                            {"exposed_comm_ms", final_sim.exposed_comm_ms},
-                            {"peak_bytes", br.peak_bytes},
-                            {"dropped_for_memory", br.dropped_for_memory}};
-    }
-    if (config.insert_overlap_deps)
-      extra["overlap_deps"] = {{"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
-  }
+  // The report reads the original graph, so it is built before the nodes move.
   nlohmann::json cfg = config.to_json();
   cfg["hardware"] = hw.to_json();
   ReportInputs in;
   in.graph = &g;
-  in.input_hash = content_hash(input_bytes);
+  in.input_hash = input_hash;
   in.config = cfg;
   in.runtimes = &rt;
   in.schedule = &sched;
   in.before = &before;
   in.after = &after;
-  in.extra = extra;
-  out.report = build_report(in);
-  spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", g.size(), before.step_ms,
-               after.step_ms);
+  in.extra = report_extra;
+  ScheduleOutput out{{}, build_report(in)};
+  out.graph = owned ? apply_order(std::move(*owned), sched.order) : apply_order(g, sched.order);
+  // From here on `g` may be empty.
+
+  if (!config.collective_bucketing && !config.insert_overlap_deps) return out;
+  std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
+  if (config.collective_bucketing) {
+    BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance};
+    // Bucketing may not raise the peak past the budget, nor past the schedule's
+    // own peak where that already exceeds it.
+    int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
+    BucketingResult br = bucket_collectives(out.graph, intervals, bo, limit);
+    out.graph = std::move(br.bucketed.graph);
+    intervals = std::move(br.bucketed.intervals);
+    // The merged collectives are estimated and the final graph simulated anew.
+    RuntimeTable final_rt = estimate_runtimes(out.graph, custom, primary, analytical);
+    std::vector<NodeId> identity(out.graph.nodes.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
+    out.report["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
+                               {"buckets", br.bucketed.report},
+                               {"collectives_merged", br.collectives_merged},
+                               {"collectives_after", intervals.size()},
+                               {"simulated_step_ms", final_sim.step_ms},
+                               {"exposed_comm_ms", final_sim.exposed_comm_ms},
+                               {"peak_bytes", br.peak_bytes},
+                               {"dropped_for_memory", br.dropped_for_memory}};
+  }
+  if (config.insert_overlap_deps)
+    out.report["overlap_deps"] = {{"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
   return out;
+}
+
+}  // namespace
+
+ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
+                            const ScheduleConfig& config, RuntimeEstimator* primary,
+                            const nlohmann::json& report_extra) {
+  return schedule_graph(g, nullptr, content_hash(input_bytes), config, primary, report_extra);
+}
+
+ScheduleOutput run_schedule_owned(Graph&& g, const std::string& input_hash, const ScheduleConfig& config,
+                                  RuntimeEstimator* primary, const nlohmann::json& report_extra) {
+  return schedule_graph(g, &g, input_hash, config, primary, report_extra);
 }
 
 } // namespace osched

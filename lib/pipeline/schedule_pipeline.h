@@ -41,6 +41,12 @@ struct ScheduleOutput {
 HardwareSpec resolve_hardware(const Graph& g, const nlohmann::json& overrides);
 
 // `primary` (optional) supplies measured runtimes, e.g. the benchmark estimator.
+// The same, consuming `g` (its nodes move into the result; for large graphs)
+// and taking the input's content hash instead of its bytes.
+ScheduleOutput run_schedule_owned(Graph&& g, const std::string& input_hash, const ScheduleConfig& config,
+                                  RuntimeEstimator* primary = nullptr,
+                                  const nlohmann::json& report_extra = nlohmann::json::object());
+
 ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
                             const ScheduleConfig& config, RuntimeEstimator* primary = nullptr,
                             const nlohmann::json& report_extra = nlohmann::json::object());

@@ -8,5 +8,7 @@
 namespace osched {
 
 Graph apply_order(const Graph& g, const std::vector<NodeId>& order);
+// The same, moving the nodes out of `g` (no second copy of a large graph).
+Graph apply_order(Graph&& g, const std::vector<NodeId>& order);
 
 }  // namespace osched
