@@ -38,7 +38,7 @@ struct Node {
   std::optional<bool> is_view;
   std::vector<NodeId> control_deps;
   nlohmann::json meta;  // null when absent
-  nlohmann::json extra = nlohmann::json::object();
+  nlohmann::json extra;  // unknown fields (null when none)
 
   const TensorMeta* output(size_t i = 0) const {
     return i < val.size() && val[i] ? &*val[i] : nullptr;

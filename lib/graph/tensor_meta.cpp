@@ -1,6 +1,38 @@
 #include "graph/tensor_meta.h"
 
+#include <deque>
+#include <mutex>
+#include <unordered_map>
+
 namespace osched {
+
+namespace {
+struct SymbolTable {
+  std::mutex mu;
+  std::deque<std::string> names;  // stable addresses
+  std::unordered_map<std::string, int32_t> ids;
+};
+SymbolTable& symbols() {
+  static SymbolTable t;
+  return t;
+}
+}  // namespace
+
+int32_t intern_symbol(const std::string& name) {
+  SymbolTable& t = symbols();
+  std::lock_guard<std::mutex> lock(t.mu);
+  auto [it, fresh] = t.ids.emplace(name, static_cast<int32_t>(t.names.size()));
+  if (fresh) t.names.push_back(name);
+  return it->second;
+}
+
+const std::string& symbol_name(int32_t id) {
+  static const std::string none;
+  if (id < 0) return none;
+  SymbolTable& t = symbols();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.names[static_cast<size_t>(id)];
+}
 
 int64_t TensorMeta::numel() const {
   int64_t n = 1;

@@ -12,10 +12,15 @@
 
 namespace osched {
 
+// Symbol names are interned once per process, so a dim stays 16 bytes
+// (graphs hold millions of them).
+int32_t intern_symbol(const std::string& name);
+const std::string& symbol_name(int32_t id);
+
 // A dimension: a concrete integer or a symbol with an optional hint.
 struct Dim {
-  int64_t value = 0;  // concrete value, or the hint of a backed symbol
-  std::string sym;    // non-empty for symbolic dims
+  int64_t value = 0;     // concrete value, or the hint of a backed symbol
+  int32_t sym_id = -1;   // interned symbol name; -1 for concrete dims
   bool has_hint = true;  // false only for unbacked symbols
 
   static Dim of(int64_t v) {
@@ -23,7 +28,8 @@ struct Dim {
     d.value = v;
     return d;
   }
-  bool is_symbolic() const { return !sym.empty(); }
+  bool is_symbolic() const { return sym_id >= 0; }
+  const std::string& sym() const { return symbol_name(sym_id); }
   bool is_known() const { return !is_symbolic() || has_hint; }
   // Size used by estimates: the value or hint; unbacked dims count as 0.
   int64_t hint_or_zero() const { return is_known() ? value : 0; }
@@ -37,7 +43,7 @@ struct TensorMeta {
   std::optional<std::string> storage;
   std::optional<int64_t> storage_offset;
   std::optional<int64_t> storage_bytes;
-  nlohmann::json extra = nlohmann::json::object();  // unknown fields, kept on round trip
+  nlohmann::json extra;  // unknown fields, kept on round trip (null when none)
 
   int64_t numel() const;
   // Bytes of the elements (numel × itemsize).

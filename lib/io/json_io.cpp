@@ -51,6 +51,7 @@ class Reader {
   }
 
   const ReadOptions& options() const { return opts_; }
+  void reserve(size_t nodes) { nodes_.reserve(nodes); }
 
   // Only names are needed from the rest of the nodes once an error is known.
   bool wants_names_only() const { return collect_names_only_; }
@@ -223,7 +224,7 @@ class Reader {
     } else if (d.is_object()) {
       if (!d.contains("sym") || !d["sym"].is_string() || d["sym"].get<std::string>().empty())
         throw GraphError(node_name_, field + ".sym", "missing or not a non-empty string");
-      dim.sym = d["sym"].get<std::string>();
+      dim.sym_id = intern_symbol(d["sym"].get<std::string>());
       if (d.contains("hint") && !d["hint"].is_null()) {
         dim.value = as_int(d["hint"], node_name_, field + ".hint");
       } else {
@@ -379,7 +380,7 @@ json value_to_json(const Value& v, const Graph& g) {
 
 json dim_to_json(const Dim& d) {
   if (!d.is_symbolic()) return d.value;
-  json j = {{"sym", d.sym}};
+  json j = {{"sym", d.sym()}};
   if (d.has_hint) j["hint"] = d.value;
   return j;
 }
@@ -466,6 +467,11 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
   // Each node is converted as soon as it is parsed and dropped from the
   // document, so memory holds the model, not a JSON tree of the whole graph.
   Reader reader(opts);
+  // Every node has one "op" key: counting them bounds the node count, so the
+  // node array is allocated once instead of growing by doubling.
+  size_t ops = 0;
+  for (size_t p = text.find("\"op\""); p != std::string::npos; p = text.find("\"op\"", p + 4)) ++ops;
+  reader.reserve(ops);
   bool in_nodes = false;
   bool nodes_key = false;
   auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {

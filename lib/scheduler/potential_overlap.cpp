@@ -40,7 +40,7 @@ std::vector<NodeId> PotentialOverlap::search(const std::vector<NodeId>& nodes, b
   // Most nodes have an independent compute node close by, found with a few
   // windowed reachability checks. A node whose checks exceed this budget
   // marks all its ancestors and descendants once (O(N + E)) instead.
-  const int64_t budget = std::max<int64_t>(4096, dg_.size() / 8);
+  const int64_t budget = 4096;
   int full_marks_left = 64;  // limited mode only: whole-graph searches allowed
   std::vector<int64_t> pos_of;  // limited mode: compute node -> its index in compute_
   if (limit_one_per_compute) {

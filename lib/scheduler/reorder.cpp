@@ -4,32 +4,53 @@ namespace osched {
 
 namespace {
 
-template <typename NodeSource>
-Graph reorder(const Graph& g, const std::vector<NodeId>& order, NodeSource&& take) {
-  Graph out = g.without_nodes();
-  std::vector<NodeId> new_index(g.nodes.size(), -1);
-  for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<NodeId>(i);
-  out.nodes.reserve(order.size());
-  for (NodeId old : order) {
-    Node n = take(old);
-    auto remap = [&](Value& v) { v.i = new_index[v.i]; };
+// Points every reference of the nodes at the new positions.
+void remap_refs(std::vector<Node>& nodes, const std::vector<NodeId>& new_index) {
+  auto remap = [&](Value& v) { v.i = new_index[v.i]; };
+  for (Node& n : nodes) {
     for (auto& a : n.args) for_each_ref_mut(a, remap);
     for (auto& kv : n.kwargs) for_each_ref_mut(kv.second, remap);
     for (auto& d : n.control_deps) d = new_index[d];
-    out.nodes.push_back(std::move(n));
   }
-  out.rebuild_index();
-  return out;
+}
+
+std::vector<NodeId> inverse(const std::vector<NodeId>& order) {
+  std::vector<NodeId> new_index(order.size(), -1);
+  for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<NodeId>(i);
+  return new_index;
 }
 
 }  // namespace
 
 Graph apply_order(const Graph& g, const std::vector<NodeId>& order) {
-  return reorder(g, order, [&](NodeId i) { return g.nodes[i]; });
+  Graph out = g.without_nodes();
+  out.nodes.reserve(order.size());
+  for (NodeId old : order) out.nodes.push_back(g.nodes[old]);
+  remap_refs(out.nodes, inverse(order));
+  out.rebuild_index();
+  return out;
 }
 
 Graph apply_order(Graph&& g, const std::vector<NodeId>& order) {
-  return reorder(g, order, [&](NodeId i) { return std::move(g.nodes[i]); });
+  // Permute in place, cycle by cycle (nodes[i] takes old nodes[order[i]]), so
+  // no second array of nodes exists even briefly.
+  std::vector<bool> placed(order.size(), false);
+  for (size_t start = 0; start < order.size(); ++start) {
+    if (placed[start]) continue;
+    Node carry = std::move(g.nodes[start]);
+    size_t j = start;
+    while (static_cast<size_t>(order[j]) != start) {
+      g.nodes[j] = std::move(g.nodes[order[j]]);
+      placed[j] = true;
+      j = static_cast<size_t>(order[j]);
+    }
+    g.nodes[j] = std::move(carry);
+    placed[j] = true;
+  }
+  remap_refs(g.nodes, inverse(order));
+  Graph out = std::move(g);
+  out.rebuild_index();
+  return out;
 }
 
 }  // namespace osched
