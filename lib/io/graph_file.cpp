@@ -123,7 +123,7 @@ void write_file_atomic_pieces(const std::string& path,
 void write_graph_file(const std::string& path, const Graph& g, GraphFormat format) {
   GraphFormat f = resolve_format(path, format);
   if (f == GraphFormat::Proto) {
-    write_file_atomic(path, graph_to_proto_bytes(g));
+    write_file_atomic_pieces(path, [&](const std::function<void(std::string_view)>& emit) { write_graph_proto(g, emit); });
     return;
   }
   write_file_atomic_pieces(path, [&](const std::function<void(std::string_view)>& emit) { write_graph_json(g, emit); });

@@ -4,6 +4,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include "graph.pb.h"
 #include "io/graph_error.h"
@@ -191,8 +192,39 @@ void node_to_pb(json j, pb::Node* out) {
 }  // namespace
 
 Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) {
+  // Nodes are parsed and converted one at a time; the other fields are
+  // collected and parsed as a Graph message without nodes. So the whole
+  // graph never exists as a protobuf message or a JSON tree.
+  const auto malformed = [] {
+    return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
+  };
+  namespace wire = google::protobuf::internal;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  in.SetTotalBytesLimit(INT32_MAX);
+  std::string header_bytes;
+  google::protobuf::io::StringOutputStream header_stream(&header_bytes);
+  JsonGraphBuilder builder(opts);
+  {
+    google::protobuf::io::CodedOutputStream header(&header_stream);
+    while (uint32_t tag = in.ReadTag()) {
+      if (wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber &&
+          wire::WireFormatLite::GetTagWireType(tag) == wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint32_t length = 0;
+        if (!in.ReadVarint32(&length)) throw malformed();
+        auto limit = in.PushLimit(static_cast<int>(length));
+        pb::Node node;
+        if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw malformed();
+        in.PopLimit(limit);
+        builder.add_node(node_from_pb(node));
+      } else if (!wire::WireFormatLite::SkipField(&in, tag, &header)) {
+        throw malformed();
+      }
+    }
+    if (!in.ConsumedEntireMessage()) throw malformed();
+  }
   pb::Graph p;
-  if (!p.ParseFromString(bytes)) throw GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
+  if (!p.ParseFromString(header_bytes)) throw malformed();
   json doc = json::object();
   merge_extra(doc, p.extra_json(), "extra_json");
   doc["format"] = p.format();
@@ -210,43 +242,78 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
   doc["process_groups"] = pgs;
   if (!p.hardware_json().empty()) doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
   doc["nodes"] = json::array();
-  // One node at a time: no JSON tree of the whole graph.
-  JsonGraphBuilder builder(opts);
-  for (const auto& n : p.nodes()) builder.add_node(node_from_pb(n));
   return builder.finish(doc);
 }
 
-std::string graph_to_proto_bytes(const Graph& g) {
+namespace {
+
+std::string serialize_deterministic(const google::protobuf::MessageLite& m) {
+  std::string out;
+  google::protobuf::io::StringOutputStream sos(&out);
+  google::protobuf::io::CodedOutputStream cos(&sos);
+  cos.SetSerializationDeterministic(true);
+  m.SerializeToCodedStream(&cos);
+  return out;
+}
+
+}  // namespace
+
+void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit) {
+  // Fields in number order, as one deterministic serialization of the whole
+  // message would write them: 1-7, the nodes (8) one by one, then 9.
   json doc = graph_header_to_json(g);
-  pb::Graph p;
-  p.set_format(doc["format"].get<std::string>());
-  p.set_version(doc["version"].get<int64_t>());
-  p.set_name(doc["name"].get<std::string>());
-  p.set_rank(doc["rank"].get<int64_t>());
-  p.set_world_size(doc["world_size"].get<int64_t>());
+  pb::Graph head;
+  head.set_format(doc["format"].get<std::string>());
+  head.set_version(doc["version"].get<int64_t>());
+  head.set_name(doc["name"].get<std::string>());
+  head.set_rank(doc["rank"].get<int64_t>());
+  head.set_world_size(doc["world_size"].get<int64_t>());
   for (const auto& [name, pg] : doc["process_groups"].items()) {
-    auto* out = p.add_process_groups();
+    auto* out = head.add_process_groups();
     out->set_name(name);
     for (const auto& r : pg["ranks"]) out->add_ranks(r.get<int64_t>());
     json extra = pg;
     extra.erase("ranks");
     if (!extra.empty()) out->set_extra_json(canonical_json(extra));
   }
-  if (doc.contains("hardware")) p.set_hardware_json(canonical_json(doc["hardware"]));
-  for (const Node& n : g.nodes) node_to_pb(node_to_json(n, g), p.add_nodes());
-  json extra = doc;
-  for (const char* k : {"format", "version", "name", "rank", "world_size", "process_groups",
-                        "hardware", "nodes"})
-    extra.erase(k);
-  if (!extra.empty()) p.set_extra_json(canonical_json(extra));
-  std::string out;
-  // Deterministic serialization so identical graphs give identical bytes.
-  {
-    google::protobuf::io::StringOutputStream sos(&out);
-    google::protobuf::io::CodedOutputStream cos(&sos);
-    cos.SetSerializationDeterministic(true);
-    p.SerializeToCodedStream(&cos);
+  if (doc.contains("hardware")) head.set_hardware_json(canonical_json(doc["hardware"]));
+  emit(serialize_deterministic(head));
+
+  namespace wire = google::protobuf::internal;
+  const uint32_t tag = wire::WireFormatLite::MakeTag(pb::Graph::kNodesFieldNumber,
+                                                     wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  std::string buffer;
+  for (const Node& n : g.nodes) {
+    pb::Node node;
+    node_to_pb(node_to_json(n, g), &node);
+    std::string body = serialize_deterministic(node);
+    {
+      google::protobuf::io::StringOutputStream sos(&buffer);
+      google::protobuf::io::CodedOutputStream cos(&sos);
+      cos.WriteTag(tag);
+      cos.WriteVarint32(static_cast<uint32_t>(body.size()));
+    }
+    buffer += body;
+    if (buffer.size() >= (1u << 20)) {
+      emit(buffer);
+      buffer.clear();
+    }
   }
+  emit(buffer);
+
+  json extra = doc;
+  for (const char* k : {"format", "version", "name", "rank", "world_size", "process_groups", "hardware"})
+    extra.erase(k);
+  if (!extra.empty()) {
+    pb::Graph tail;
+    tail.set_extra_json(canonical_json(extra));
+    emit(serialize_deterministic(tail));
+  }
+}
+
+std::string graph_to_proto_bytes(const Graph& g) {
+  std::string out;
+  write_graph_proto(g, [&](std::string_view piece) { out.append(piece); });
   return out;
 }
 

@@ -3,7 +3,9 @@
 // through the same JSON document model as the JSON reader, so both forms are
 // validated by one code path and round-trip byte-identically.
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "graph/graph.h"
 #include "io/json_io.h"
@@ -12,5 +14,7 @@ namespace osched {
 
 Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts = {});
 std::string graph_to_proto_bytes(const Graph& g);
+// The same bytes, handed to `emit` in pieces (nodes a batch at a time).
+void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit);
 
 }  // namespace osched

@@ -77,9 +77,9 @@ nlohmann::json build_report(const ReportInputs& in) {
       j["wait"] = g.nodes[c.wait].name;
     if (c.exposed_ms > 0)
       j["why_exposed"] = c.why_exposed;
-    colls.push_back(j);
+    colls.push_back(std::move(j));
   }
-  r["collectives"] = colls;
+  r["collectives"] = std::move(colls);
   for (const auto& [k, v] : in.extra.items())
     r[k] = v;
   return r;
