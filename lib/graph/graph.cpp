@@ -1,5 +1,7 @@
 #include "graph/graph.h"
 
+#include "graph/dedupe.h"
+
 #include <algorithm>
 
 namespace osched {
@@ -55,19 +57,18 @@ void Graph::rebuild_index() {
 
 std::vector<NodeId> data_inputs(const Node& n) {
   std::vector<NodeId> out;
-  auto add = [&](const Value& v) {
-    auto id = static_cast<NodeId>(v.i);
-    if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
-  };
+  auto add = [&](const Value& v) { out.push_back(static_cast<NodeId>(v.i)); };
   for (const auto& a : n.args) for_each_ref(a, add);
   for (const auto& kv : n.kwargs) for_each_ref(kv.second, add);
+  dedupe_keep_order(out);
   return out;
 }
 
 std::vector<NodeId> node_inputs(const Node& n) {
   std::vector<NodeId> out = data_inputs(n);
-  for (NodeId c : n.control_deps)
-    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  if (n.control_deps.empty()) return out;
+  out.insert(out.end(), n.control_deps.begin(), n.control_deps.end());
+  dedupe_keep_order(out);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "memory/storage_map.h"
 
+#include "graph/dedupe.h"
+
 #include <algorithm>
 #include <string>
 #include <unordered_map>
@@ -68,18 +70,13 @@ StorageMap build_storage_map(const Graph& g) {
       }
       outs.push_back(s);
     }
-    for (const auto& a : node.args)
-      for_each_ref(a, [&](const Value& v) {
-        StorageId s = storage_of_ref(v);
-        if (s >= 0 && std::find(m.reads[i].begin(), m.reads[i].end(), s) == m.reads[i].end())
-          m.reads[i].push_back(s);
-      });
-    for (const auto& kv : node.kwargs)
-      for_each_ref(kv.second, [&](const Value& v) {
-        StorageId s = storage_of_ref(v);
-        if (s >= 0 && std::find(m.reads[i].begin(), m.reads[i].end(), s) == m.reads[i].end())
-          m.reads[i].push_back(s);
-      });
+    auto read = [&](const Value& v) {
+      StorageId s = storage_of_ref(v);
+      if (s >= 0) m.reads[i].push_back(s);
+    };
+    for (const auto& a : node.args) for_each_ref(a, read);
+    for (const auto& kv : node.kwargs) for_each_ref(kv.second, read);
+    dedupe_keep_order(m.reads[i]);
     if (node.op == NodeOp::Output)
       for (StorageId s : m.reads[i]) m.releasable[s] = false;
   }

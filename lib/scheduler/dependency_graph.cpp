@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "graph/collective.h"
+#include "graph/dedupe.h"
 
 namespace osched {
 
@@ -23,8 +24,10 @@ DependencyGraph::DependencyGraph(const Graph& g) {
   offsets_in_.push_back(0);
   for (NodeId i = 0; i < n; ++i) {
     auto ins = node_inputs(g.nodes[i]);
-    for (NodeId e : extra[i])
-      if (std::find(ins.begin(), ins.end(), e) == ins.end()) ins.push_back(e);
+    if (!extra[i].empty()) {
+      ins.insert(ins.end(), extra[i].begin(), extra[i].end());
+      dedupe_keep_order(ins);
+    }
     in_.insert(in_.end(), ins.begin(), ins.end());
     offsets_in_.push_back(static_cast<int64_t>(in_.size()));
   }
