@@ -4,7 +4,11 @@
 
 #include <filesystem>
 
+#include <algorithm>
+
 #include "graph/collective.h"
+#include "graph/dedupe.h"
+#include "scheduler/reorder.h"
 #include "graph/op_table.h"
 #include "io/graph_error.h"
 #include "io/graph_file.h"
@@ -146,4 +150,29 @@ TEST_CASE("stdin format is sniffed and pb files are chosen by extension") {
   Graph back = read_graph_file(tmp.file("g.pb"));
   CHECK(graph_to_json_text(back) == graph_to_json_text(g));
   CHECK(tmp.entries() == 1);  // no temp files left behind
+}
+
+TEST_CASE("dedupe keeps first occurrences in order, small and large") {
+  std::vector<int> small{3, 1, 3, 2, 1};
+  osched::dedupe_keep_order(small);
+  CHECK(small == std::vector<int>{3, 1, 2});
+  std::vector<int> large;
+  for (int i = 0; i < 1000; ++i) large.push_back((i * 7) % 100);
+  osched::dedupe_keep_order(large);
+  REQUIRE(large.size() == 100);
+  for (int i = 0; i < 100; ++i) CHECK(large[static_cast<size_t>(i)] == (i * 7) % 100);
+}
+
+TEST_CASE("reordering a graph in place matches reordering a copy") {
+  osched::Graph g = osched::read_graph_file(source_path("testdata/example_llama_fsdp.json"));
+  std::vector<osched::NodeId> order(g.nodes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<osched::NodeId>(i);
+  // Any permutation will do for the mechanics: reverse all but the output, then rotate.
+  std::reverse(order.begin(), order.end() - 1);
+  std::rotate(order.begin(), order.begin() + 17, order.end() - 1);
+  osched::Graph copied = osched::apply_order(g, order);
+  osched::Graph moved = osched::apply_order(osched::Graph(g), order);
+  CHECK(osched::graph_to_json_text(copied) == osched::graph_to_json_text(moved));
+  CHECK(copied.nodes[0].name == g.nodes[order[0]].name);
+  CHECK(moved.find(g.nodes[5].name).has_value());
 }

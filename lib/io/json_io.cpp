@@ -1,5 +1,6 @@
 #include "io/json_io.h"
 
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -467,11 +468,12 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
   // Each node is converted as soon as it is parsed and dropped from the
   // document, so memory holds the model, not a JSON tree of the whole graph.
   Reader reader(opts);
-  // Every node has one "op" key: counting them bounds the node count, so the
-  // node array is allocated once instead of growing by doubling.
+  // Every node has one "op" key: counting them estimates the node count, so
+  // the node array is usually allocated once instead of growing by doubling.
   size_t ops = 0;
   for (size_t p = text.find("\"op\""); p != std::string::npos; p = text.find("\"op\"", p + 4)) ++ops;
-  reader.reserve(ops);
+  // Capped, so text full of "op" strings cannot make it reserve absurdly.
+  reader.reserve(std::min(ops, text.size() / 100));
   bool in_nodes = false;
   bool nodes_key = false;
   auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
