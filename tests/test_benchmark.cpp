@@ -12,6 +12,7 @@
 #include "benchmark/aligned_benchmark.h"
 #include "benchmark/benchmark_cache.h"
 #include "benchmark/collective_problem.h"
+#include "benchmark/gemm_plan.h"
 #include "benchmark/matmul_problem.h"
 #include "benchmark/measurer.h"
 #include "benchmark/rank_context.h"
@@ -221,4 +222,101 @@ TEST_CASE("synthetic backend on one rank schedules with its measurements") {
   CHECK(rep["benchmark"]["compute"].size() == 3);
   CHECK(rep["config"]["benchmark_backend"] == "synthetic");
   CHECK(run_cli("verify " + in + " " + tmp.file("o.json")).exit_code == 0);
+}
+
+namespace {
+
+MatmulOperand operand(std::vector<int64_t> shape, std::vector<int64_t> stride) {
+  return {shape, stride};
+}
+
+// Runs the plan the way cuBLAS reads it (column-major, op flags, leading
+// dimensions, batch strides) and compares with C = A B computed straight
+// from the row-major strided operands.
+void check_plan_against_reference(const MatmulProblem& p) {
+  GemmPlan plan = plan_gemm(p);
+  std::vector<double> a(plan.second.elements), b(plan.first.elements);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<double>((i * 37) % 101) / 10.0;
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = static_cast<double>((i * 53) % 97) / 10.0;
+  const bool batched = p.batch > 1 || p.op == MatmulOp::Bmm;
+  const size_t o = batched ? 1 : 0;
+  for (int64_t bt = 0; bt < p.batch; ++bt) {
+    const double* first = b.data() + bt * plan.first.batch_stride;
+    const double* second = a.data() + bt * plan.second.batch_stride;
+    for (int64_t r = 0; r < p.m; ++r)
+      for (int64_t c = 0; c < p.n; ++c) {
+        double ref = 0, blas = 0;
+        for (int64_t l = 0; l < p.k; ++l) {
+          int64_t ai =
+              (batched ? bt * p.a.stride[0] : 0) + r * p.a.stride[o] + l * p.a.stride[o + 1];
+          int64_t bi =
+              (batched ? bt * p.b.stride[0] : 0) + l * p.b.stride[o] + c * p.b.stride[o + 1];
+          ref += a[static_cast<size_t>(ai)] * b[static_cast<size_t>(bi)];
+          // C^T(i = c, j = r) = sum_l op(first)(c, l) * op(second)(l, r)
+          double f =
+              plan.first.transpose ? first[l + c * plan.first.ld] : first[c + l * plan.first.ld];
+          double s = plan.second.transpose ? second[r + l * plan.second.ld]
+                                           : second[l + r * plan.second.ld];
+          blas += f * s;
+        }
+        INFO("batch " << bt << " row " << r << " col " << c);
+        REQUIRE(blas == Approx(ref));
+      }
+  }
+}
+
+} // namespace
+
+TEST_CASE("cuBLAS call plans read row-major and transposed operands correctly") {
+  MatmulProblem p;
+  p.dtype = DType::BFloat16;
+  p.m = 5;
+  p.k = 7;
+  p.n = 3;
+  SECTION("contiguous") {
+    p.a = operand({5, 7}, {7, 1});
+    p.b = operand({7, 3}, {3, 1});
+    check_plan_against_reference(p);
+    CHECK_FALSE(plan_gemm(p).first.transpose);
+  }
+  SECTION("transposed weight (x @ w.t())") {
+    p.a = operand({5, 7}, {7, 1});
+    p.b = operand({7, 3}, {1, 7});
+    check_plan_against_reference(p);
+    CHECK(plan_gemm(p).first.transpose);
+  }
+  SECTION("transposed activation and padded rows") {
+    p.a = operand({5, 7}, {1, 5});
+    p.b = operand({7, 3}, {8, 1});
+    check_plan_against_reference(p);
+    CHECK(plan_gemm(p).second.transpose);
+    CHECK(plan_gemm(p).first.ld == 8);
+  }
+  SECTION("addmm accumulates") {
+    p.op = MatmulOp::Addmm;
+    p.a = operand({5, 7}, {7, 1});
+    p.b = operand({7, 3}, {3, 1});
+    CHECK(plan_gemm(p).accumulate);
+  }
+  SECTION("bmm with a per-batch transposed operand") {
+    p.op = MatmulOp::Bmm;
+    p.batch = 4;
+    p.a = operand({4, 5, 7}, {35, 7, 1});
+    p.b = operand({4, 7, 3}, {21, 1, 7});
+    check_plan_against_reference(p);
+    GemmPlan g = plan_gemm(p);
+    CHECK(g.batched);
+    CHECK(g.first.batch_stride == 21);
+    CHECK(g.stride_c == 15);
+  }
+  SECTION("other strides are timed as contiguous, with buffers that cover them") {
+    p.a = operand({5, 7}, {14, 2});
+    p.b = operand({7, 3}, {3, 1});
+    GemmPlan g = plan_gemm(p);
+    CHECK_FALSE(g.second.transpose);
+    CHECK(g.second.ld == 7);
+    CHECK(g.second.elements >= operand_span(p.a));
+  }
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benchmark/device_error.h"
+#include "benchmark/gemm_plan.h"
 #include "benchmark/measurer.h"
 
 #include <cublas_v2.h>
@@ -70,10 +71,13 @@ struct EventPair {
 
 size_t itemsize(DType d) {
   switch (d) {
-    case DType::Float32: return 4;
-    case DType::Float16:
-    case DType::BFloat16: return 2;
-    default: return 4;
+  case DType::Float32:
+    return 4;
+  case DType::Float16:
+  case DType::BFloat16:
+    return 2;
+  default:
+    return 4;
   }
 }
 
@@ -91,34 +95,6 @@ cudaDataType_t blas_type(DType d) {
   default:
     return CUDA_R_32F;
   }
-}
-
-// Elements an operand's strides can reach.
-size_t span_elements(const MatmulOperand& o) {
-  size_t span = 1;
-  for (size_t i = 0; i < o.shape.size(); ++i) {
-    if (o.shape[i] == 0)
-      return 0;
-    span += static_cast<size_t>(o.shape[i] - 1) *
-            static_cast<size_t>(std::max<int64_t>(o.stride[i], 0));
-  }
-  return span;
-}
-
-// How cuBLAS (column-major) reads the transpose of a row-major [r, c] matrix
-// stored with strides (sr, sc): unit column stride is the plain layout, unit
-// row stride is the transposed one; anything else is benchmarked contiguous.
-struct BlasLayout {
-  cublasOperation_t op = CUBLAS_OP_N;
-  int64_t ld = 1;
-};
-
-BlasLayout layout(int64_t r, int64_t c, int64_t sr, int64_t sc) {
-  if (sc == 1 || c == 1)
-    return {CUBLAS_OP_N, std::max<int64_t>({sr, c, 1})};
-  if (sr == 1 || r == 1)
-    return {CUBLAS_OP_T, std::max<int64_t>({sc, r, 1})};
-  return {CUBLAS_OP_N, std::max<int64_t>(c, 1)};
 }
 
 ncclDataType_t nccl_type(DType d, bool reduces, int64_t& count, int64_t bytes) {
@@ -214,35 +190,32 @@ public:
     if (p.m == 0 || p.n == 0 || p.k == 0 || p.batch == 0)
       return 0.0;
     const size_t item = itemsize(p.dtype);
-    const bool batched = p.op == MatmulOp::Bmm || p.op == MatmulOp::Baddbmm;
-    const size_t o = batched ? 1 : 0;
-    BlasLayout la = layout(p.m, p.k, p.a.stride[o], p.a.stride[o + 1]);
-    BlasLayout lb = layout(p.k, p.n, p.b.stride[o], p.b.stride[o + 1]);
-    size_t a_elems = std::max(span_elements(p.a), static_cast<size_t>(p.batch * p.m * p.k));
-    size_t b_elems = std::max(span_elements(p.b), static_cast<size_t>(p.batch * p.k * p.n));
-    size_t c_elems = static_cast<size_t>(p.batch * p.m * p.n);
-    DeviceBuffer a(a_elems * item), b(b_elems * item), c(c_elems * item);
-    // addmm/baddbmm accumulate into the (bias-filled) output: beta = 1.
+    const GemmPlan plan = plan_gemm(p);
+    DeviceBuffer a(plan.second.elements * item), b(plan.first.elements * item),
+        c(plan.c_elements * item);
     const float alpha = 1.0f;
-    const float beta = (p.op == MatmulOp::Addmm || p.op == MatmulOp::Baddbmm) ? 1.0f : 0.0f;
+    const float beta = plan.accumulate ? 1.0f : 0.0f;
     const cudaDataType_t t = blas_type(p.dtype);
+    const auto op = [](const GemmOperandPlan& o) {
+      return o.transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+    };
     auto run = [&] {
-      // Row-major C = A B is column-major C^T = B^T A^T.
-      if (batched) {
-        long long sa = p.a.stride[0] != 0 ? p.a.stride[0] : 0,
-                  sb = p.b.stride[0] != 0 ? p.b.stride[0] : 0;
+      if (plan.batched) {
         check_blas(cublasGemmStridedBatchedEx(
-                       blas_, lb.op, la.op, static_cast<int>(p.n), static_cast<int>(p.m),
-                       static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld), sb, a.ptr,
-                       t, static_cast<int>(la.ld), sa, &beta, c.ptr, t, static_cast<int>(p.n),
-                       static_cast<long long>(p.m * p.n), static_cast<int>(p.batch),
+                       blas_, op(plan.first), op(plan.second), static_cast<int>(plan.rows),
+                       static_cast<int>(plan.cols), static_cast<int>(plan.inner), &alpha, b.ptr, t,
+                       static_cast<int>(plan.first.ld), plan.first.batch_stride, a.ptr, t,
+                       static_cast<int>(plan.second.ld), plan.second.batch_stride, &beta, c.ptr, t,
+                       static_cast<int>(plan.ldc), plan.stride_c, static_cast<int>(plan.batch),
                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmStridedBatchedEx");
       } else {
-        check_blas(cublasGemmEx(blas_, lb.op, la.op, static_cast<int>(p.n), static_cast<int>(p.m),
-                                static_cast<int>(p.k), &alpha, b.ptr, t, static_cast<int>(lb.ld),
-                                a.ptr, t, static_cast<int>(la.ld), &beta, c.ptr, t,
-                                static_cast<int>(p.n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        check_blas(cublasGemmEx(blas_, op(plan.first), op(plan.second), static_cast<int>(plan.rows),
+                                static_cast<int>(plan.cols), static_cast<int>(plan.inner), &alpha,
+                                b.ptr, t, static_cast<int>(plan.first.ld), a.ptr, t,
+                                static_cast<int>(plan.second.ld), &beta, c.ptr, t,
+                                static_cast<int>(plan.ldc), CUBLAS_COMPUTE_32F,
+                                CUBLAS_GEMM_DEFAULT),
                    "cublasGemmEx");
       }
     };
@@ -337,11 +310,12 @@ private:
 
 } // namespace
 
-}  // namespace osched
+} // namespace osched
 
 // The plugin's one entry point. Returns nullptr with a message on failure.
-extern "C" __attribute__((visibility("default"))) osched::Measurer* osched_gpu_plugin_create(
-    osched::RankContext* ctx, const osched::MeasureOptions* opts, char* error, size_t error_len) {
+extern "C" __attribute__((visibility("default"))) osched::Measurer*
+osched_gpu_plugin_create(osched::RankContext* ctx, const osched::MeasureOptions* opts, char* error,
+                         size_t error_len) {
   try {
     return new osched::GpuMeasurer(*ctx, *opts);
   } catch (const std::exception& e) {
