@@ -11,6 +11,7 @@
 
 #include "benchmark/aligned_benchmark.h"
 #include "benchmark/benchmark_cache.h"
+#include "benchmark/collective_plan.h"
 #include "benchmark/collective_problem.h"
 #include "benchmark/gemm_plan.h"
 #include "benchmark/matmul_problem.h"
@@ -319,4 +320,40 @@ TEST_CASE("cuBLAS call plans read row-major and transposed operands correctly") 
     CHECK(g.second.ld == 7);
     CHECK(g.second.elements >= operand_span(p.a));
   }
+}
+
+TEST_CASE("NCCL benchmark plans keep every call inside its buffers") {
+  for (CollectiveKind kind : {CollectiveKind::AllGather, CollectiveKind::ReduceScatter,
+                              CollectiveKind::AllReduce, CollectiveKind::AllToAll})
+    for (int64_t bytes : {1, 2, 3, 1000, 4096, 1 << 20})
+      for (int64_t elem : {1, 2, 4, 8})
+        for (int n : {2, 3, 8}) {
+          CollectivePlan p = plan_collective(kind, bytes, elem, n);
+          INFO(collective_kind_name(kind)
+               << " bytes=" << bytes << " elem=" << elem << " ranks=" << n);
+          CHECK(p.count % n == 0);
+          CHECK(p.count >= n);
+          CHECK(p.send_bytes == p.count * elem);
+          switch (kind) {
+          case CollectiveKind::AllGather: // reads count, writes count * n
+            CHECK(p.nccl_count * elem <= p.send_bytes);
+            CHECK(p.nccl_count * elem * n <= p.recv_bytes);
+            break;
+          case CollectiveKind::ReduceScatter: // reads count * n, writes count
+            CHECK(p.nccl_count * n * elem <= p.send_bytes);
+            CHECK(p.nccl_count * elem <= p.recv_bytes);
+            CHECK(p.nccl_count >= 1);
+            break;
+          case CollectiveKind::AllReduce:
+            CHECK(p.nccl_count * elem <= std::min(p.send_bytes, p.recv_bytes));
+            break;
+          case CollectiveKind::AllToAll: // n chunks each way
+            CHECK(p.chunk * n * elem <= std::min(p.send_bytes, p.recv_bytes));
+            CHECK(p.chunk >= 1);
+            break;
+          }
+          // Never far from the requested size.
+          if (bytes >= elem * n)
+            CHECK(p.send_bytes <= bytes + elem * n);
+        }
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmark/collective_plan.h"
 #include "benchmark/device_error.h"
 #include "benchmark/gemm_plan.h"
 #include "benchmark/measurer.h"
@@ -97,35 +98,36 @@ cudaDataType_t blas_type(DType d) {
   }
 }
 
-ncclDataType_t nccl_type(DType d, bool reduces, int64_t& count, int64_t bytes) {
+// NCCL's type for a dtype and its element size; other dtypes move as bytes,
+// and a reduction over them is timed as bfloat16.
+ncclDataType_t nccl_type(DType d, bool reduces, int64_t& elem_bytes) {
   switch (d) {
   case DType::Float32:
-    count = bytes / 4;
+    elem_bytes = 4;
     return ncclFloat32;
   case DType::Float16:
-    count = bytes / 2;
+    elem_bytes = 2;
     return ncclFloat16;
   case DType::BFloat16:
-    count = bytes / 2;
+    elem_bytes = 2;
     return ncclBfloat16;
   case DType::Float64:
-    count = bytes / 8;
+    elem_bytes = 8;
     return ncclFloat64;
   case DType::Int32:
-    count = bytes / 4;
+    elem_bytes = 4;
     return ncclInt32;
   case DType::Int64:
-    count = bytes / 8;
+    elem_bytes = 8;
     return ncclInt64;
   default:
     break;
   }
-  // Others move as bytes; a reduction over them is timed as bfloat16.
   if (reduces) {
-    count = bytes / 2;
+    elem_bytes = 2;
     return ncclBfloat16;
   }
-  count = bytes;
+  elem_bytes = 1;
   return ncclInt8;
 }
 
@@ -236,39 +238,34 @@ public:
   double collective_ms(const CollectiveProblem& p) override {
     if (!comm_)
       throw DeviceError("NCCL communicator not initialized");
-    const int64_t n = ctx_.size();
+    const int n = ctx_.size();
     const bool reduces =
         p.kind == CollectiveKind::AllReduce || p.kind == CollectiveKind::ReduceScatter;
-    int64_t count = 0;
-    ncclDataType_t t = nccl_type(p.dtype, reduces, count, p.input_bytes);
-    count = std::max<int64_t>(count, n);
-    const int64_t elem_bytes = std::max<int64_t>(p.input_bytes / std::max<int64_t>(count, 1), 1);
-    const int64_t in_bytes = count * elem_bytes;
-    int64_t out_bytes = in_bytes;
-    if (p.kind == CollectiveKind::AllGather)
-      out_bytes = in_bytes * n;
-    if (p.kind == CollectiveKind::ReduceScatter)
-      out_bytes = in_bytes / n;
-    DeviceBuffer send(static_cast<size_t>(in_bytes)), recv(static_cast<size_t>(out_bytes));
+    int64_t elem_bytes = 1;
+    const ncclDataType_t t = nccl_type(p.dtype, reduces, elem_bytes);
+    const CollectivePlan plan = plan_collective(p.kind, p.input_bytes, elem_bytes, n);
+    DeviceBuffer send(static_cast<size_t>(plan.send_bytes)),
+        recv(static_cast<size_t>(plan.recv_bytes));
     auto run = [&] {
       switch (p.kind) {
       case CollectiveKind::AllGather:
-        check_nccl(ncclAllGather(send.ptr, recv.ptr, static_cast<size_t>(count), t, comm_, stream_),
+        check_nccl(ncclAllGather(send.ptr, recv.ptr, static_cast<size_t>(plan.nccl_count), t, comm_,
+                                 stream_),
                    "ncclAllGather");
         break;
       case CollectiveKind::ReduceScatter:
-        check_nccl(ncclReduceScatter(send.ptr, recv.ptr, static_cast<size_t>(count / n), t, ncclSum,
-                                     comm_, stream_),
+        check_nccl(ncclReduceScatter(send.ptr, recv.ptr, static_cast<size_t>(plan.nccl_count), t,
+                                     ncclSum, comm_, stream_),
                    "ncclReduceScatter");
         break;
       case CollectiveKind::AllReduce:
-        check_nccl(ncclAllReduce(send.ptr, recv.ptr, static_cast<size_t>(count), t, ncclSum, comm_,
-                                 stream_),
+        check_nccl(ncclAllReduce(send.ptr, recv.ptr, static_cast<size_t>(plan.nccl_count), t,
+                                 ncclSum, comm_, stream_),
                    "ncclAllReduce");
         break;
       case CollectiveKind::AllToAll: {
-        const size_t chunk = static_cast<size_t>(count / n);
-        const size_t chunk_bytes = chunk * static_cast<size_t>(elem_bytes);
+        const size_t chunk = static_cast<size_t>(plan.chunk);
+        const size_t chunk_bytes = chunk * static_cast<size_t>(plan.elem_bytes);
         check_nccl(ncclGroupStart(), "ncclGroupStart");
         for (int peer = 0; peer < n; ++peer) {
           check_nccl(ncclSend(static_cast<char*>(send.ptr) + peer * chunk_bytes, chunk, t, peer,
