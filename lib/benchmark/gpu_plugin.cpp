@@ -167,8 +167,11 @@ public:
     // NCCL cannot put two ranks on one GPU; say so instead of failing inside NCCL.
     char host[256] = {0};
     gethostname(host, sizeof(host) - 1);
+    // Never throw between here and the communicator: the other ranks would be
+    // left waiting in a collective call.
     char bus[64] = {0};
-    check_cuda(cudaDeviceGetPCIBusId(bus, sizeof(bus), device_), "cudaDeviceGetPCIBusId");
+    if (cudaDeviceGetPCIBusId(bus, sizeof(bus), device_) != cudaSuccess)
+      std::snprintf(bus, sizeof(bus), "%d", device_);
     std::vector<std::string> where = ctx_.allgather_strings(std::string(host) + " GPU " + bus);
     for (size_t i = 0; i < where.size(); ++i)
       for (size_t j = 0; j < i; ++j)
@@ -176,13 +179,19 @@ public:
           throw DeviceError(
               "ranks " + std::to_string(j) + " and " + std::to_string(i) + " share " + where[i] +
               "; NCCL needs one GPU per rank (launch at most as many ranks per host as GPUs)");
-    std::string id_bytes(sizeof(ncclUniqueId), '\0');
+    std::string id_bytes; // stays empty when rank 0 cannot create the id
+    ncclResult_t id_rc = ncclSuccess;
     if (ctx_.rank() == 0) {
       ncclUniqueId id;
-      check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
-      id_bytes.assign(reinterpret_cast<const char*>(&id), sizeof(id));
+      id_rc = ncclGetUniqueId(&id);
+      if (id_rc == ncclSuccess)
+        id_bytes.assign(reinterpret_cast<const char*>(&id), sizeof(id));
     }
     ctx_.broadcast(id_bytes, 0);
+    if (id_bytes.size() != sizeof(ncclUniqueId)) {
+      check_nccl(id_rc, "ncclGetUniqueId");
+      throw DeviceError("rank 0 could not create the NCCL unique id");
+    }
     ncclUniqueId id;
     std::copy(id_bytes.begin(), id_bytes.end(), reinterpret_cast<char*>(&id));
     check_nccl(ncclCommInitRank(&comm_, ctx_.size(), id, ctx_.rank()), "ncclCommInitRank");
