@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -253,8 +254,24 @@ public:
     int64_t elem_bytes = 1;
     const ncclDataType_t t = nccl_type(p.dtype, reduces, elem_bytes);
     const CollectivePlan plan = plan_collective(p.kind, p.input_bytes, elem_bytes, n);
-    DeviceBuffer send(static_cast<size_t>(plan.send_bytes)),
-        recv(static_cast<size_t>(plan.recv_bytes));
+    // Allocation can fail on one rank only (memory); all ranks learn of it
+    // before any of them enters NCCL, where the others would wait forever.
+    std::unique_ptr<DeviceBuffer> send_buf, recv_buf;
+    std::string error;
+    try {
+      send_buf = std::make_unique<DeviceBuffer>(static_cast<size_t>(plan.send_bytes));
+      recv_buf = std::make_unique<DeviceBuffer>(static_cast<size_t>(plan.recv_bytes));
+    } catch (const DeviceError& e) {
+      error = e.what();
+    }
+    std::vector<std::string> errors = ctx_.allgather_strings(error);
+    for (size_t r = 0; r < errors.size(); ++r)
+      if (!errors[r].empty())
+        throw DeviceError(static_cast<int>(r) == ctx_.rank()
+                              ? errors[r]
+                              : "rank " + std::to_string(r) + ": " + errors[r]);
+    DeviceBuffer& send = *send_buf;
+    DeviceBuffer& recv = *recv_buf;
     auto run = [&] {
       switch (p.kind) {
       case CollectiveKind::AllGather:
