@@ -24,8 +24,8 @@ struct BucketingResult {
 };
 
 // `budget_bytes` <= 0: no memory limit.
-BucketingResult bucket_collectives(const Graph& scheduled,
-                                   const std::vector<OverlapInterval>& intervals,
+// Consumes `scheduled` (no copy is made when nothing merges).
+BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapInterval>& intervals,
                                    const BucketOptions& opts, int64_t budget_bytes);
 
 } // namespace osched

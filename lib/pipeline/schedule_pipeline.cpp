@@ -81,7 +81,7 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
     // Bucketing may not raise the peak past the budget, nor past the schedule's
     // own peak where that already exceeds it.
     int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
-    BucketingResult br = bucket_collectives(out.graph, intervals, bo, limit);
+    BucketingResult br = bucket_collectives(std::move(out.graph), intervals, bo, limit);
     out.graph = std::move(br.bucketed.graph);
     intervals = std::move(br.bucketed.intervals);
     // The merged collectives are estimated and the final graph simulated anew.
