@@ -352,7 +352,10 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
               "/tmp/report.json\n"
               "  overlap-sched schedule g.pb -o g.sched.pb --max-in-flight-gb 2 "
               "--runtime-estimates est.json\n"
-              "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json");
+              "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json\n"
+              "  mpirun -np 8 overlap-sched schedule g.pb -o g.sched.pb --benchmark-compute "
+              "--collective-estimator benchmark --benchmark-cache bench.json\n"
+              "  overlap-sched schedule g.json -o g.b.json --collective-bucketing --insert-overlap-deps");
   cmd->callback([&exit_code, a, cmd] { exit_code = run_guarded([&] { return run(*a, *cmd); }); });
 }
 
