@@ -24,9 +24,13 @@ if os.geteuid() == 0:
 bench = ["--benchmark-compute", "--collective-estimator", "benchmark", "--benchmark-backend", "synthetic", "-q"]
 
 
+# Containers often forbid the cross-memory-attach copy OpenMPI tries first.
+env = dict(os.environ, OMPI_MCA_btl_vader_single_copy_mechanism="none")
+
+
 def run(cmd, cwd=None, expect=0):
     try:
-        p = subprocess.run(cmd, cwd=cwd or work, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(cmd, cwd=cwd or work, capture_output=True, text=True, timeout=120, env=env)
     except subprocess.TimeoutExpired:
         sys.exit(f"{' '.join(cmd)} hung (ranks waiting on each other?)")
     if p.returncode != expect:
