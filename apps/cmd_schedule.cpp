@@ -183,6 +183,43 @@ template <typename Fn> void guarded_input_phase(RankContext* ctx, Fn&& fn) {
       throw InputError("rank " + std::to_string(r) + ": " + all[r]);
 }
 
+// Under an MPI launcher every rank computes the same result (rank 0 writes
+// it); benchmarking also needs the ranks to exchange measurements.
+std::unique_ptr<RankContext> rank_context_for(const ScheduleArgs& a, bool benchmarking,
+                                              bool benchmark_collectives) {
+  if (launched_by_mpi())
+    return make_mpi_context();
+  if (benchmark_collectives && a.benchmark_backend == "gpu")
+    throw DeviceError("--collective-estimator benchmark needs an MPI launch: run under mpirun "
+                      "-np N (one rank per local GPU)");
+  if (benchmarking)
+    return make_single_rank_context();
+  return nullptr;
+}
+
+// Aligned benchmarks on every rank; rank 0 updates the cache file.
+BenchmarkTable measure(const ScheduleArgs& a, const Graph& g, const HardwareSpec& hw,
+                       const BenchmarkCache& cache, RankContext& ctx, bool benchmark_collectives) {
+  BenchmarkOptions bo;
+  bo.compute = a.cfg.benchmark_compute;
+  bo.collectives = benchmark_collectives;
+  bo.backend = a.benchmark_backend;
+  bo.cache = &cache;
+  BenchmarkTable table = run_aligned_benchmarks(g, bo, hw, ctx, [&]() -> std::unique_ptr<Measurer> {
+    if (a.benchmark_backend == "synthetic")
+      return make_synthetic_measurer(ctx, hw);
+    return make_gpu_measurer(ctx, MeasureOptions{});
+  });
+  if (ctx.rank() == 0 && !a.benchmark_cache.empty()) {
+    try {
+      write_file_atomic(a.benchmark_cache, benchmark_cache_text(table.cache));
+    } catch (const IoError& e) {
+      throw OutputError(e.what());
+    }
+  }
+  return table;
+}
+
 int run(ScheduleArgs& a, CLI::App& cmd) {
   if (!a.config.empty())
     apply_config_file(a.config, a, cmd);
@@ -203,17 +240,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   const bool benchmarking = benchmark_collectives || a.cfg.benchmark_compute;
   a.cfg.benchmark_backend = benchmarking ? a.benchmark_backend : "";
   a.cfg.benchmark_cache_path = benchmarking ? a.benchmark_cache : "";
-  // Under an MPI launcher every rank computes the same result (rank 0 writes
-  // it); benchmarking also needs the ranks to exchange measurements.
-  std::unique_ptr<RankContext> ctx;
-  if (launched_by_mpi()) {
-    ctx = make_mpi_context();
-  } else if (benchmark_collectives && a.benchmark_backend == "gpu") {
-    throw DeviceError("--collective-estimator benchmark needs an MPI launch: run under mpirun "
-                      "-np N (one rank per local GPU)");
-  } else if (benchmarking) {
-    ctx = make_single_rank_context();
-  }
+  std::unique_ptr<RankContext> ctx = rank_context_for(a, benchmarking, benchmark_collectives);
   const int rank = ctx ? ctx->rank() : 0;
 
   std::string input_hash;
@@ -221,7 +248,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   HardwareSpec hw;
   BenchmarkCache cache;
   guarded_input_phase(ctx.get(), [&] {
-    std::string bytes = read_file_bytes(a.input);  // read once: stdin cannot be read twice
+    std::string bytes = read_file_bytes(a.input); // read once: stdin cannot be read twice
     g = parse_graph_bytes(bytes, a.input, in_format);
     input_hash = content_hash(bytes);
     if (!a.runtime_estimates.empty()) {
@@ -245,24 +272,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   std::unique_ptr<BenchmarkEstimator> measured;
   nlohmann::json extra = nlohmann::json::object();
   if (benchmarking) {
-    BenchmarkOptions bo;
-    bo.compute = a.cfg.benchmark_compute;
-    bo.collectives = benchmark_collectives;
-    bo.backend = a.benchmark_backend;
-    bo.cache = &cache;
-    RankContext& c = *ctx;
-    table = run_aligned_benchmarks(g, bo, hw, c, [&]() -> std::unique_ptr<Measurer> {
-      if (a.benchmark_backend == "synthetic")
-        return make_synthetic_measurer(c, hw);
-      return make_gpu_measurer(c, MeasureOptions{});
-    });
-    if (rank == 0 && !a.benchmark_cache.empty()) {
-      try {
-        write_file_atomic(a.benchmark_cache, benchmark_cache_text(table->cache));
-      } catch (const IoError& e) {
-        throw OutputError(e.what());
-      }
-    }
+    table = measure(a, g, hw, cache, *ctx, benchmark_collectives);
     measured = std::make_unique<BenchmarkEstimator>(*table, hw);
     extra["benchmark"] = table->report;
   }
@@ -347,15 +357,16 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--insert-overlap-deps", a->cfg.insert_overlap_deps,
                 "write control_deps that pin each hidden collective around its hiding compute");
   cmd->add_flag("-q,--quiet", a->quiet, "do not print the summary on stderr");
-  cmd->footer("Examples:\n"
-              "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report "
-              "/tmp/report.json\n"
-              "  overlap-sched schedule g.pb -o g.sched.pb --max-in-flight-gb 2 "
-              "--runtime-estimates est.json\n"
-              "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json\n"
-              "  mpirun -np 8 overlap-sched schedule g.pb -o g.sched.pb --benchmark-compute "
-              "--collective-estimator benchmark --benchmark-cache bench.json\n"
-              "  overlap-sched schedule g.json -o g.b.json --collective-bucketing --insert-overlap-deps");
+  cmd->footer(
+      "Examples:\n"
+      "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report "
+      "/tmp/report.json\n"
+      "  overlap-sched schedule g.pb -o g.sched.pb --max-in-flight-gb 2 "
+      "--runtime-estimates est.json\n"
+      "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json\n"
+      "  mpirun -np 8 overlap-sched schedule g.pb -o g.sched.pb --benchmark-compute "
+      "--collective-estimator benchmark --benchmark-cache bench.json\n"
+      "  overlap-sched schedule g.json -o g.b.json --collective-bucketing --insert-overlap-deps");
   cmd->callback([&exit_code, a, cmd] { exit_code = run_guarded([&] { return run(*a, *cmd); }); });
 }
 
