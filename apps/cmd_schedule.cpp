@@ -273,6 +273,14 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   nlohmann::json extra = nlohmann::json::object();
   if (benchmarking) {
     table = measure(a, g, hw, cache, *ctx, benchmark_collectives);
+    // What is not measured keeps the models: model the GPU that was measured
+    // (rank 0's, so all ranks agree) unless the graph or options name one.
+    const std::string device = table->report["devices"][0].get<std::string>();
+    if (a.benchmark_backend == "gpu" && g.hardware.is_null() && a.cfg.hardware_overrides.is_null() &&
+        is_known_gpu(device)) {
+      a.cfg.hardware_overrides = {{"gpu", device}};
+      hw = resolve_hardware(g, a.cfg.hardware_overrides);
+    }
     measured = std::make_unique<BenchmarkEstimator>(*table, hw);
     extra["benchmark"] = table->report;
   }

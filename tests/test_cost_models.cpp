@@ -98,3 +98,12 @@ TEST_CASE("dependency graph: ancestors, and the implicit same-group chain") {
   CHECK_FALSE(dg.is_ancestor(*g.find("mm1"), *g.find("ar2")));
   CHECK_FALSE(dg.is_ancestor(*g.find("ar2"), *g.find("ar1")));
 }
+
+TEST_CASE("CUDA device names map to known hardware tables") {
+  CHECK(osched::is_known_gpu("NVIDIA H200"));
+  CHECK(osched::is_known_gpu("NVIDIA A100-SXM4-80GB"));
+  CHECK(osched::is_known_gpu("Tesla V100-SXM2-32GB"));
+  CHECK_FALSE(osched::is_known_gpu("NVIDIA GeForce RTX 4090"));
+  CHECK_FALSE(osched::is_known_gpu("synthetic"));
+  CHECK(osched::default_hardware("NVIDIA H200").hbm_gbps == 4800);
+}

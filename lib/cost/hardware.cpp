@@ -44,6 +44,12 @@ HardwareSpec default_hardware(const std::string& gpu) {
   return hw;
 }
 
+bool is_known_gpu(const std::string& name) {
+  for (const char* token : {"A100", "V100", "B100", "B200", "GB200", "H100", "H200"})
+    if (name.find(token) != std::string::npos) return true;
+  return false;
+}
+
 double HardwareSpec::peak_flops(DType d) const {
   auto it = peak_tflops.find(std::string(dtype_name(d)));
   if (it != peak_tflops.end()) return it->second * 1e12;

@@ -36,6 +36,10 @@ struct HardwareSpec {
 // Defaults for a GPU by name ("H100-SXM", "H200", "A100-SXM", "B200", "V100"...).
 HardwareSpec default_hardware(const std::string& gpu = "H100-SXM");
 
+// Whether default_hardware has a table for this name (e.g. a CUDA device
+// name such as "NVIDIA H200" or "NVIDIA A100-SXM4-80GB").
+bool is_known_gpu(const std::string& name);
+
 // Applies a graph's / config's `hardware` object. Throws std::invalid_argument
 // with "field: reason" on bad values.
 void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& overrides);
