@@ -31,7 +31,7 @@ print(f"device {b['devices'][0]}: {b['measured']} measured, {b['cache_hits']} fr
 print(f"{'op key':90s} {'measured':>10s} {'roofline':>10s} {'ratio':>6s}")
 for e in b["compute"]:
     r = e["analytical_ms"] / e["median_ms"] if e["median_ms"] > 0 else 0
-    print(f"{e['key'][:90]:90s} {e["median_ms"]:10.5f} {e["analytical_ms"]:10.5f} {r:6.2f}")
+    print(f"{e['key'][:90]:90s} {e['median_ms']:10.5f} {e['analytical_ms']:10.5f} {r:6.2f}")
 PY
   "$BIN" verify "$g" "$OUT/$name.sched.json"
 done
