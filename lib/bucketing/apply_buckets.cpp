@@ -39,8 +39,11 @@ nlohmann::json tool_meta(const char* key, const nlohmann::json& value) {
 
 } // namespace
 
-BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
-                            const std::vector<Bucket>& buckets) {
+namespace {
+
+// `movable`, when given, is `g`: its kept nodes are moved, not copied.
+BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapInterval>& colls,
+                      const std::vector<Bucket>& buckets) {
   BucketedGraph out;
   std::vector<Node> fresh; // new nodes; refs to old nodes use old ids, to new ones new_ref()
   // What replaces a removed old node: (new node, output index or -1).
@@ -187,7 +190,7 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
   ng = g.without_nodes();
   ng.nodes.reserve(seq.size());
   for (auto [is_new, id] : seq) {
-    Node n = is_new ? std::move(fresh[id]) : g.nodes[id];
+    Node n = is_new ? std::move(fresh[id]) : movable ? std::move(movable->nodes[id]) : g.nodes[id];
     auto remap = [&](Value& v) { v.i = final_of(v.i, v.ref_output); };
     for (auto& a : n.args)
       for_each_ref_mut(a, remap);
@@ -247,6 +250,20 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
   }
   std::sort(out.intervals.begin(), out.intervals.end(),
             [](const OverlapInterval& a, const OverlapInterval& b) { return a.start < b.start; });
+  return out;
+}
+
+} // namespace
+
+BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
+                            const std::vector<Bucket>& buckets) {
+  return rewrite(g, nullptr, colls, buckets);
+}
+
+BucketedGraph apply_buckets(Graph&& g, const std::vector<OverlapInterval>& colls,
+                            const std::vector<Bucket>& buckets) {
+  BucketedGraph out = rewrite(g, &g, colls, buckets);
+  std::vector<Node>().swap(g.nodes); // the moved-from shells
   return out;
 }
 

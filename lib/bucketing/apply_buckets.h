@@ -33,5 +33,8 @@ struct BucketedGraph {
 
 BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets);
+// The same, moving the kept nodes out of `g` (for large graphs).
+BucketedGraph apply_buckets(Graph&& g, const std::vector<OverlapInterval>& colls,
+                            const std::vector<Bucket>& buckets);
 
 } // namespace osched

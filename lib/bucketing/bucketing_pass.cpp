@@ -3,13 +3,20 @@
 #include <algorithm>
 #include <numeric>
 
+#include "io/proto_io.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
 
 namespace osched {
 
+namespace {
+// From this size on, the way back is kept as protobuf bytes, not a copy.
+constexpr size_t kCompactBackupNodes = 250000;
+} // namespace
+
 BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapInterval>& intervals,
-                                   const BucketOptions& opts, int64_t budget_bytes) {
+                                   const BucketOptions& opts, int64_t budget_bytes,
+                                   int64_t scheduled_peak_bytes) {
   std::vector<Bucket> buckets = plan_buckets(scheduled, intervals, opts);
   BucketingResult r;
   auto peak_of = [](const Graph& g) {
@@ -17,25 +24,41 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
     std::iota(identity.begin(), identity.end(), 0);
     return memory_profile(build_storage_map(g), identity).peak;
   };
-  while (!buckets.empty()) {
-    // A rewritten copy: the scheduled graph stays intact in case this one
-    // does not fit and buckets must be given up.
-    r.bucketed = apply_buckets(scheduled, intervals, buckets);
-    r.peak_bytes = peak_of(r.bucketed.graph);
-    if (budget_bytes <= 0 || r.peak_bytes <= budget_bytes) {
-      for (const Bucket& b : buckets)
-        r.collectives_merged += b.members.size();
-      return r;
+  if (!buckets.empty()) {
+    // A bucket adds at most twice its bytes to the memory live at any point
+    // (its flat buffers beside the members' tensors). Only when that could
+    // pass the budget is a way back to the unbucketed graph needed: a copy
+    // (fast) or, for very large graphs, protobuf bytes (a fraction of the
+    // memory, some seconds per million nodes).
+    int64_t bound = scheduled_peak_bytes;
+    for (const Bucket& b : buckets)
+      bound += 2 * b.size_bytes;
+    const bool may_exceed = budget_bytes > 0 && bound > budget_bytes;
+    const bool compact_backup = may_exceed && scheduled.nodes.size() >= kCompactBackupNodes;
+    std::string backup = compact_backup ? graph_to_proto_bytes(scheduled) : std::string();
+    while (!buckets.empty()) {
+      if (may_exceed && !compact_backup)
+        r.bucketed = apply_buckets(scheduled, intervals, buckets); // a copy; `scheduled` stays
+      else
+        r.bucketed = apply_buckets(std::move(scheduled), intervals, buckets);
+      r.peak_bytes = peak_of(r.bucketed.graph);
+      if (!may_exceed || r.peak_bytes <= budget_bytes) {
+        for (const Bucket& b : buckets)
+          r.collectives_merged += b.members.size();
+        return r;
+      }
+      size_t largest = 0; // among equal sizes the later bucket goes first
+      for (size_t i = 1; i < buckets.size(); ++i)
+        if (buckets[i].size_bytes >= buckets[largest].size_bytes)
+          largest = i;
+      buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
+      ++r.dropped_for_memory;
+      r.bucketed = BucketedGraph{};
+      if (compact_backup)
+        scheduled = graph_from_proto_bytes(backup);
     }
-    size_t largest = 0; // among equal sizes the later bucket goes first
-    for (size_t i = 1; i < buckets.size(); ++i)
-      if (buckets[i].size_bytes >= buckets[largest].size_bytes)
-        largest = i;
-    buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
-    ++r.dropped_for_memory;
   }
-  // Nothing to merge: the graph is taken as it is, without a copy.
-  r.bucketed = BucketedGraph{};
+  // Nothing to merge: the graph is taken as it is.
   r.bucketed.graph = std::move(scheduled);
   r.bucketed.intervals = intervals;
   r.peak_bytes = peak_of(r.bucketed.graph);

@@ -24,8 +24,11 @@ struct BucketingResult {
 };
 
 // `budget_bytes` <= 0: no memory limit.
-// Consumes `scheduled` (no copy is made when nothing merges).
+// Consumes `scheduled`; its nodes move into the result. Only when the budget
+// could be passed (and buckets might have to be given up) is a way back kept:
+// a copy, or protobuf bytes for graphs of 250k nodes and more.
 BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapInterval>& intervals,
-                                   const BucketOptions& opts, int64_t budget_bytes);
+                                   const BucketOptions& opts, int64_t budget_bytes,
+                                   int64_t scheduled_peak_bytes);
 
 } // namespace osched

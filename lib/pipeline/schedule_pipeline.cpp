@@ -74,14 +74,16 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
   out.graph = owned ? apply_order(std::move(*owned), sched.order) : apply_order(g, sched.order);
   // From here on `g` may be empty.
 
-  if (!config.collective_bucketing && !config.insert_overlap_deps) return out;
+  if (!config.collective_bucketing && !config.insert_overlap_deps)
+    return out;
   std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
   if (config.collective_bucketing) {
     BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance};
     // Bucketing may not raise the peak past the budget, nor past the schedule's
     // own peak where that already exceeds it.
     int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
-    BucketingResult br = bucket_collectives(std::move(out.graph), intervals, bo, limit);
+    BucketingResult br =
+        bucket_collectives(std::move(out.graph), intervals, bo, limit, sched.scheduled_peak_bytes);
     out.graph = std::move(br.bucketed.graph);
     intervals = std::move(br.bucketed.intervals);
     // The merged collectives are estimated and the final graph simulated anew.
@@ -99,11 +101,12 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
                                {"dropped_for_memory", br.dropped_for_memory}};
   }
   if (config.insert_overlap_deps)
-    out.report["overlap_deps"] = {{"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
+    out.report["overlap_deps"] = {
+        {"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
   return out;
 }
 
-}  // namespace
+} // namespace
 
 ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
                             const ScheduleConfig& config, RuntimeEstimator* primary,
@@ -111,8 +114,9 @@ ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
   return schedule_graph(g, nullptr, content_hash(input_bytes), config, primary, report_extra);
 }
 
-ScheduleOutput run_schedule_owned(Graph&& g, const std::string& input_hash, const ScheduleConfig& config,
-                                  RuntimeEstimator* primary, const nlohmann::json& report_extra) {
+ScheduleOutput run_schedule_owned(Graph&& g, const std::string& input_hash,
+                                  const ScheduleConfig& config, RuntimeEstimator* primary,
+                                  const nlohmann::json& report_extra) {
   return schedule_graph(g, &g, input_hash, config, primary, report_extra);
 }
 
