@@ -51,16 +51,15 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
   // At the old position of a removed node, these new nodes are emitted instead.
   std::unordered_map<NodeId, std::vector<size_t>> emit_at;
   std::unordered_set<NodeId> removed;
-  std::set<std::string> names;
-  for (const Node& n : g.nodes)
-    names.insert(n.name);
+  std::unordered_set<std::string> created;  // names given to new nodes so far
   auto unique = [&](const std::string& base) {
     std::string name = base;
-    for (int i = 1; names.count(name); ++i)
+    for (int i = 1; g.find(name) || created.count(name); ++i)
       name = base + "_" + std::to_string(i);
-    names.insert(name);
+    created.insert(name);
     return name;
   };
+
   struct Made {
     size_t start, wait;
     const Bucket* bucket;

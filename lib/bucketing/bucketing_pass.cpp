@@ -35,7 +35,11 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
       bound += 2 * b.size_bytes;
     const bool may_exceed = budget_bytes > 0 && bound > budget_bytes;
     const bool compact_backup = may_exceed && scheduled.nodes.size() >= kCompactBackupNodes;
-    std::string backup = compact_backup ? graph_to_proto_bytes(scheduled) : std::string();
+    std::string backup;
+    if (compact_backup) {
+      backup.reserve(scheduled.nodes.size() * 128);  // typical bytes per node: no regrowth
+      write_graph_proto(scheduled, [&](std::string_view piece) { backup.append(piece); });
+    }
     while (!buckets.empty()) {
       if (may_exceed && !compact_backup)
         r.bucketed = apply_buckets(scheduled, intervals, buckets); // a copy; `scheduled` stays
