@@ -6,6 +6,8 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/cost/estimator.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/storage_map.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/memory_tracker.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/write_order.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/collective_uses.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/dependency_graph.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/potential_overlap.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/overlap_scheduler.cpp

@@ -324,7 +324,8 @@ TEST_CASE("cuBLAS call plans read row-major and transposed operands correctly") 
 
 TEST_CASE("NCCL benchmark plans keep every call inside its buffers") {
   for (CollectiveKind kind : {CollectiveKind::AllGather, CollectiveKind::ReduceScatter,
-                              CollectiveKind::AllReduce, CollectiveKind::AllToAll})
+                              CollectiveKind::AllReduce, CollectiveKind::AllToAll,
+                              CollectiveKind::Broadcast})
     for (int64_t bytes : {1, 2, 3, 1000, 4096, 1 << 20})
       for (int64_t elem : {1, 2, 4, 8})
         for (int n : {2, 3, 8}) {
@@ -345,6 +346,7 @@ TEST_CASE("NCCL benchmark plans keep every call inside its buffers") {
             CHECK(p.nccl_count >= 1);
             break;
           case CollectiveKind::AllReduce:
+          case CollectiveKind::Broadcast: // in and out of the same count
             CHECK(p.nccl_count * elem <= std::min(p.send_bytes, p.recv_bytes));
             break;
           case CollectiveKind::AllToAll: // n chunks each way

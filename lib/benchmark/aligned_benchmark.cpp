@@ -69,7 +69,8 @@ run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const Hardw
     for (NodeId i = 0; i < g.size(); ++i) {
       const Node& n = g.nodes[i];
       auto sig = collective_signature(n.target);
-      if (!sig || n.op != NodeOp::CallFunction)
+      // Broadcasts are not benchmarked: the scheduler keeps them in place.
+      if (!sig || n.op != NodeOp::CallFunction || sig->kind == CollectiveKind::Broadcast)
         continue;
       auto in = collective_input(g, i);
       if (!in)
@@ -203,7 +204,7 @@ std::optional<double> BenchmarkEstimator::compute_ms(const Graph& g, NodeId n) {
 
 std::optional<double> BenchmarkEstimator::collective_ms(const Graph& g, NodeId n) {
   auto sig = collective_signature(g.nodes[n].target);
-  if (!sig)
+  if (!sig || sig->kind == CollectiveKind::Broadcast)
     return std::nullopt;
   auto in = collective_input(g, n);
   if (!in)

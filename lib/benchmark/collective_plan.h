@@ -41,6 +41,7 @@ inline CollectivePlan plan_collective(CollectiveKind kind, int64_t input_bytes, 
     break;
   case CollectiveKind::AllReduce:
   case CollectiveKind::AllToAll:
+  case CollectiveKind::Broadcast:
     p.recv_bytes = p.send_bytes;
     break;
   }

@@ -46,6 +46,7 @@ int64_t collective_model_bytes(CollectiveKind kind, int64_t in, int nranks) {
     return in + in / std::max(1, nranks);
   case CollectiveKind::AllReduce:
   case CollectiveKind::AllToAll:
+  case CollectiveKind::Broadcast:
     return 2 * in;
   }
   return 2 * in;

@@ -304,6 +304,11 @@ public:
         check_nccl(ncclGroupEnd(), "ncclGroupEnd");
         break;
       }
+      case CollectiveKind::Broadcast:
+        check_nccl(ncclBroadcast(send.ptr, recv.ptr, static_cast<size_t>(plan.nccl_count), t, 0,
+                                 comm_, stream_),
+                   "ncclBroadcast");
+        break;
       }
     };
     for (int i = 0; i < 2; ++i)

@@ -1,5 +1,7 @@
 #include "bucketing/bucket_planner.h"
 
+#include "graph/mutation.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -15,7 +17,9 @@ namespace {
 std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
   const Node& n = g.nodes[start];
   auto sig = collective_signature(n.target);
-  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll)
+  // In-place and out= forms write a buffer that a bucket's flat copy would not.
+  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll ||
+      sig->kind == CollectiveKind::Broadcast || !mutated_args(n).empty())
     return std::nullopt;
   auto group = collective_group_name(n);
   auto in = collective_input(g, start);
@@ -23,7 +27,7 @@ std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
     return std::nullopt;
   std::string key = *group + "|" + n.target + "|" + std::string(dtype_name(in->second));
   // reduce op (reduce_scatter, all_reduce) and group_size (all_gather, reduce_scatter)
-  for (size_t i = 1; i < n.args.size() && i != sig->group_name_pos; ++i) {
+  for (size_t i = 1; i < n.args.size() && static_cast<int>(i) != sig->group_name_pos; ++i) {
     const Value& v = n.args[i];
     if (v.kind == Value::Kind::String)
       key += "|" + v.s;

@@ -72,17 +72,15 @@ int64_t collective_memory_bytes(const Graph& g, NodeId id) {
 }
 
 int collective_group_size(const Graph& g, NodeId id) {
-  auto name = collective_group_name(g.nodes[id]);
-  auto it = name ? g.process_groups.find(*name) : g.process_groups.end();
-  return it == g.process_groups.end() ? 1 : static_cast<int>(it->second.ranks.size());
+  auto ranks = collective_group_ranks(g, g.nodes[id]);
+  return ranks ? static_cast<int>(ranks->size()) : 1;
 }
 
 int collective_num_nodes(const Graph& g, NodeId id, int gpus_per_node) {
-  auto name = collective_group_name(g.nodes[id]);
-  auto it = name ? g.process_groups.find(*name) : g.process_groups.end();
-  if (it == g.process_groups.end()) return 1;
+  auto ranks = collective_group_ranks(g, g.nodes[id]);
+  if (!ranks) return 1;
   std::set<int64_t> hosts;
-  for (int64_t r : it->second.ranks) hosts.insert(r / std::max(1, gpus_per_node));
+  for (int64_t r : *ranks) hosts.insert(r / std::max(1, gpus_per_node));
   return static_cast<int>(hosts.size());
 }
 

@@ -85,7 +85,8 @@ double count_flops(const Graph& g, NodeId id) {
                        p == "aten._scaled_dot_product_flash_attention" ||
                        p == "aten._scaled_dot_product_cudnn_attention" ||
                        p == "aten._scaled_dot_product_flash_attention_for_cpu" ||
-                       p == "aten._scaled_dot_product_fused_attention_overrideable";
+                       p == "aten._scaled_dot_product_fused_attention_overrideable" ||
+                       p == "higher_order.flex_attention";  // dense bound: the block mask is opaque
   if (attention_fwd) return sdpa_forward_flops(arg_meta(g, n, 0), arg_meta(g, n, 1), arg_meta(g, n, 2));
   if (p == "aten._flash_attention_forward" || p == "aten._efficient_attention_forward") {
     // [b, s, h, d] layout: swap to [b, h, s, d] dims.

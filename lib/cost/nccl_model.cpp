@@ -83,7 +83,8 @@ double algo_time_us(const CollectiveShape& c, const HardwareSpec& hw, Algo algo,
   switch (c.kind) {
     case CollectiveKind::AllReduce: nsteps = 2 * (n_ranks - 1); break;
     case CollectiveKind::AllGather:
-    case CollectiveKind::ReduceScatter: nsteps = n_ranks - 1; break;
+    case CollectiveKind::ReduceScatter:
+    case CollectiveKind::Broadcast: nsteps = n_ranks - 1; break;  // ring broadcast: a pipelined chain
     case CollectiveKind::AllToAll: nsteps = 2 * (n_ranks - 1); break;
   }
   double bandwidth;

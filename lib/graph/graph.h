@@ -23,6 +23,14 @@ enum class NodeOp : uint8_t { Placeholder, GetAttr, CallFunction, Output };
 std::optional<NodeOp> parse_node_op(std::string_view s);
 std::string_view node_op_name(NodeOp op);
 
+// An argument the node writes into: a positional index, or a keyword
+// argument by name (`out=`).
+struct MutatedArg {
+  int32_t position = -1;  // -1 when `kwarg` names it
+  std::string kwarg;
+  bool operator==(const MutatedArg& o) const { return position == o.position && kwarg == o.kwarg; }
+};
+
 // How the node's `val` is shaped: absent/null, one tensor, or a list.
 enum class ValKind : uint8_t { Null, Single, List };
 
@@ -36,6 +44,9 @@ struct Node {
   std::vector<std::optional<TensorMeta>> val;  // one entry for Single
   std::optional<std::vector<std::string>> tags;
   std::optional<bool> is_view;
+  // Arguments written in place, as the exporter states them; absent: the
+  // built-in table of mutating ops decides (graph/mutation.h).
+  std::optional<std::vector<MutatedArg>> mutates;
   std::vector<NodeId> control_deps;
   nlohmann::json meta;  // null when absent
   nlohmann::json extra;  // unknown fields (null when none)

@@ -7,7 +7,7 @@ namespace osched {
 namespace {
 
 // Operators with a FLOP formula in torch.utils.flop_counter's registry.
-constexpr std::array<std::string_view, 27> kComputePackets = {
+constexpr std::array<std::string_view, 29> kComputePackets = {
     "aten.mm", "aten.addmm", "aten.bmm", "aten.baddbmm", "aten._scaled_mm",
     "aten._grouped_mm", "aten._scaled_grouped_mm",
     "aten.convolution", "aten._convolution", "aten.cudnn_convolution",
@@ -25,9 +25,10 @@ constexpr std::array<std::string_view, 27> kComputePackets = {
     "aten._scaled_dot_product_fused_attention_overrideable",
     "aten._scaled_dot_product_fused_attention_overrideable_backward",
     "aten.cudnn_convolution_transpose",
+    "higher_order.flex_attention", "higher_order.flex_attention_backward",
 };
 
-constexpr std::array<std::string_view, 30> kViewPackets = {
+constexpr std::array<std::string_view, 33> kViewPackets = {
     "aten.view", "aten._reshape_alias", "aten.reshape", "aten.permute", "aten.transpose",
     "aten.t", "aten.expand", "aten.slice", "aten.select", "aten.squeeze", "aten.unsqueeze",
     "aten.as_strided", "aten.alias", "aten.split", "aten.split_with_sizes", "aten.chunk",
@@ -35,6 +36,15 @@ constexpr std::array<std::string_view, 30> kViewPackets = {
     "aten.view_as_complex", "aten.unfold", "aten.detach", "aten.unflatten",
     "aten.view_as", "aten.expand_as", "aten.movedim", "aten.swapaxes", "aten.indices",
     "aten.values",
+    // FX's getitem on a multi-output node (exporters may keep it as a node).
+    "getitem", "operator.getitem", "_operator.getitem",
+};
+
+// Ops that read only a tensor's metadata (sizes, strides), never its data.
+constexpr std::array<std::string_view, 10> kMetadataPackets = {
+    "aten.sym_size", "aten.sym_stride", "aten.sym_numel", "aten.sym_storage_offset",
+    "aten.size", "aten.stride", "aten.numel", "aten.dim", "aten.is_contiguous",
+    "aten.storage_offset",
 };
 
 constexpr std::array<std::string_view, 62> kPointwisePackets = {
@@ -71,6 +81,18 @@ bool is_compute_target(std::string_view t) { return contains(kComputePackets, ov
 bool is_view_target(std::string_view t) { return contains(kViewPackets, overload_packet(t)); }
 bool is_pointwise_target(std::string_view t) {
   return contains(kPointwisePackets, overload_packet(t));
+}
+
+bool is_metadata_target(std::string_view t) {
+  return contains(kMetadataPackets, overload_packet(t));
+}
+
+bool is_metadata_node(const Node& n) {
+  return n.op == NodeOp::CallFunction && is_metadata_target(n.target);
+}
+
+bool is_getitem_target(std::string_view t) {
+  return t == "getitem" || t == "operator.getitem" || t == "_operator.getitem";
 }
 
 bool is_compute_node(const Node& n) {

@@ -15,11 +15,15 @@ std::string_view overload_packet(std::string_view target);
 bool is_compute_target(std::string_view target);
 bool is_view_target(std::string_view target);
 bool is_pointwise_target(std::string_view target);
+// sym_size, sym_stride, ...: read sizes known when the input is issued.
+bool is_metadata_target(std::string_view target);
+bool is_getitem_target(std::string_view target);
 
 // Node-level answers that honour the node's own tags / is_view.
 bool is_compute_node(const Node& n);
 bool is_view_node(const Node& n);
 bool is_pointwise_node(const Node& n);
+bool is_metadata_node(const Node& n);
 inline bool is_cheap_node(const Node& n) { return is_view_node(n) || is_pointwise_node(n); }
 
 }  // namespace osched

@@ -17,7 +17,7 @@ const std::unordered_set<std::string> kTopKeys = {
     "format", "version", "name", "rank", "world_size", "process_groups", "hardware", "nodes"};
 const std::unordered_set<std::string> kNodeKeys = {"name",  "op",     "target",       "args",
                                                    "kwargs", "val",   "tags",         "is_view",
-                                                   "control_deps", "meta"};
+                                                   "mutates", "control_deps", "meta"};
 const std::unordered_set<std::string> kMetaKeys = {
     "shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"};
 
@@ -290,6 +290,28 @@ class Reader {
     return t;
   }
 
+  std::vector<MutatedArg> read_mutates(const json& m) {
+    const char* form = "must be an array of argument positions and \"kwarg:NAME\" strings";
+    if (!m.is_array()) throw GraphError(node_name_, "mutates", form);
+    std::vector<MutatedArg> out;
+    for (size_t i = 0; i < m.size(); ++i) {
+      const std::string field = "mutates[" + std::to_string(i) + "]";
+      MutatedArg a;
+      if (m[i].is_number_integer()) {
+        int64_t p = as_int(m[i], node_name_, field);
+        if (p < 0 || p > INT32_MAX) throw GraphError(node_name_, field, "argument position out of range");
+        a.position = static_cast<int32_t>(p);
+      } else if (m[i].is_string() && m[i].get<std::string>().rfind("kwarg:", 0) == 0 &&
+                 m[i].get<std::string>().size() > 6) {
+        a.kwarg = m[i].get<std::string>().substr(6);
+      } else {
+        throw GraphError(node_name_, field, form);
+      }
+      out.push_back(std::move(a));
+    }
+    return out;
+  }
+
   Node read_node(const json& n) {
     Node node;
     node.name = n["name"].get<std::string>();
@@ -339,6 +361,7 @@ class Reader {
       if (!n["is_view"].is_boolean()) throw GraphError(node_name_, "is_view", "must be a boolean");
       node.is_view = n["is_view"].get<bool>();
     }
+    if (n.contains("mutates")) node.mutates = read_mutates(n["mutates"]);
     if (n.contains("control_deps")) {
       if (!n["control_deps"].is_array())
         throw GraphError(node_name_, "control_deps", "must be an array of node names");
@@ -424,6 +447,14 @@ json node_json(const Node& n, const Graph& g) {
   }
   if (n.tags) j["tags"] = *n.tags;
   if (n.is_view) j["is_view"] = *n.is_view;
+  if (n.mutates) {
+    json m = json::array();
+    for (const auto& a : *n.mutates) {
+      if (a.position >= 0) m.push_back(a.position);
+      else m.push_back("kwarg:" + a.kwarg);
+    }
+    j["mutates"] = m;
+  }
   if (!n.control_deps.empty()) {
     json deps = json::array();
     for (NodeId d : n.control_deps) deps.push_back(g.nodes[d].name);

@@ -148,6 +148,14 @@ json node_from_pb(const pb::Node& n) {
   }
   if (n.has_tags()) j["tags"] = std::vector<std::string>(n.tags().begin(), n.tags().end());
   if (n.has_is_view()) j["is_view"] = n.is_view();
+  if (n.has_mutates()) {
+    json m = json::array();
+    for (const auto& a : n.mutates()) {
+      if (a.which_case() == pb::MutatedArg::kKwarg) m.push_back("kwarg:" + a.kwarg());
+      else m.push_back(a.position());
+    }
+    j["mutates"] = m;
+  }
   if (n.control_deps_size() > 0)
     j["control_deps"] = std::vector<std::string>(n.control_deps().begin(), n.control_deps().end());
   if (!n.meta_json().empty()) j["meta"] = parse_extra(n.meta_json(), where + ".meta");
@@ -180,11 +188,19 @@ void node_to_pb(json j, pb::Node* out) {
     for (const auto& t : j["tags"]) out->add_tags(t.get<std::string>());
   }
   if (j.contains("is_view")) out->set_is_view(j["is_view"].get<bool>());
+  if (j.contains("mutates")) {
+    out->set_has_mutates(true);
+    for (const auto& m : j["mutates"]) {
+      auto* a = out->add_mutates();
+      if (m.is_string()) a->set_kwarg(m.get<std::string>().substr(6));
+      else a->set_position(m.get<int64_t>());
+    }
+  }
   if (j.contains("control_deps"))
     for (const auto& d : j["control_deps"]) out->add_control_deps(d.get<std::string>());
   if (j.contains("meta")) out->set_meta_json(canonical_json(j["meta"]));
   for (const char* k : {"name", "op", "target", "args", "kwargs", "val", "tags", "is_view",
-                        "control_deps", "meta"})
+                        "mutates", "control_deps", "meta"})
     j.erase(k);
   if (!j.empty()) out->set_extra_json(canonical_json(j));
 }

@@ -14,6 +14,12 @@ int64_t MemoryTracker::allocation_of(NodeId n) const {
   return b;
 }
 
+bool MemoryTracker::would_free(NodeId n) const {
+  for (StorageId s : map_.reads[n])
+    if (remaining_reads_[s] == 1 && map_.releasable[s] && allocated_[s]) return true;
+  return false;
+}
+
 void MemoryTracker::schedule(NodeId n) {
   for (StorageId s : map_.allocates[n]) {
     if (allocated_[s]) continue;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "graph/collective.h"
+#include "graph/mutation.h"
 #include "graph/op_table.h"
 
 namespace osched {
@@ -16,6 +17,7 @@ StorageMap build_storage_map(const Graph& g) {
   const size_t n = g.nodes.size();
   m.allocates.resize(n);
   m.reads.resize(n);
+  m.writes.resize(n);
   std::unordered_map<std::string, StorageId> named;
   // Storage of output i of node v, filled as nodes are visited in order.
   std::vector<std::vector<StorageId>> out_storage(n);
@@ -43,6 +45,21 @@ StorageMap build_storage_map(const Graph& g) {
       });
       if (first_input >= 0) break;
     }
+    // getitem(x, k) selects output k of x.
+    if (is_getitem_target(node.target) && node.args.size() >= 2 && node.args[0].is_ref() &&
+        node.args[0].ref_output < 0 && node.args[1].kind == Value::Kind::Int) {
+      Value sel = node.args[0];
+      sel.ref_output = node.args[1].i;
+      first_input = storage_of_ref(sel);
+    }
+    // Storages written in place; in-place and out= ops return them.
+    std::vector<StorageId> written;
+    for_each_mutated_ref(node, [&](const Value& v) {
+      StorageId s = storage_of_ref(v);
+      if (s >= 0) written.push_back(s);
+    });
+    dedupe_keep_order(written);
+    const bool returns_written = !written.empty() && outputs_alias_mutated(node);
     const bool aliases_input = (is_view_node(node) || is_wait_node(node)) && first_input >= 0;
     auto& outs = out_storage[i];
     for (const auto& meta : node.val) {
@@ -62,6 +79,9 @@ StorageMap build_storage_map(const Graph& g) {
           // A larger alias later on (e.g. a view with a bigger span) grows the estimate.
           m.bytes[s] = std::max(m.bytes[s], meta->allocation_bytes());
         }
+      } else if (returns_written) {
+        // Output k is written tensor k (all_gather_copy_in returns two views of one buffer).
+        s = written[std::min(outs.size(), written.size() - 1)];
       } else if (aliases_input) {
         s = first_input;
       } else {
@@ -77,6 +97,7 @@ StorageMap build_storage_map(const Graph& g) {
     for (const auto& a : node.args) for_each_ref(a, read);
     for (const auto& kv : node.kwargs) for_each_ref(kv.second, read);
     dedupe_keep_order(m.reads[i]);
+    m.writes[i] = std::move(written);
     if (node.op == NodeOp::Output)
       for (StorageId s : m.reads[i]) m.releasable[s] = false;
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Which allocation (storage) each node output lives in. Exporter storage ids
-// win; otherwise views and waits alias their input, and every other output
-// is a fresh allocation sized by its shape, stride and dtype.
+// win; otherwise views and waits alias their input, getitem the output it
+// selects, in-place and out= ops the tensors they write, and every other
+// output is a fresh allocation sized by its shape, stride and dtype.
 
 #include <cstdint>
 #include <vector>
@@ -18,6 +19,8 @@ struct StorageMap {
   // Per node: storages the node allocates, and storages it reads (deduplicated).
   std::vector<std::vector<StorageId>> allocates;
   std::vector<std::vector<StorageId>> reads;
+  // Per node: storages it writes in place (graph/mutation.h), deduplicated.
+  std::vector<std::vector<StorageId>> writes;
   // Per storage: how many (node, storage) reads there are in the graph.
   std::vector<int32_t> read_count;
 };

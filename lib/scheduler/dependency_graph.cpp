@@ -9,9 +9,10 @@
 
 namespace osched {
 
-DependencyGraph::DependencyGraph(const Graph& g) {
+DependencyGraph::DependencyGraph(const Graph& g, const std::vector<std::pair<NodeId, NodeId>>& extra_edges) {
   const NodeId n = g.size();
   std::vector<std::vector<NodeId>> extra(n);
+  for (const auto& [before, after] : extra_edges) extra[after].push_back(before);
   std::unordered_map<std::string, NodeId> last_in_group;
   for (NodeId i = 0; i < n; ++i) {
     if (!is_collective_node(g.nodes[i])) continue;

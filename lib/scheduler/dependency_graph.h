@@ -14,7 +14,9 @@ namespace osched {
 
 class DependencyGraph {
  public:
-  explicit DependencyGraph(const Graph& g);
+  // `extra` adds edges (before, after) with before < after, e.g. the orders
+  // in-place writes impose (memory/write_order.h).
+  explicit DependencyGraph(const Graph& g, const std::vector<std::pair<NodeId, NodeId>>& extra = {});
 
   NodeId size() const { return static_cast<NodeId>(offsets_in_.size() - 1); }
   std::pair<const NodeId*, const NodeId*> inputs(NodeId n) const {

@@ -12,7 +12,10 @@
 #include "graph/op_table.h"
 #include "memory/memory_tracker.h"
 #include "scheduler/dependency_graph.h"
+#include "memory/write_order.h"
+#include "scheduler/collective_uses.h"
 #include "scheduler/potential_overlap.h"
+#include "scheduler/simulate.h"
 
 namespace osched {
 namespace {
@@ -23,10 +26,30 @@ enum class Kind : uint8_t { Placeholder, Compute, CollectiveStart, Wait, Other, 
 
 using Score = std::tuple<int32_t, int32_t, NodeId>;
 
+// Edges beyond data and control: in-place write orders, and the later waits
+// of a coalesced collective after its first one.
+std::vector<std::pair<NodeId, NodeId>> scheduler_edges(const Graph& g, const StorageMap& storages,
+                                                       const UserLists& data_users) {
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  for (const WriteOrderEdge& e : write_order_edges(g, storages)) edges.emplace_back(e.before, e.after);
+  for (NodeId i = 0; i < g.size(); ++i) {
+    if (!is_collective_node(g.nodes[i])) continue;
+    CollectiveUses u = collective_uses(g, data_users, i);
+    for (size_t k = 1; k < u.waits.size(); ++k) edges.emplace_back(u.waits[0], u.waits[k]);
+  }
+  return edges;
+}
+
 class Scheduler {
  public:
-  Scheduler(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& opt)
-      : g_(g), rt_(rt), opt_(opt), dg_(g), storages_(build_storage_map(g)), memory_(storages_) {
+  Scheduler(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& opt, std::optional<int64_t> budget)
+      : g_(g),
+        rt_(rt),
+        opt_(opt),
+        storages_(build_storage_map(g)),
+        data_users_(build_user_lists(g, build_input_lists(g, false))),
+        dg_(g, scheduler_edges(g, storages_, data_users_)),
+        memory_(storages_) {
     const NodeId n = g.size();
     kind_.resize(n, Kind::Other);
     info_of_.assign(n, -1);
@@ -39,9 +62,7 @@ class Scheduler {
     identify_collectives();
     compute_domination();
     compute_baseline_memory();
-    budget_ = original_peak_ + std::max(gb_to_bytes(opt_.max_memory_increase_gb),
-                                        static_cast<int64_t>(opt_.max_memory_increase_ratio *
-                                                             static_cast<double>(original_peak_)));
+    budget_ = budget.value_or(memory_budget(original_peak_, opt_));
     max_in_flight_ = gb_to_bytes(opt_.max_in_flight_gb);
 
     std::vector<NodeId> starts, waits;
@@ -76,6 +97,10 @@ class Scheduler {
   }
 
   ScheduleResult run() {
+    // Inputs are live from the start in the output too (finish() puts them
+    // first), so the tracker counts them from the start.
+    for (NodeId i = 0; i < g_.size(); ++i)
+      if (kind_[i] == Kind::Placeholder && in_degree_[i] == 0) schedule(i);
     while (!ready_.empty()) {
       if (should_force_wait()) {
         force_oldest_wait();
@@ -98,14 +123,15 @@ class Scheduler {
   const Graph& g_;
   const RuntimeTable& rt_;
   const SchedulerOptions& opt_;
-  DependencyGraph dg_;
   StorageMap storages_;
+  UserLists data_users_;
+  DependencyGraph dg_;
   MemoryTracker memory_;
+  std::vector<std::vector<NodeId>> readers_of_;  // per storage, built on first use
 
   std::vector<Kind> kind_;
   std::vector<int32_t> info_of_;  // node -> index in colls_ (start and wait)
   std::vector<CollectiveOutcome> colls_;
-  UserLists data_users_;
   std::vector<int32_t> group_of_;  // per colls_ entry
   std::vector<std::string> group_names_;
   std::vector<int32_t> dom_;
@@ -130,8 +156,6 @@ class Scheduler {
   double wasted_compute_ = 0;
 
   void identify_collectives() {
-    InputLists data_inputs = build_input_lists(g_, false);
-    data_users_ = build_user_lists(g_, data_inputs);
     std::map<std::string, int32_t> group_ids;
     for (NodeId i = 0; i < g_.size(); ++i) {
       const Node& node = g_.nodes[i];
@@ -143,15 +167,20 @@ class Scheduler {
       c.size_bytes = collective_size_bytes(g_, i);
       c.memory_bytes = collective_memory_bytes(g_, i);
       c.estimated_ms = c.exposed_ms = rt_.ms[i];
-      // Schedulable: exactly one data user, a wait_tensor reading it directly.
-      NodeId wait = -1;
-      auto [ub, ue] = data_users_.of(i);
-      const int data_users = static_cast<int>(ue - ub);
-      if (data_users == 1 && is_wait_node(g_.nodes[*ub])) wait = *ub;
-      c.schedulable = data_users == 1 && wait >= 0;
-      if (!c.schedulable) {
-        c.why_exposed.push_back("not schedulable: its result is used other than through a single wait_tensor");
-      } else {
+      // Schedulable: waited on, and otherwise read only for metadata.
+      CollectiveUses uses = collective_uses(g_, data_users_, i);
+      const NodeId wait = uses.waits.empty() ? -1 : uses.waits.front();
+      if (c.kind == CollectiveKind::Broadcast)
+        c.why_exposed.push_back("not schedulable: broadcasts stay in place (as in the upstream pass)");
+      else if (wait < 0)
+        c.why_exposed.push_back("not schedulable: nothing waits on its result (no wait_tensor)");
+      else if (uses.other_is_output)
+        c.why_exposed.push_back("not schedulable: its raw (unwaited) result is also a graph output");
+      else if (uses.other >= 0)
+        c.why_exposed.push_back("not schedulable: '" + g_.nodes[uses.other].name +
+                                "' reads its result without waiting on it");
+      c.schedulable = c.why_exposed.empty();
+      if (c.schedulable) {
         c.wait = wait;
         kind_[i] = Kind::CollectiveStart;
         kind_[wait] = Kind::Wait;
@@ -204,7 +233,33 @@ class Scheduler {
 
   bool is_exposed(const CollectiveOutcome& c) const { return c.exposed_ms != 0; }
 
+  // Nodes that cost nothing and free memory (metadata reads, the last
+  // reader of a buffer among views) run as soon as they are ready: deferring
+  // them only keeps buffers alive.
+  bool frees_for_free(NodeId n) const {
+    if (kind_[n] != Kind::Other || is_collective_node(g_.nodes[n])) return false;
+    if (memory_.allocation_of(n) != 0) return false;
+    if (is_metadata_node(g_.nodes[n])) return true;
+    return (is_view_node(g_.nodes[n]) || is_getitem_target(g_.nodes[n].target)) && memory_.would_free(n);
+  }
+
+  // A storage just lost its second-to-last reader: its last reader, if
+  // ready and free, moves to the front.
+  void promote_last_readers(NodeId scheduled) {
+    for (StorageId s : storages_.reads[scheduled]) {
+      if (memory_.remaining_reads(s) != 1) continue;
+      if (readers_of_.empty()) {
+        readers_of_.resize(storages_.bytes.size());
+        for (NodeId v = 0; v < g_.size(); ++v)
+          for (StorageId r : storages_.reads[v]) readers_of_[r].push_back(v);
+      }
+      for (NodeId r : readers_of_[s])
+        if (!scheduled_[r] && in_degree_[r] == 0 && frees_for_free(r)) ready_.push(score(r));
+    }
+  }
+
   Score score(NodeId n) const {
+    if (frees_for_free(n)) return {-1, 0, n};
     int32_t local = 0;
     if (kind_[n] == Kind::Wait) {
       local = is_exposed(colls_[info_of_[n]]) ? 1 : 0;  // defer exposed waits
@@ -242,6 +297,7 @@ class Scheduler {
     auto [b, e] = dg_.users(n);
     for (auto p = b; p != e; ++p)
       if (--in_degree_[*p] == 0) ready_.push(score(*p));
+    promote_last_readers(n);
   }
 
   bool should_force_wait() const {
@@ -436,7 +492,8 @@ class Scheduler {
     }
     if (output >= 0) r.order.push_back(output);
     r.original_peak_bytes = original_peak_;
-    r.scheduled_peak_bytes = memory_.peak_bytes();
+    // Measured on the order as written, so the report's peak is the output's.
+    r.scheduled_peak_bytes = memory_profile(storages_, r.order).peak;
     r.memory_budget_bytes = budget_;
     r.wasted_compute_ms = wasted_compute_;
     r.potentially_hidden = potentially_hidden_count_;
@@ -466,8 +523,64 @@ class Scheduler {
 
 }  // namespace
 
+namespace {
+
+// The original order as the result: what the tool falls back to when no
+// reordering it finds stays within the memory budget.
+ScheduleResult original_order_result(const Graph& g, const RuntimeTable& rt, ScheduleResult r) {
+  r.order.resize(g.nodes.size());
+  for (NodeId i = 0; i < g.size(); ++i) r.order[i] = i;
+  r.scheduled_peak_bytes = r.original_peak_bytes;
+  r.kept_original_order = true;
+  SimulationResult sim = simulate_step(g, rt, r.order);
+  r.exposed = r.bad_exposed = 0;
+  r.total_exposed_ms = r.hideable_exposed_ms = r.potential_exposed_ms = 0;
+  double hidden = 0;
+  for (auto& c : r.collectives) {
+    c.hiding_nodes.clear();
+    c.exposed_ms = sim.collective_exposed_ms[c.start];
+    hidden += c.estimated_ms - c.exposed_ms;
+    if (c.exposed_ms > 0 && c.schedulable)
+      c.why_exposed = {"kept in the original order: every reordering found passed the peak-memory budget"};
+    if (c.exposed_ms == c.estimated_ms && c.estimated_ms > 0) {
+      ++r.exposed;
+      if (c.potentially_hideable) ++r.bad_exposed;
+    }
+    r.total_exposed_ms += c.exposed_ms;
+    if (c.potentially_hideable) r.hideable_exposed_ms += c.exposed_ms;
+    else r.potential_exposed_ms += c.estimated_ms;
+  }
+  r.wasted_compute_ms = std::max(0.0, sim.compute_ms - hidden);
+  return r;
+}
+
+}  // namespace
+
+int64_t memory_budget(int64_t original_peak, const SchedulerOptions& opt) {
+  return original_peak + std::max(gb_to_bytes(opt.max_memory_increase_gb),
+                                  static_cast<int64_t>(opt.max_memory_increase_ratio *
+                                                       static_cast<double>(original_peak)));
+}
+
 ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes, const SchedulerOptions& options) {
-  return Scheduler(g, runtimes, options).run();
+  ScheduleResult r = Scheduler(g, runtimes, options, std::nullopt).run();
+  const int64_t budget = r.memory_budget_bytes;
+  // The budget is a guarantee. The scheduler checks it where it prefetches;
+  // reorderings elsewhere can still pass it, so the order is measured and,
+  // if over, scheduled again against a budget lowered by the overshoot.
+  int64_t effective = budget;
+  for (int attempt = 1; r.scheduled_peak_bytes > budget && r.original_peak_bytes <= budget && attempt <= 3;
+       ++attempt) {
+    effective -= r.scheduled_peak_bytes - budget;
+    spdlog::debug("peak {} over the budget {}: rescheduling against {}", r.scheduled_peak_bytes, budget,
+                  effective);
+    r = Scheduler(g, runtimes, options, effective).run();
+    r.memory_budget_bytes = budget;
+    r.budget_retries = attempt;
+  }
+  if (r.scheduled_peak_bytes > budget && r.original_peak_bytes <= budget)
+    r = original_order_result(g, runtimes, std::move(r));
+  return r;
 }
 
 }  // namespace osched

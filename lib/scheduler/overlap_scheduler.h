@@ -35,6 +35,8 @@ struct ScheduleResult {
   int64_t original_peak_bytes = 0;
   int64_t scheduled_peak_bytes = 0;
   int64_t memory_budget_bytes = 0;
+  int budget_retries = 0;            // reschedules against a lowered budget
+  bool kept_original_order = false;  // no reordering stayed within the budget
   double wasted_compute_ms = 0;  // compute time per step that could hide nothing
   int exposed = 0;               // fully exposed collectives
   int bad_exposed = 0;           // fully exposed though some compute could have hidden them
@@ -45,6 +47,11 @@ struct ScheduleResult {
   double potential_exposed_ms = 0;  // ms of collectives no compute can hide (unavoidable)
 };
 
+// The peak-memory budget: the original peak plus the allowed increase.
+int64_t memory_budget(int64_t original_peak, const SchedulerOptions& options);
+
+// The scheduled order's peak (scheduled_peak_bytes, measured on that order
+// by the memory tracker) never exceeds the budget.
 ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
                                 const SchedulerOptions& options);
 

@@ -32,7 +32,9 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
       continue;
     }
     // A reader of an in-flight collective (a wait, or any direct user of an
-    // unschedulable one) blocks until it completes.
+    // unschedulable one) blocks until it completes; metadata reads and
+    // getitem selections do not touch the data.
+    if (is_metadata_node(n) || is_getitem_target(n.target)) continue;
     for (NodeId in : data_inputs(n))
       if (finish[in] >= 0) block_on(in);
     if (is_compute_node(n)) {
