@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "graph/collective.h"
+#include "graph/mutation.h"
 #include "graph/op_table.h"
 
 namespace osched {
@@ -28,6 +29,7 @@ GraphStats compute_stats(const Graph& g) {
     } else if (n.op == NodeOp::CallFunction) {
       s.other_nodes++;
     }
+    if (!mutated_args(n).empty()) s.in_place_writers++;
     // Views share their base's storage; count each allocation once.
     if (is_view_node(n) || is_wait_node(n)) continue;
     for (const auto& m : n.val) {
@@ -36,6 +38,7 @@ GraphStats compute_stats(const Graph& g) {
       s.total_tensor_bytes += m->allocation_bytes();
     }
   }
+  s.warnings = unrecognised_collective_warnings(g);
   return s;
 }
 
@@ -48,6 +51,8 @@ nlohmann::json stats_to_json(const GraphStats& s) {
   j["waits"] = s.waits;
   j["other_nodes"] = s.other_nodes;
   j["total_tensor_bytes"] = s.total_tensor_bytes;
+  j["in_place_writers"] = s.in_place_writers;
+  j["warnings"] = s.warnings;
   nlohmann::json groups = nlohmann::json::object();
   for (const auto& [name, gs] : s.groups)
     groups[name] = {{"count", gs.count}, {"bytes", gs.bytes}, {"by_kind", gs.by_kind}};
@@ -76,7 +81,9 @@ std::string stats_to_text(const GraphStats& s) {
     }
     o << ")\n";
   }
+  o << "in-place writers: " << s.in_place_writers << "\n";
   o << "total tensor bytes: " << s.total_tensor_bytes << "\n";
+  for (const auto& w : s.warnings) o << "warning: " << w << "\n";
   return o.str();
 }
 

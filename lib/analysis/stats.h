@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,8 @@ struct GraphStats {
   int64_t other_nodes = 0;
   std::map<std::string, CollectiveGroupStats> groups;
   int64_t total_tensor_bytes = 0;  // distinct storages, each counted once
+  int64_t in_place_writers = 0;    // nodes that write an argument (graph/mutation.h)
+  std::vector<std::string> warnings;  // e.g. unrecognised ops in collective namespaces
 };
 
 GraphStats compute_stats(const Graph& g);

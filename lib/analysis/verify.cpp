@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "graph/collective.h"
+#include "memory/storage_map.h"
+#include "memory/write_order.h"
 
 namespace osched {
 namespace {
@@ -77,6 +79,21 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
       if (auto err = check(d, "data")) return err;
     for (NodeId d : n.control_deps)
       if (auto err = check(d, "control")) return err;
+  }
+  // In-place writes keep their order against every reader and writer of the
+  // storage they write.
+  for (const WriteOrderEdge& e : write_order_edges(original, build_storage_map(original))) {
+    if (pos[e.before] < pos[e.after] || pos[e.before] == pos[e.after]) continue;
+    const std::string& a = original.nodes[e.before].name;
+    const std::string& b = original.nodes[e.after].name;
+    std::string what;
+    switch (e.why) {
+      case WriteOrderEdge::Why::ReadAfterWrite: what = "reads storage that '" + a + "' writes in place"; break;
+      case WriteOrderEdge::Why::WriteAfterRead: what = "writes in place storage that '" + a + "' reads"; break;
+      case WriteOrderEdge::Why::WriteAfterWrite: what = "writes in place storage that '" + a + "' also writes"; break;
+    }
+    return "write order violated: '" + b + "' (position " + std::to_string(pos[e.after]) + ") " + what +
+           ", but now comes before it (position " + std::to_string(pos[e.before]) + ")";
   }
   // Control deps the reordered graph adds must hold too.
   for (NodeId i = 0; i < n_re; ++i) {

@@ -1,7 +1,8 @@
 #pragma once
 // Checks that a reordered graph is a legal reordering of the original: same
-// nodes (modulo bucketing), every data and control dependency respected, and
-// each process group's collectives issued in the original order.
+// nodes (modulo bucketing), every data and control dependency respected,
+// every in-place write kept in order against the readers and writers of its
+// storage, and each process group's collectives issued in the original order.
 
 #include <optional>
 #include <string>

@@ -1,10 +1,16 @@
 #pragma once
-// The bucketing pass: plan buckets, rewrite the graph, and keep the peak
-// memory within the scheduler's budget (a bucket completes at its first
-// member's wait, so later members' outputs live longer). Buckets are given up,
-// largest first, until the rewritten graph fits.
+// The bucketing pass: plan buckets, rewrite the graph, and keep a bucket only
+// if the result stays within the scheduler's memory budget (a bucket
+// completes at its first member's wait, so later members' outputs live
+// longer) and the re-simulated step does not get slower (a merged collective
+// runs from its last member's start to its first member's wait, a narrower
+// window). Buckets are given up, largest first for memory, those whose
+// merged collective is more exposed than its members were for time, until
+// the rewritten graph passes both.
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +19,7 @@
 #include "bucketing/bucket_planner.h"
 #include "bucketing/overlap_interval.h"
 #include "graph/graph.h"
+#include "scheduler/simulate.h"
 
 namespace osched {
 
@@ -20,15 +27,21 @@ struct BucketingResult {
   BucketedGraph bucketed;
   size_t collectives_merged = 0;
   size_t dropped_for_memory = 0; // planned buckets given up to stay within the budget
+  size_t dropped_for_time = 0;   // given up because the step got slower with them
   int64_t peak_bytes = 0;        // of the rewritten graph, in its order
+  std::optional<SimulationResult> simulation; // of the rewritten graph, when a simulator was given
+  double unbucketed_step_ms = 0;
 };
 
-// `budget_bytes` <= 0: no memory limit.
-// Consumes `scheduled`; its nodes move into the result. Only when the budget
-// could be passed (and buckets might have to be given up) is a way back kept:
-// a copy, or protobuf bytes for graphs of 250k nodes and more.
+// Simulates a graph in its own node order (estimates included).
+using GraphSimulator = std::function<SimulationResult(const Graph&)>;
+
+// `budget_bytes` <= 0: no memory limit. Without `simulate`, the step is not
+// checked. Consumes `scheduled`; its nodes move into the result. When
+// buckets might have to be given up, a way back is kept: a copy, or
+// protobuf bytes for graphs of 250k nodes and more.
 BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapInterval>& intervals,
                                    const BucketOptions& opts, int64_t budget_bytes,
-                                   int64_t scheduled_peak_bytes);
+                                   int64_t scheduled_peak_bytes, const GraphSimulator& simulate = {});
 
 } // namespace osched

@@ -3,7 +3,12 @@
 #include <string>
 #include <unordered_set>
 
+#include <climits>
+#include <optional>
+#include <vector>
+
 #include "graph/collective.h"
+#include "graph/mutation.h"
 #include "io/graph_error.h"
 
 namespace osched {
@@ -58,6 +63,68 @@ void check_control_deps(const Graph& g, bool require_order) {
                              "' which comes later; nodes must be listed in a topological order");
 }
 
+void check_mutates(const Node& n) {
+  if (!n.mutates) return;
+  for (size_t k = 0; k < n.mutates->size(); ++k) {
+    const MutatedArg& a = (*n.mutates)[k];
+    const std::string field = "mutates[" + std::to_string(k) + "]";
+    const Value* v = mutated_value(n, a);
+    if (!v && a.position >= 0)
+      throw GraphError(n.name, field, "argument position " + std::to_string(a.position) +
+                                          " is out of range (the node has " + std::to_string(n.args.size()) +
+                                          " arguments)");
+    if (!v) throw GraphError(n.name, field, "names keyword argument '" + a.kwarg + "', which the node does not have");
+    bool any = false;
+    for_each_ref(*v, [&](const Value&) { any = true; });
+    if (!any) throw GraphError(n.name, field, "the argument it names holds no tensor (node reference)");
+  }
+}
+
+// Element count of a tensor when every dim is known.
+std::optional<int64_t> known_numel(const TensorMeta* t) {
+  if (!t) return std::nullopt;
+  int64_t n = 1;
+  for (const Dim& d : t->shape) {
+    if (!d.is_known()) return std::nullopt;
+    if (d.value != 0 && n > INT64_MAX / d.value) return std::nullopt;
+    n *= d.value;
+  }
+  return n;
+}
+
+// A collective's output must have the size its kind and group imply.
+void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind, int64_t group_size) {
+  if (kind == CollectiveKind::AllToAll || n.args.empty()) return;
+  std::vector<const TensorMeta*> ins;
+  for_each_ref(n.args[0], [&](const Value& v) {
+    const Node& src = g.nodes[v.i];
+    ins.push_back(src.output(v.ref_output < 0 ? 0 : static_cast<size_t>(v.ref_output)));
+  });
+  for (size_t k = 0; k < ins.size() && k < n.val.size(); ++k) {
+    auto in = known_numel(ins[k]);
+    auto out = known_numel(n.output(k));
+    if (!in || !out) continue;
+    int64_t want = *in;
+    std::string how = "its input's " + std::to_string(*in);
+    if (kind == CollectiveKind::AllGather) {
+      want = *in * group_size;
+      how = std::to_string(*in) + " input elements x group size " + std::to_string(group_size);
+    } else if (kind == CollectiveKind::ReduceScatter) {
+      if (*in % group_size != 0)
+        throw GraphError(n.name, "args[0]", "input of " + std::to_string(*in) +
+                                                " elements does not divide by group size " +
+                                                std::to_string(group_size));
+      want = *in / group_size;
+      how = std::to_string(*in) + " input elements / group size " + std::to_string(group_size);
+    }
+    if (*out != want)
+      throw GraphError(n.name, ins.size() > 1 ? "val[" + std::to_string(k) + "]" : "val",
+                       "output has " + std::to_string(*out) + " elements, but a " +
+                           std::string(collective_kind_name(kind)) + " gives " + std::to_string(want) + " (" +
+                           how + ")");
+  }
+}
+
 }  // namespace
 
 void validate_graph(const Graph& g, bool require_topological_order) {
@@ -88,25 +155,37 @@ void validate_graph(const Graph& g, bool require_topological_order) {
         throw GraphError(n.name, "op", "the output node must be the last node");
     }
     if (is_collective_node(n)) {
-      auto group = collective_group_name(n);
-      if (!group) throw GraphError(n.name, "group_name", "missing or not a string");
-      auto it = g.process_groups.find(*group);
-      if (it == g.process_groups.end())
-        throw GraphError(n.name, "group_name", "process group '" + *group + "' is not declared in process_groups");
       auto sig = collective_signature(n.target);
-      if (sig->kind == CollectiveKind::AllGather || sig->kind == CollectiveKind::ReduceScatter) {
-        const Value* gs = n.kwarg("group_size");
-        size_t pos = sig->group_name_pos - 1;
-        if (!gs && pos < n.args.size()) gs = &n.args[pos];
-        if (gs && gs->kind == Value::Kind::Int &&
-            gs->i != static_cast<int64_t>(it->second.ranks.size()))
-          throw GraphError(n.name, "group_size",
-                           std::to_string(gs->i) + " does not match process group '" + *group +
-                               "' of " + std::to_string(it->second.ranks.size()) + " ranks");
+      std::vector<int64_t> ranks;
+      std::string group_desc;
+      if (sig->ranks_pos >= 0) {  // legacy form: the group is its rank list
+        auto legacy = collective_ranks(n);
+        if (!legacy) throw GraphError(n.name, "ranks", "missing or not a non-empty list of integers");
+        std::unordered_set<int64_t> seen;
+        for (int64_t r : *legacy)
+          if (r < 0 || r >= g.world_size || !seen.insert(r).second)
+            throw GraphError(n.name, "ranks", "rank " + std::to_string(r) + " is out of range or listed twice");
+        ranks = *legacy;
+        group_desc = "the rank list";
+      } else {
+        auto group = collective_group_name(n);
+        if (!group) throw GraphError(n.name, "group_name", "missing or not a string");
+        auto it = g.process_groups.find(*group);
+        if (it == g.process_groups.end())
+          throw GraphError(n.name, "group_name", "process group '" + *group + "' is not declared in process_groups");
+        ranks = it->second.ranks;
+        group_desc = "process group '" + *group + "'";
       }
+      const auto group_size = static_cast<int64_t>(ranks.size());
+      if (auto gs = collective_group_size_arg(n); gs && *gs != group_size)
+        throw GraphError(n.name, "group_size",
+                         std::to_string(*gs) + " does not match " + group_desc + " of " +
+                             std::to_string(group_size) + " ranks");
       if (n.args.empty() || !(n.args[0].is_ref() || n.args[0].kind == Value::Kind::List))
         throw GraphError(n.name, "args[0]", "a collective's input must be a node reference");
+      if (group_size > 0) check_collective_sizes(g, n, sig->kind, group_size);
     }
+    check_mutates(n);
     if (is_wait_node(n) && (n.args.empty() || !n.args[0].is_ref()))
       throw GraphError(n.name, "args[0]", "wait_tensor's argument must be a node reference");
   }

@@ -82,23 +82,31 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
     // Bucketing may not raise the peak past the budget, nor past the schedule's
     // own peak where that already exceeds it.
     int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
-    BucketingResult br =
-        bucket_collectives(std::move(out.graph), intervals, bo, limit, sched.scheduled_peak_bytes);
+    // Merged collectives are estimated anew and each candidate graph
+    // simulated in its own order.
+    GraphSimulator simulate = [&](const Graph& graph) {
+      RuntimeTable graph_rt = estimate_runtimes(graph, custom, primary, analytical);
+      std::vector<NodeId> identity(graph.nodes.size());
+      std::iota(identity.begin(), identity.end(), 0);
+      return simulate_step(graph, graph_rt, identity);
+    };
+    BucketingResult br = bucket_collectives(std::move(out.graph), intervals, bo, limit,
+                                            sched.scheduled_peak_bytes, simulate);
     out.graph = std::move(br.bucketed.graph);
     intervals = std::move(br.bucketed.intervals);
-    // The merged collectives are estimated and the final graph simulated anew.
-    RuntimeTable final_rt = estimate_runtimes(out.graph, custom, primary, analytical);
-    std::vector<NodeId> identity(out.graph.nodes.size());
-    std::iota(identity.begin(), identity.end(), 0);
-    SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
+    const SimulationResult final_sim = br.simulation ? *br.simulation : simulate(out.graph);
     out.report["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
                                {"buckets", br.bucketed.report},
                                {"collectives_merged", br.collectives_merged},
                                {"collectives_after", intervals.size()},
                                {"simulated_step_ms", final_sim.step_ms},
+                               {"unbucketed_step_ms", br.unbucketed_step_ms},
                                {"exposed_comm_ms", final_sim.exposed_comm_ms},
                                {"peak_bytes", br.peak_bytes},
-                               {"dropped_for_memory", br.dropped_for_memory}};
+                               {"dropped_for_memory", br.dropped_for_memory},
+                               {"dropped_for_time", br.dropped_for_time}};
+    // The report's peak is the output's.
+    out.report["memory"]["scheduled_peak_bytes"] = br.peak_bytes;
   }
   if (config.insert_overlap_deps)
     out.report["overlap_deps"] = {

@@ -47,7 +47,10 @@ nlohmann::json build_report(const ReportInputs& in) {
   if (s.potentially_hidden_is_lower_bound) r["counts"]["potentially_hidden_is_lower_bound"] = true;
   r["memory"] = {{"original_peak_bytes", s.original_peak_bytes},
                  {"scheduled_peak_bytes", s.scheduled_peak_bytes},
-                 {"budget_bytes", s.memory_budget_bytes}};
+                 {"budget_bytes", s.memory_budget_bytes},
+                 {"budget_retries", s.budget_retries},
+                 {"kept_original_order", s.kept_original_order}};
+  r["warnings"] = unrecognised_collective_warnings(g);
   r["time_ms"] = {{"total_exposed", round6(s.total_exposed_ms)},
                   {"hideable_exposed", round6(s.hideable_exposed_ms)},
                   {"potential_exposed", round6(s.potential_exposed_ms)},
@@ -107,7 +110,11 @@ std::string report_summary(const nlohmann::json& r) {
     << " potentially hidden\n";
   o << "  peak memory: " << mib(m["original_peak_bytes"]) << " -> "
     << mib(m["scheduled_peak_bytes"]) << " (budget " << mib(m["budget_bytes"]) << ")\n";
+  if (m["kept_original_order"].get<bool>())
+    o << "  kept the original order: every reordering found passed the peak-memory budget\n";
   o << "  wasted compute: " << fmt(t["wasted_compute"]) << " ms\n";
+  for (const auto& w : r["warnings"])
+    o << "  warning: " << w.get<std::string>() << "\n";
   if (r.contains("benchmark")) {
     const auto& b = r["benchmark"];
     o << "  benchmarks (" << b["backend"].get<std::string>() << ", " << b["ranks"]
@@ -121,6 +128,8 @@ std::string report_summary(const nlohmann::json& r) {
       << b["buckets"].size() << " buckets";
     if (b["dropped_for_memory"].get<int>() > 0)
       o << " (" << b["dropped_for_memory"] << " more given up to stay within the memory budget)";
+    if (b.contains("dropped_for_time") && b["dropped_for_time"].get<int>() > 0)
+      o << " (" << b["dropped_for_time"] << " given up because the step got slower with them)";
     o << "; peak " << mib(b["peak_bytes"]) << ", step " << fmt(b["simulated_step_ms"])
       << " ms (simulated)\n";
   }
