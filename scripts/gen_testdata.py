@@ -361,6 +361,187 @@ def bucketing():
     return g
 
 
+# --- correctness on real graphs: mutation, collective variants, memory ------
+
+def _list_val(shapes, dtype):
+    return [{"shape": list(sh), "stride": contiguous(sh), "dtype": dtype, "device": "cuda:0"} for sh in shapes]
+
+
+def fsdp2_copy_in():
+    """FSDP2's all-gather as post-grad graphs hold it: copy-in writes the
+    shards into one buffer, all_gather_into_tensor_out fills it in place, and
+    split_with_sizes_copy writes the unsharded weights w0/w1, which the
+    matmuls read as graph inputs, with no data edge from the copy. prev_mm can
+    hide the all-gather."""
+    g = G("fsdp2-copy-in", world_size=2)
+    x = g.ph("x", [64, 128], "bfloat16")
+    wprev = g.ph("wprev", [128, 128], "bfloat16")
+    s0 = g.ph("p0_shard", [8192], "bfloat16")
+    s1 = g.ph("p1_shard", [8192], "bfloat16")
+    w0 = g.ph("w0", [128, 128], "bfloat16")
+    w1 = g.ph("w1", [128, 128], "bfloat16")
+    buf = g.add("ag_buf", "call_function", "aten.empty.memory_format", [[32768]],
+                {"dtype": "bfloat16", "device": "cuda:0"}, shape=[32768], dtype="bfloat16")
+    g.add("copy_in", "call_function", "fsdp.all_gather_copy_in.default",
+          [[g.ref(s0), g.ref(s1)], g.ref(buf), [8192, 8192], 16384, 0])
+    g.doc["nodes"][-1]["val"] = _list_val([[16384], [32768]], "bfloat16")
+    g.add("ag", "call_function", "_c10d_functional.all_gather_into_tensor_out.default",
+          [{"node": "copy_in", "index": 0}, 2, "0"], {"out": {"node": "copy_in", "index": 1}},
+          shape=[32768], dtype="bfloat16")
+    agw = g.wait("ag_wait", "ag")
+    v = g.fn("ag_view", "aten.view.default", [agw], shape=[2, 16384], extra_args=[[2, -1]])
+    w0v = g.fn("w0_view", "aten.view.default", [w0], shape=[2, 8192], extra_args=[[2, -1]])
+    w1v = g.fn("w1_view", "aten.view.default", [w1], shape=[2, 8192], extra_args=[[2, -1]])
+    g.add("split_copy", "call_function", "fsdp.split_with_sizes_copy.default", [g.ref(v), [8192, 8192]],
+          {"dim": 1, "out": [g.ref(w0v), g.ref(w1v)]})
+    h = g.mm("prev_mm", x, wprev)
+    h = g.mm("mm0", h, w0)
+    h = g.relu("relu0", h)
+    h = g.mm("mm1", h, w1)
+    g.output([h])
+    return g
+
+
+def fsdp2_chunk_cat_rs():
+    """FSDP2's reduce-scatter: chunk_cat writes both gradients into rs_buf
+    (out=), and the reduce-scatter reads rs_buf, the empty() buffer, not
+    chunk_cat's (absent) result. dx can hide the reduce-scatter."""
+    g = G("fsdp2-chunk-cat-rs", world_size=2)
+    x = g.ph("x", [128, 128], "bfloat16")
+    w = g.ph("w", [128, 128], "bfloat16")
+    gy = g.ph("grad_out", [128, 128], "bfloat16")
+    xt = g.t("x_t", x)
+    g0 = g.mm("grad_w0", xt, gy)
+    g1 = g.mm("grad_w1", g.t("gy_t", gy), x)
+    buf = g.add("rs_buf", "call_function", "aten.empty.memory_format", [[32768]],
+                {"dtype": "bfloat16", "device": "cuda:0"}, shape=[32768], dtype="bfloat16")
+    g.add("chunk_cat", "call_function", "fsdp.chunk_cat.default", [[g.ref(g0), g.ref(g1)], 0, 2],
+          {"out": g.ref(buf)})
+    rs = g.reduce_scatter("rs", buf)
+    rsw = g.wait("rs_wait", rs)
+    dx = g.mm("dx", gy, w)
+    g.output([rsw, dx])
+    return g
+
+
+def inplace_all_reduce():
+    """all_reduce_ writes its input in place; mm_after reads the buffer
+    itself, so it must follow the wait. mm_free can hide the all-reduce.
+    mylib.accumulate states its write with `mutates`."""
+    g = G("inplace-all-reduce", world_size=2)
+    a = g.ph("a", [256, 256])
+    b = g.ph("b", [256, 256])
+    buf = g.mm("grad", a, b)
+    g.add("ar_", "call_function", "_c10d_functional.all_reduce_.default", [g.ref(buf), "sum", "0"],
+          shape=[256, 256])
+    w = g.wait("ar_wait", "ar_")
+    free = g.mm("mm_free", a, a)
+    after = g.mm("mm_after", buf, b)
+    # A custom op the built-in table does not know: the exporter says it
+    # writes argument 0 (acc), which mm_acc then reads.
+    acc = g.ph("acc", [256, 256])
+    g.add("accumulate", "call_function", "mylib.accumulate.default", [g.ref(acc), g.ref(after)], mutates=[0])
+    macc = g.mm("mm_acc", acc, b)
+    g.output([w, free, after, macc])
+    return g
+
+
+def moe_a2a_sym_size(layers=4):
+    """MoE dispatch: each all_to_all_single's raw result is read by its wait
+    and by sym_size.int (a size returned for backward, off the compute path).
+    The shared expert's matmul can hide each all-to-all."""
+    g = G("moe-a2a-sym-size", world_size=4)
+    h = g.ph("x", [8192, 1024], "bfloat16")
+    outs = []
+    for l in range(layers):
+        we = g.ph(f"w_expert{l}", [1024, 1024], "bfloat16")
+        ws = g.ph(f"w_shared{l}", [1024, 1024], "bfloat16")
+        sh = g.mm(f"shared{l}", h, ws)
+        d = g.fn(f"dispatch{l}", "_c10d_functional.all_to_all_single.default", [h],
+                 extra_args=[[2048] * 4, [2048] * 4, "0"])
+        g.add(f"tokens{l}", "call_function", "aten.sym_size.int", [g.ref(d), 0])
+        outs.append(f"tokens{l}")
+        w = g.wait(f"dispatch{l}_wait", d)
+        e = g.mm(f"expert{l}", w, we)
+        h = g.fn(f"combine{l}", "aten.add.Tensor", [e, sh])
+    outs.append(h)
+    g.output(outs)
+    return g
+
+
+def collective_variants():
+    """One of each collective form post-grad graphs carry, plus two ops in
+    collective namespaces that the tool does not model."""
+    g = G("collective-variants", world_size=2)
+    a = g.ph("a", [64, 64])
+    b = g.ph("b", [64, 64])
+    c = g.ph("c", [128, 64])
+    out_buf = g.add("ag_out_buf", "call_function", "aten.empty.memory_format", [[128, 64]], {},
+                    shape=[128, 64])
+    g.add("ag_out", "call_function", "_c10d_functional.all_gather_into_tensor_out.default",
+          [g.ref(a), 2, "0"], {"out": g.ref(out_buf)}, shape=[128, 64])
+    w1 = g.wait("ag_out_wait", "ag_out")
+    rs_buf = g.add("rs_out_buf", "call_function", "aten.empty.memory_format", [[64, 64]], {}, shape=[64, 64])
+    g.add("rs_out", "call_function", "_c10d_functional.reduce_scatter_tensor_out.default",
+          [g.ref(c), "sum", 2, "0"], {"out": g.ref(rs_buf)}, shape=[64, 64])
+    w2 = g.wait("rs_out_wait", "rs_out")
+    m = g.mm("mm_a", a, b)
+    g.add("ar_inplace", "call_function", "_c10d_functional.all_reduce_.default", [g.ref(m), "sum", "0"],
+          shape=[64, 64])
+    w3 = g.wait("ar_inplace_wait", "ar_inplace")
+    g.add("bcast", "call_function", "_c10d_functional.broadcast.default", [g.ref(b), 0, "0"], shape=[64, 64])
+    w4 = g.wait("bcast_wait", "bcast")
+    g.fn("a2a", "_c10d_functional.all_to_all_single.default", [a], extra_args=[[32, 32], [32, 32], "0"])
+    w5 = g.wait("a2a_wait", "a2a")
+    g.add("ag_coal", "call_function", "_c10d_functional.all_gather_into_tensor_coalesced.default",
+          [[g.ref(a), g.ref(b)], 2, "0"])
+    g.doc["nodes"][-1]["val"] = _list_val([[128, 64], [128, 64]], "float32")
+    w6 = g.add("ag_coal_wait0", "call_function", "_c10d_functional.wait_tensor.default",
+               [{"node": "ag_coal", "index": 0}], shape=[128, 64])
+    w7 = g.add("ag_coal_wait1", "call_function", "_c10d_functional.wait_tensor.default",
+               [{"node": "ag_coal", "index": 1}], shape=[128, 64])
+    g.add("rs_coal", "call_function", "_c10d_functional.reduce_scatter_tensor_coalesced.default",
+          [[g.ref(c), g.ref(c)], "sum", 2, "0"])
+    g.doc["nodes"][-1]["val"] = _list_val([[64, 64], [64, 64]], "float32")
+    gi0 = g.add("rs_coal_0", "call_function", "getitem", [g.ref("rs_coal"), 0], shape=[64, 64])
+    gi1 = g.add("rs_coal_1", "call_function", "getitem", [g.ref("rs_coal"), 1], shape=[64, 64])
+    w8 = g.wait("rs_coal_wait0", gi0)
+    w9 = g.wait("rs_coal_wait1", gi1)
+    g.fn("ag_autograd", "_c10d_functional_autograd.all_gather_into_tensor.default", [b], shape=[128, 64],
+         extra_args=[2, "0"])
+    w10 = g.wait("ag_autograd_wait", "ag_autograd")
+    g.add("legacy_ar", "call_function", "c10d_functional.all_reduce.default", [g.ref(b), "sum", "", [0, 1], 2],
+          shape=[64, 64])
+    w11 = g.add("legacy_ar_wait", "call_function", "c10d_functional.wait_tensor.default", [g.ref("legacy_ar")],
+                shape=[64, 64])
+    g.add("legacy_ag", "call_function", "c10d_functional.all_gather_into_tensor.default",
+          [g.ref(a), "", [0, 1], 2], shape=[128, 64])
+    w12 = g.add("legacy_ag_wait", "call_function", "c10d_functional.wait_tensor.default", [g.ref("legacy_ag")],
+                shape=[128, 64])
+    g.add("c10d_allreduce", "call_function", "c10d.allreduce_.default", [[g.ref(b)], "sum", "0"])
+    g.fn("dtensor_a2a", "_dtensor.shard_dim_alltoall.default", [c], shape=[128, 64], extra_args=[0, 1, "0"])
+    hide = g.mm("mm_hide", c, b)
+    g.output([w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, hide, "dtensor_a2a"])
+    return g
+
+
+def flex_attention():
+    """flex_attention and its backward are compute: they can hide the all-gather."""
+    g = G("flex-attention", world_size=2)
+    q = g.ph("q", [4, 16, 1024, 64], "bfloat16")
+    k = g.ph("k", [4, 16, 1024, 64], "bfloat16")
+    v = g.ph("v", [4, 16, 1024, 64], "bfloat16")
+    p = g.ph("p", [1024, 1024], "bfloat16")
+    ag = g.all_gather("ag", p)
+    w = g.wait("ag_wait", ag)
+    g.add("attn", "call_function", "higher_order.flex_attention", [g.ref(q), g.ref(k), g.ref(v), "score_mod", []],
+          shape=None)
+    g.doc["nodes"][-1]["val"] = _list_val([[4, 16, 1024, 64], [4, 16, 1024]], "bfloat16")
+    o = g.add("attn_out", "call_function", "getitem", [g.ref("attn"), 0], shape=[4, 16, 1024, 64], dtype="bfloat16")
+    g.output([o, w])
+    return g
+
+
 def invalid_cases(base):
     import copy
     out = {}
@@ -384,6 +565,12 @@ def invalid_cases(base):
         {"name": "late", "op": "placeholder", "target": "late", "args": [], "kwargs": {}, "val": None}))
     mutate("bad_format", lambda d: d.__setitem__("format", "fx-graph"))
     mutate("bad_dim", lambda d: n(d, "mm")["val"]["shape"].__setitem__(0, "four"))
+    mutate("mutates_out_of_range", lambda d: n(d, "relu").__setitem__("mutates", [3]))
+    mutate("mutates_unknown_kwarg", lambda d: n(d, "relu").__setitem__("mutates", ["kwarg:out"]))
+    mutate("mutates_bad_entry", lambda d: n(d, "relu").__setitem__("mutates", ["out"]))
+    mutate("collective_wrong_size", lambda d: n(d, "all_reduce")["val"]["shape"].__setitem__(1, 8))
+    mutate("legacy_rank_out_of_range", lambda d: n(d, "all_reduce").update(
+        target="c10d_functional.all_reduce.default", args=[{"node": "mm"}, "sum", "", [0, 5], 2]))
     return out
 
 
@@ -394,7 +581,9 @@ def main():
     tp_two_groups().save("testdata/tp_two_groups.json")
     llama_fsdp().save("testdata/example_llama_fsdp.json")
     for fn in (sink_waits, raise_comms, sink_waits_raise_comms, reorder_compute_for_overlap_mul,
-               default_comms_ordering, multi_group, memory_limit, same_group_order, bucketing):
+               default_comms_ordering, multi_group, memory_limit, same_group_order, bucketing,
+               fsdp2_copy_in, fsdp2_chunk_cat_rs, inplace_all_reduce, moe_a2a_sym_size,
+               collective_variants, flex_attention):
         fn().save(f"testdata/scenarios/{fn.__name__}.json")
     for name, doc in invalid_cases(sink_waits_raise_comms()).items():
         with open(f"testdata/invalid/{name}.json", "w") as f:
@@ -411,6 +600,14 @@ def main():
             "_c10d_functional.all_reduce.default": 1.0,
             "_c10d_functional.all_gather_into_tensor.default": 1.0,
             "_c10d_functional.reduce_scatter_tensor.default": 1.0}}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    # Bucketing scenario where the merged all-gather (ag_a + ag_b: 2 x 64x64
+    # bf16 = 8192 elements in) is measured slow: bucketing must give it up.
+    with open("testdata/scenarios/estimates_bucketing_slow.json", "w") as f:
+        json.dump({"version": 1, "ops": {
+            "aten.mm.default": 1.0,
+            "_c10d_functional.all_gather_into_tensor.default": 0.2,
+            "_c10d_functional.all_gather_into_tensor.default|bfloat16[8192]": 5.0}}, f, indent=1, sort_keys=True)
         f.write("\n")
     # Bucketing scenario: a matmul hides several small all-gathers.
     with open("testdata/scenarios/estimates_bucketing.json", "w") as f:

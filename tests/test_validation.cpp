@@ -29,6 +29,15 @@ const Case kCases[] = {
     {"bad_dim.json", "node 'mm': val.shape[0]: a dim must be an integer"},
     {"malformed.json", "malformed JSON: parse error at line 3"},
     {"malformed.pb", "malformed protobuf"},
+    {"mutates_out_of_range.json",
+     "node 'relu': mutates[0]: argument position 3 is out of range (the node has 1 arguments)"},
+    {"mutates_unknown_kwarg.json",
+     "node 'relu': mutates[0]: names keyword argument 'out', which the node does not have"},
+    {"mutates_bad_entry.json", "node 'relu': mutates[0]: must be an array of argument positions"},
+    // all_reduce keeps the element count: 4x4 in, 4x8 out.
+    {"collective_wrong_size.json",
+     "node 'all_reduce': val: output has 32 elements, but all_reduce of this input gives 16"},
+    {"legacy_rank_out_of_range.json", "node 'all_reduce': ranks: rank 5 is out of range"},
 };
 
 }  // namespace

@@ -119,8 +119,8 @@ void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind, 
     }
     if (*out != want)
       throw GraphError(n.name, ins.size() > 1 ? "val[" + std::to_string(k) + "]" : "val",
-                       "output has " + std::to_string(*out) + " elements, but a " +
-                           std::string(collective_kind_name(kind)) + " gives " + std::to_string(want) + " (" +
+                       "output has " + std::to_string(*out) + " elements, but " +
+                           std::string(collective_kind_name(kind)) + " of this input gives " + std::to_string(want) + " (" +
                            how + ")");
   }
 }

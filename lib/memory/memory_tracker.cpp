@@ -14,10 +14,11 @@ int64_t MemoryTracker::allocation_of(NodeId n) const {
   return b;
 }
 
-bool MemoryTracker::would_free(NodeId n) const {
+int64_t MemoryTracker::bytes_freed_by(NodeId n) const {
+  int64_t b = 0;
   for (StorageId s : map_.reads[n])
-    if (remaining_reads_[s] == 1 && map_.releasable[s] && allocated_[s]) return true;
-  return false;
+    if (remaining_reads_[s] == 1 && map_.releasable[s] && allocated_[s]) b += map_.bytes[s];
+  return b;
 }
 
 void MemoryTracker::schedule(NodeId n) {

@@ -22,8 +22,8 @@ class MemoryTracker {
   int64_t peak_bytes() const { return peak_; }
   // Bytes node n would allocate if scheduled now (its fresh storages).
   int64_t allocation_of(NodeId n) const;
-  // Would scheduling n now release a buffer (n is its last reader)?
-  bool would_free(NodeId n) const;
+  // Bytes scheduling n now would release (buffers it is the last reader of).
+  int64_t bytes_freed_by(NodeId n) const;
   int32_t remaining_reads(StorageId s) const { return remaining_reads_[s]; }
 
  private:

@@ -233,14 +233,14 @@ class Scheduler {
 
   bool is_exposed(const CollectiveOutcome& c) const { return c.exposed_ms != 0; }
 
-  // Nodes that cost nothing and free memory (metadata reads, the last
-  // reader of a buffer among views) run as soon as they are ready: deferring
-  // them only keeps buffers alive.
+  // Nodes off the compute and communication streams that release more
+  // memory than they allocate (metadata reads of a buffer, a last view, a
+  // reduction of a big activation) run as soon as they are ready: deferring
+  // them to the compute they feed only keeps buffers alive.
   bool frees_for_free(NodeId n) const {
-    if (kind_[n] != Kind::Other || is_collective_node(g_.nodes[n])) return false;
-    if (memory_.allocation_of(n) != 0) return false;
+    if (kind_[n] != Kind::Other || is_collective_node(g_.nodes[n]) || is_wait_node(g_.nodes[n])) return false;
     if (is_metadata_node(g_.nodes[n])) return true;
-    return (is_view_node(g_.nodes[n]) || is_getitem_target(g_.nodes[n].target)) && memory_.would_free(n);
+    return memory_.bytes_freed_by(n) > memory_.allocation_of(n);
   }
 
   // A storage just lost its second-to-last reader: its last reader, if

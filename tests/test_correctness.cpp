@@ -1,0 +1,347 @@
+// Correctness on the graphs real training steps export: in-place writes
+// (FSDP2 copy-in/copy-out, chunk_cat, all_reduce_, exporter-stated
+// `mutates`), every collective variant, metadata-only users, and the memory
+// budget as a guarantee. Expected orders follow from the write semantics (a
+// reader of a buffer runs after the node that fills it), not from the tool's
+// own output; each graph's docstring in scripts/gen_testdata.py says why.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <numeric>
+
+#include "analysis/stats.h"
+#include "analysis/verify.h"
+#include "cost/flops.h"
+#include "graph/collective.h"
+#include "graph/mutation.h"
+#include "graph/op_table.h"
+#include "io/graph_file.h"
+#include "memory/memory_tracker.h"
+#include "memory/storage_map.h"
+#include "pipeline/schedule_pipeline.h"
+#include "scheduler/reorder.h"
+#include "test_support.h"
+
+using namespace osched;
+using namespace osched::test;
+using json = nlohmann::json;
+
+namespace {
+
+struct Run {
+  Graph original;
+  ScheduleOutput out;
+  std::vector<std::string> order;
+  size_t pos(const std::string& name) const {
+    auto it = std::find(order.begin(), order.end(), name);
+    INFO("node " << name);
+    REQUIRE(it != order.end());
+    return static_cast<size_t>(it - order.begin());
+  }
+  const json& collective(const std::string& name) const {
+    for (const auto& c : out.report["collectives"])
+      if (c["name"] == name) return c;
+    FAIL("no collective " << name);
+    return out.report;
+  }
+};
+
+Run schedule(Graph g, ScheduleConfig cfg = {}) {
+  Run r;
+  r.original = g;
+  r.out = run_schedule(r.original, graph_to_json_text(r.original), cfg);
+  for (const auto& n : r.out.graph.nodes) r.order.push_back(n.name);
+  auto violation = verify_reordering(r.original, r.out.graph);
+  INFO((violation ? *violation : std::string("ok")));
+  REQUIRE_FALSE(violation.has_value());
+  return r;
+}
+
+Graph scenario(const std::string& name) {
+  return read_graph_file(source_path("testdata/scenarios/" + name + ".json"));
+}
+
+// The same graph with every write fact removed: what the tool saw before the
+// format could say a node writes its arguments.
+Graph without_mutation(Graph g) {
+  for (Node& n : g.nodes) n.mutates = std::vector<MutatedArg>{};
+  return g;
+}
+
+// A hand-made order: `moved` placed just before `anchor`, the rest as given.
+Graph move_before(const Graph& g, const std::string& moved, const std::string& anchor) {
+  std::vector<NodeId> order;
+  const NodeId m = *g.find(moved), a = *g.find(anchor);
+  for (NodeId i = 0; i < g.size(); ++i) {
+    if (i == m) continue;
+    if (i == a) order.push_back(m);
+    order.push_back(i);
+  }
+  return apply_order(g, order);
+}
+
+int64_t measured_peak(const Graph& g) {
+  std::vector<NodeId> identity(g.nodes.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  return memory_profile(build_storage_map(g), identity).peak;
+}
+
+}  // namespace
+
+TEST_CASE("FSDP2 copy-in: matmuls read the unsharded weights only after split_with_sizes_copy fills them") {
+  Run r = schedule(scenario("fsdp2_copy_in"));
+  for (const char* reader : {"mm0", "mm1"}) {
+    INFO(reader);
+    CHECK(r.pos("copy_in") < r.pos("ag"));
+    CHECK(r.pos("ag_wait") < r.pos("split_copy"));
+    CHECK(r.pos("split_copy") < r.pos(reader));
+  }
+  // The all-gather still overlaps the independent previous layer.
+  CHECK(r.collective("ag")["hidden_by"] == json::array({"prev_mm"}));
+
+  // Without the write facts the copy has no users and sinks past its readers:
+  // the schedule this issue reported.
+  Run blind = schedule(without_mutation(scenario("fsdp2_copy_in")));
+  CHECK(blind.pos("split_copy") > blind.pos("mm0"));
+  // ...which verify, knowing the writes, rejects.
+  auto v = verify_reordering(r.original, blind.out.graph);
+  REQUIRE(v.has_value());
+  CHECK(v->find("write order violated") != std::string::npos);
+}
+
+TEST_CASE("verify rejects a hand-made reorder across an in-place write") {
+  Graph g = scenario("fsdp2_copy_in");
+  // mm0 reads w0, which split_copy writes. split_copy is node 13 of the
+  // file; moved last (before the output), it takes position 17 and the
+  // nodes after it move up one: prev_mm 13, mm0 14.
+  auto v = verify_reordering(g, move_before(g, "split_copy", "output"));
+  REQUIRE(v.has_value());
+  CHECK(*v == "write order violated: 'mm0' (position 14) reads storage that 'split_copy' writes in place, "
+              "but now comes before it (position 17)");
+  // split_copy before the all-gather's wait: the buffer is not complete yet.
+  v = verify_reordering(g, move_before(g, "w0_view", "ag_wait"));
+  CHECK_FALSE(v.has_value());  // a view reads no data
+  // The reduce-scatter reads rs_buf, which chunk_cat fills.
+  Graph h = scenario("fsdp2_chunk_cat_rs");
+  v = verify_reordering(h, move_before(h, "rs", "chunk_cat"));
+  REQUIRE(v.has_value());
+  CHECK(v->find("'rs'") != std::string::npos);
+  CHECK(v->find("reads storage that 'chunk_cat' writes in place") != std::string::npos);
+  // A legal reorder stays legal.
+  CHECK_FALSE(verify_reordering(g, move_before(g, "prev_mm", "ag_buf")).has_value());
+}
+
+TEST_CASE("chunk_cat out= runs before the reduce-scatter that reads its buffer") {
+  Run r = schedule(scenario("fsdp2_chunk_cat_rs"));
+  CHECK(r.pos("grad_w0") < r.pos("chunk_cat"));
+  CHECK(r.pos("grad_w1") < r.pos("chunk_cat"));
+  CHECK(r.pos("chunk_cat") < r.pos("rs"));
+  CHECK(r.collective("rs")["hidden_by"] == json::array({"dx"}));
+  Run blind = schedule(without_mutation(scenario("fsdp2_chunk_cat_rs")));
+  CHECK(blind.pos("rs") < blind.pos("chunk_cat"));
+}
+
+TEST_CASE("in-place all_reduce_ and exporter-stated mutates order the buffer's readers") {
+  Graph g = scenario("inplace_all_reduce");
+  const Node& acc = g.nodes[*g.find("accumulate")];
+  REQUIRE(acc.mutates);
+  CHECK(mutated_args(acc) == std::vector<MutatedArg>{{0, ""}});
+  CHECK(builtin_mutated_args(acc).empty());  // unknown op: only the exporter knows
+  CHECK(builtin_mutated_args(g.nodes[*g.find("ar_")]) == std::vector<MutatedArg>{{0, ""}});
+  Run r = schedule(g);
+  CHECK(r.pos("ar_wait") < r.pos("mm_after"));  // reads the reduced buffer itself
+  CHECK(r.pos("mm_after") < r.pos("accumulate"));
+  CHECK(r.pos("accumulate") < r.pos("mm_acc"));
+  CHECK(r.collective("ar_")["hidden_by"] == json::array({"mm_free"}));
+}
+
+TEST_CASE("the built-in table knows FSDP, out= and in-place writers") {
+  auto node = [](std::string target, std::vector<Value> args, std::vector<std::pair<std::string, Value>> kw = {}) {
+    Node n;
+    n.target = std::move(target);
+    n.args = std::move(args);
+    n.kwargs = std::move(kw);
+    return n;
+  };
+  const Value r = Value::node_ref(0);
+  Value list;
+  list.kind = Value::Kind::List;
+  list.list = {r, r};
+  using M = std::vector<MutatedArg>;
+  CHECK(mutated_args(node("aten.add_.Tensor", {r, r})) == M{{0, ""}});
+  CHECK(mutated_args(node("aten.copy_.default", {r, r})) == M{{0, ""}});
+  CHECK(mutated_args(node("aten._foreach_copy_.default", {list, list})) == M{{0, ""}});
+  CHECK(mutated_args(node("aten.__iadd__.Tensor", {r, r})) == M{{0, ""}});
+  CHECK(mutated_args(node("aten.__and__.Tensor", {r, r})).empty());
+  CHECK(mutated_args(node("aten.add.Tensor", {r, r})).empty());
+  CHECK(mutated_args(node("aten.mm.out", {r, r}, {{"out", r}})) == M{{-1, "out"}});
+  CHECK(mutated_args(node("fsdp.all_gather_copy_in.default", {list, r})) == M{{1, ""}});
+  CHECK(mutated_args(node("fsdp.split_with_sizes_copy.default", {r}, {{"out", list}})) == M{{-1, "out"}});
+  CHECK(mutated_args(node("fsdp.chunk_cat.default", {list}, {{"out", r}})) == M{{-1, "out"}});
+  CHECK(mutated_args(node("_c10d_functional.broadcast_.default", {r})) == M{{0, ""}});
+  CHECK(mutated_args(node("_c10d_functional.wait_tensor.default", {r})).empty());
+  CHECK(mutated_args(node("higher_order.auto_functionalized_v2", {}, {{"_all_bases", list}, {"x", r}})) ==
+        M{{-1, "_all_bases"}});
+  CHECK(mutated_args(node("higher_order.auto_functionalized", {}, {{"a", r}, {"eps", Value::real(1.0)}})) ==
+        M{{-1, "a"}});
+  CHECK_FALSE(outputs_alias_mutated(node("higher_order.auto_functionalized", {})));
+  CHECK(outputs_alias_mutated(node("aten.add_.Tensor", {r, r})));
+}
+
+TEST_CASE("every collective variant is recognised with its kind, group and bytes") {
+  Graph g = scenario("collective_variants");
+  struct Want {
+    const char* name;
+    CollectiveKind kind;
+    const char* group;
+    int64_t bytes;  // input + output, float32
+  };
+  // 64x64 floats are 16384 bytes; 128x64, 32768.
+  const Want want[] = {
+      {"ag_out", CollectiveKind::AllGather, "0", 16384 + 32768},
+      {"rs_out", CollectiveKind::ReduceScatter, "0", 32768 + 16384},
+      {"ar_inplace", CollectiveKind::AllReduce, "0", 2 * 16384},
+      {"bcast", CollectiveKind::Broadcast, "0", 2 * 16384},
+      {"a2a", CollectiveKind::AllToAll, "0", 2 * 16384},
+      {"ag_coal", CollectiveKind::AllGather, "0", 2 * 16384 + 2 * 32768},
+      {"rs_coal", CollectiveKind::ReduceScatter, "0", 2 * 32768 + 2 * 16384},
+      {"ag_autograd", CollectiveKind::AllGather, "0", 16384 + 32768},
+      {"legacy_ar", CollectiveKind::AllReduce, "ranks:0,1", 2 * 16384},
+      {"legacy_ag", CollectiveKind::AllGather, "ranks:0,1", 16384 + 32768},
+  };
+  GraphStats stats = compute_stats(g);
+  CHECK(stats.collectives == 10);
+  CHECK(stats.waits == 12);
+  CHECK(stats.groups.at("0").count == 8);
+  CHECK(stats.groups.at("ranks:0,1").count == 2);
+  for (const Want& w : want) {
+    INFO(w.name);
+    const NodeId id = *g.find(w.name);
+    REQUIRE(is_collective_node(g.nodes[id]));
+    CHECK(collective_signature(g.nodes[id].target)->kind == w.kind);
+    CHECK(collective_group_name(g.nodes[id]) == std::optional<std::string>(w.group));
+    CHECK(collective_size_bytes(g, id) == w.bytes);
+    CHECK(collective_group_size(g, id) == 2);
+  }
+  // The two ops in collective namespaces that are not modelled are named.
+  REQUIRE(stats.warnings.size() == 2);
+  CHECK(stats.warnings[0].find("'c10d_allreduce'") != std::string::npos);
+  CHECK(stats.warnings[1].find("'dtensor_a2a'") != std::string::npos);
+
+  Run r = schedule(g);
+  CHECK(r.out.report["warnings"].size() == 2);
+  CHECK(r.out.report["collectives"].size() == 10);
+  CHECK_FALSE(r.collective("bcast")["schedulable"].get<bool>());
+  CHECK(r.collective("bcast")["why_exposed"][0].get<std::string>().find("broadcast") != std::string::npos);
+  for (const char* name : {"ag_out", "rs_out", "ar_inplace", "a2a", "ag_coal", "rs_coal", "ag_autograd",
+                           "legacy_ar", "legacy_ag"}) {
+    INFO(name);
+    CHECK(r.collective(name)["schedulable"].get<bool>());
+  }
+  // Coalesced forms complete at their first wait, through an index or a getitem.
+  CHECK(r.collective("ag_coal")["wait"] == "ag_coal_wait0");
+  CHECK(r.collective("rs_coal")["wait"] == "rs_coal_wait0");
+  CHECK(r.pos("ag_coal_wait0") < r.pos("ag_coal_wait1"));
+  CHECK(r.pos("rs_coal_wait0") < r.pos("rs_coal_wait1"));
+  // The out= buffers are read through the waits only after the writes land.
+  CHECK(r.pos("ag_out") < r.pos("ag_out_wait"));
+
+  CliResult cli = run_cli("stats " + source_path("testdata/scenarios/collective_variants.json"));
+  CHECK(cli.exit_code == 0);
+  CHECK(cli.out.find("collectives: 10, waits: 12") != std::string::npos);
+  CHECK(cli.out.find("warning: node 'c10d_allreduce'") != std::string::npos);
+}
+
+TEST_CASE("a collective whose raw result is read only for metadata is schedulable") {
+  Run r = schedule(scenario("moe_a2a_sym_size"));
+  for (int l = 0; l < 4; ++l) {
+    const std::string d = "dispatch" + std::to_string(l);
+    INFO(d);
+    const json& c = r.collective(d);
+    CHECK(c["schedulable"].get<bool>());
+    CHECK(c["hidden_by"] == json::array({"shared" + std::to_string(l)}));
+    CHECK(c["exposed_ms"].get<double>() < c["estimated_ms"].get<double>());
+    // The size read runs as soon as the all-to-all is issued, not at the end.
+    if (l < 3) CHECK(r.pos("tokens" + std::to_string(l)) < r.pos("dispatch" + std::to_string(l + 1)));
+  }
+}
+
+TEST_CASE("a collective read raw by another node stays in place and says why") {
+  Graph g = scenario("moe_a2a_sym_size");
+  // The output returns dispatch0's raw result as well.
+  Node& out = g.nodes.back();
+  out.args[0].list.push_back(Value::node_ref(*g.find("dispatch0")));
+  Run r = schedule(g);
+  CHECK_FALSE(r.collective("dispatch0")["schedulable"].get<bool>());
+  CHECK(r.collective("dispatch0")["why_exposed"][0] ==
+        "not schedulable: its raw (unwaited) result is also a graph output");
+  CHECK(r.collective("dispatch1")["schedulable"].get<bool>());
+}
+
+TEST_CASE("flex_attention is compute and hides an all-gather") {
+  CHECK(is_compute_target("higher_order.flex_attention"));
+  CHECK(is_compute_target("higher_order.flex_attention_backward"));
+  Graph g = scenario("flex_attention");
+  // Dense bound of q·kᵀ and p·v: 2 matmuls of 2·b·h·s_q·s_k·d = 4·4·16·1024·1024·64.
+  CHECK(count_flops(g, *g.find("attn")) == Approx(4.0 * 4 * 16 * 1024 * 1024 * 64));
+  Run r = schedule(g);
+  CHECK(r.collective("ag")["hidden_by"] == json::array({"attn"}));
+}
+
+TEST_CASE("the report's peak is the output's peak and never above the budget") {
+  std::vector<std::string> graphs;
+  for (const char* dir : {"testdata", "testdata/scenarios"})
+    for (const auto& e : std::filesystem::directory_iterator(source_path(dir)))
+      if (e.path().extension() == ".json" && e.path().filename().string().rfind("estimates", 0) != 0)
+        graphs.push_back(e.path().string());
+  std::sort(graphs.begin(), graphs.end());
+  REQUIRE(graphs.size() >= 15);
+  for (const auto& path : graphs) {
+    for (int variant = 0; variant < 3; ++variant) {
+      INFO(path << " variant " << variant);
+      ScheduleConfig cfg;
+      if (variant >= 1) {  // no increase allowed at all
+        cfg.scheduler.max_memory_increase_gb = 0;
+        cfg.scheduler.max_memory_increase_ratio = 0;
+      }
+      cfg.collective_bucketing = variant == 2;
+      Graph g = read_graph_file(path);
+      ScheduleOutput out = run_schedule(g, read_text(path), cfg);
+      const json& m = out.report["memory"];
+      const int64_t peak = m["scheduled_peak_bytes"].get<int64_t>();
+      CHECK(peak == measured_peak(out.graph));
+      CHECK(peak <= m["budget_bytes"].get<int64_t>());
+      CHECK(m["original_peak_bytes"].get<int64_t>() == measured_peak(g));
+      CHECK_FALSE(verify_reordering(g, out.graph).has_value());
+    }
+  }
+}
+
+TEST_CASE("with no memory increase allowed, the MoE schedule keeps its original peak") {
+  ScheduleConfig cfg;
+  cfg.scheduler.max_memory_increase_gb = 0;
+  cfg.scheduler.max_memory_increase_ratio = 0;
+  Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
+  const json& m = r.out.report["memory"];
+  CHECK(m["scheduled_peak_bytes"] == m["original_peak_bytes"]);
+  CHECK(m["scheduled_peak_bytes"].get<int64_t>() == measured_peak(r.out.graph));
+  CHECK_FALSE(m["kept_original_order"].get<bool>());
+}
+
+TEST_CASE("a bucket that makes the step slower is given up") {
+  ScheduleConfig cfg;
+  cfg.collective_bucketing = true;
+  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing_slow.json"));
+  Graph g = scenario("bucketing");
+  ScheduleOutput out = run_schedule(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg);
+  const json& b = out.report["bucketing"];
+  // ag_a + ag_b would merge (test_bucketing.cpp), but the merged all-gather
+  // takes 5 ms against 2 x 0.2 ms.
+  CHECK(b["buckets"].empty());
+  CHECK(b["dropped_for_time"] == 1);
+  CHECK(b["simulated_step_ms"].get<double>() <= b["unbucketed_step_ms"].get<double>());
+  CHECK(out.graph.find("ag_a").has_value());
+  CHECK(out.graph.find("ag_b").has_value());
+  CHECK_FALSE(verify_reordering(g, out.graph).has_value());
+}
