@@ -525,6 +525,24 @@ def collective_variants():
     return g
 
 
+def memory_tight():
+    """Work off the compute path (expand, then its reduction) sinks below the
+    matmuls, as upstream orders it, and keeps the 8 MiB expansion alive next
+    to the matmul outputs: above the original peak. With no increase
+    allowed, no reordering fits and the original order is the answer."""
+    g = G("memory-tight", world_size=2)
+    x = g.ph("x", [1024, 1024])
+    w = g.ph("w", [1024, 1024])
+    p = g.ph("p", [512, 1024])
+    agw = g.wait("ag_wait", g.all_gather("ag", p))
+    big = g.fn("expand", "aten.cat.default", [x], shape=[2048, 1024], extra_args=[0])
+    s = g.fn("reduce", "aten.sum.dim_IntList", [big], shape=[2048, 1], extra_args=[[1], True])
+    m0 = g.mm("mm0", x, w)
+    m1 = g.mm("mm1", agw, w)
+    g.output([s, m0, m1])
+    return g
+
+
 def flex_attention():
     """flex_attention and its backward are compute: they can hide the all-gather."""
     g = G("flex-attention", world_size=2)
@@ -583,7 +601,7 @@ def main():
     for fn in (sink_waits, raise_comms, sink_waits_raise_comms, reorder_compute_for_overlap_mul,
                default_comms_ordering, multi_group, memory_limit, same_group_order, bucketing,
                fsdp2_copy_in, fsdp2_chunk_cat_rs, inplace_all_reduce, moe_a2a_sym_size,
-               collective_variants, flex_attention):
+               collective_variants, flex_attention, memory_tight):
         fn().save(f"testdata/scenarios/{fn.__name__}.json")
     for name, doc in invalid_cases(sink_waits_raise_comms()).items():
         with open(f"testdata/invalid/{name}.json", "w") as f:

@@ -345,3 +345,31 @@ TEST_CASE("a bucket that makes the step slower is given up") {
   CHECK(out.graph.find("ag_b").has_value());
   CHECK_FALSE(verify_reordering(g, out.graph).has_value());
 }
+
+TEST_CASE("when no reordering fits the memory budget, the original order is kept") {
+  // By hand, in MiB (float32): x 4, w 4, p 2, the all-gather's output 4,
+  // expand 8, the reduction 8 KiB, each matmul 4. Original order: the peak is
+  // at `reduce` with x, w, p, ag, expand live: 22 MiB + 8 KiB. The schedule
+  // hides ag behind mm0 and sinks expand/reduce (off the compute path) below
+  // both matmuls, whose outputs are graph outputs: 26 MiB + 8 KiB.
+  const int64_t mib = 1 << 20;
+  Run loose = schedule(scenario("memory_tight"));
+  CHECK(loose.out.report["memory"]["original_peak_bytes"] == 22 * mib + 8192);
+  CHECK(loose.out.report["memory"]["scheduled_peak_bytes"] == 26 * mib + 8192);
+  CHECK(loose.collective("ag")["hidden_by"] == json::array({"mm0"}));
+
+  ScheduleConfig cfg;
+  cfg.scheduler.max_memory_increase_gb = 0;
+  cfg.scheduler.max_memory_increase_ratio = 0;
+  Run tight = schedule(scenario("memory_tight"), cfg);
+  const json& m = tight.out.report["memory"];
+  CHECK(m["kept_original_order"].get<bool>());
+  CHECK(m["budget_retries"] == 1);  // a lower budget stops the prefetch, not the sinking
+  CHECK(m["scheduled_peak_bytes"] == 22 * mib + 8192);
+  std::vector<std::string> original;
+  for (const auto& n : tight.original.nodes) original.push_back(n.name);
+  CHECK(tight.order == original);
+  CHECK(tight.collective("ag")["hidden_by"].empty());
+  CHECK(tight.collective("ag")["why_exposed"][0].get<std::string>().find("kept in the original order") == 0);
+  CHECK(tight.out.report["simulation"]["step_ms_after"] == tight.out.report["simulation"]["step_ms_before"]);
+}

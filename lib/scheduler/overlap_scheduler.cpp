@@ -574,9 +574,14 @@ ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes, co
     effective -= r.scheduled_peak_bytes - budget;
     spdlog::debug("peak {} over the budget {}: rescheduling against {}", r.scheduled_peak_bytes, budget,
                   effective);
-    r = Scheduler(g, runtimes, options, effective).run();
-    r.memory_budget_bytes = budget;
-    r.budget_retries = attempt;
+    ScheduleResult again = Scheduler(g, runtimes, options, effective).run();
+    again.memory_budget_bytes = budget;
+    again.budget_retries = attempt;
+    // A lower budget only curbs prefetching; when that does not lower the
+    // peak, the overshoot comes from elsewhere and more tries are wasted.
+    const bool improved = again.scheduled_peak_bytes < r.scheduled_peak_bytes;
+    r = std::move(again);
+    if (!improved) break;
   }
   if (r.scheduled_peak_bytes > budget && r.original_peak_bytes <= budget)
     r = original_order_result(g, runtimes, std::move(r));
