@@ -303,12 +303,12 @@ void write_graph_proto(const Graph& g, const std::function<void(std::string_view
     pb::Node node;
     node_to_pb(node_to_json(n, g), &node);
     std::string body = serialize_deterministic(node);
-    {
-      google::protobuf::io::StringOutputStream sos(&buffer);
-      google::protobuf::io::CodedOutputStream cos(&sos);
-      cos.WriteTag(tag);
-      cos.WriteVarint32(static_cast<uint32_t>(body.size()));
-    }
+    // Tag and length into a small array: a stream over `buffer` would zero
+    // its whole spare capacity (up to 1 MiB) for every node.
+    uint8_t head_bytes[16];
+    uint8_t* end = google::protobuf::io::CodedOutputStream::WriteTagToArray(tag, head_bytes);
+    end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(body.size()), end);
+    buffer.append(reinterpret_cast<const char*>(head_bytes), static_cast<size_t>(end - head_bytes));
     buffer += body;
     if (buffer.size() >= (1u << 20)) {
       emit(buffer);
