@@ -373,3 +373,18 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
   CHECK(tight.collective("ag")["why_exposed"][0].get<std::string>().find("kept in the original order") == 0);
   CHECK(tight.out.report["simulation"]["step_ms_after"] == tight.out.report["simulation"]["step_ms_before"]);
 }
+
+TEST_CASE("collectives whose buffers are written in place are not bucketed") {
+  ScheduleConfig cfg;
+  cfg.collective_bucketing = true;
+  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing.json"));
+  Graph g = scenario("bucketing");
+  // Without writes ag_a and ag_b merge (test_bucketing.cpp). Here ag_a's
+  // result is then written in place by its user, so moving ag_a's completion
+  // would cross that write.
+  g.nodes[*g.find("use_ag_a_wait")].mutates = std::vector<MutatedArg>{{0, ""}};
+  ScheduleOutput out = run_schedule(g, graph_to_json_text(g), cfg);
+  CHECK(out.report["bucketing"]["buckets"].empty());
+  CHECK(out.graph.find("ag_a").has_value());
+  CHECK_FALSE(verify_reordering(g, out.graph).has_value());
+}

@@ -1,6 +1,7 @@
 #include "bucketing/bucket_planner.h"
 
 #include "graph/mutation.h"
+#include "memory/storage_map.h"
 
 #include <algorithm>
 #include <map>
@@ -54,6 +55,23 @@ std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterv
   for (const auto& c : colls)
     hiding_nodes.insert(c.hiding.begin(), c.hiding.end());
 
+  // A merged collective reads its members' inputs later and completes their
+  // outputs earlier, which would cross an in-place write of those buffers:
+  // collectives touching a storage that anything writes stay unbucketed.
+  const StorageMap storages = build_storage_map(g);
+  std::vector<bool> written(storages.bytes.size(), false);
+  for (const auto& w : storages.writes)
+    for (StorageId s : w)
+      written[s] = true;
+  auto touches_written = [&](const OverlapInterval& iv) {
+    for (NodeId n : {iv.start, iv.wait})
+      for (const auto* list : {&storages.reads[n], &storages.allocates[n]})
+        for (StorageId s : *list)
+          if (written[s])
+            return true;
+    return false;
+  };
+
   // Collectives of each group in issue (start) order.
   std::map<std::string, std::vector<size_t>> by_group;
   for (size_t i = 0; i < colls.size(); ++i)
@@ -89,7 +107,8 @@ std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterv
       size_t c = list[rank];
       const OverlapInterval& iv = colls[c];
       std::optional<std::string> key;
-      if (iv.schedulable && !hiding_nodes.count(iv.start) && !hiding_nodes.count(iv.wait))
+      if (iv.schedulable && !hiding_nodes.count(iv.start) && !hiding_nodes.count(iv.wait) &&
+          !touches_written(iv))
         key = bucket_key(g, iv.start);
       if (!open.members.empty() && key && *key == open.key &&
           open.bytes + iv.size_bytes <= opts.max_bucket_bytes &&
