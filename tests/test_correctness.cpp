@@ -388,3 +388,18 @@ TEST_CASE("collectives whose buffers are written in place are not bucketed") {
   CHECK(out.graph.find("ag_a").has_value());
   CHECK_FALSE(verify_reordering(g, out.graph).has_value());
 }
+
+TEST_CASE("the step predicted for buckets before the rewrite is the rewritten graph's") {
+  // Buckets are judged by simulating merged collectives on the scheduled
+  // graph; the rewritten graph, estimated and simulated anew, must agree.
+  ScheduleConfig cfg;
+  cfg.collective_bucketing = true;
+  const std::string path = source_path("testdata/example_llama_fsdp.json");
+  Graph g = read_graph_file(path);
+  ScheduleOutput out = run_schedule(g, read_text(path), cfg);
+  const json& b = out.report["bucketing"];
+  REQUIRE(b["buckets"].size() > 0);
+  CHECK(b["dropped_for_memory"] == 0);
+  CHECK(b["predicted_step_ms"].get<double>() == Approx(b["simulated_step_ms"].get<double>()).epsilon(1e-9));
+  CHECK(b["simulated_step_ms"].get<double>() <= b["unbucketed_step_ms"].get<double>());
+}

@@ -259,6 +259,41 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
   return rewrite(g, nullptr, colls, buckets);
 }
 
+Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
+                              const Bucket& bucket) {
+  const Node& first = g.nodes[colls[bucket.members[0]].start];
+  const TensorMeta* like = ref_meta(g, first.args[0]);
+  int64_t in_numel = 0, out_numel = 0;
+  for (size_t m : bucket.members) {
+    in_numel += ref_meta(g, g.nodes[colls[m].start].args[0])->numel();
+    const TensorMeta* o = g.nodes[colls[m].wait].output();
+    out_numel += o ? o->numel() : 0;
+  }
+  Graph mini = g.without_nodes();
+  Node in;
+  in.name = "bucket_input";
+  in.op = NodeOp::Placeholder;
+  in.target = in.name;
+  in.val_kind = ValKind::Single;
+  in.val = {flat_meta(in_numel, *like)};
+  Node start = first;
+  start.args[0] = Value::node_ref(0);
+  start.kwargs.erase(std::remove_if(start.kwargs.begin(), start.kwargs.end(),
+                                    [](const auto& kv) { return kv.second.is_ref(); }),
+                     start.kwargs.end());
+  start.control_deps.clear();
+  start.val_kind = ValKind::Single;
+  start.val = {flat_meta(out_numel, *like)};
+  Node out;
+  out.name = "output";
+  out.op = NodeOp::Output;
+  out.target = "output";
+  out.args = {Value::node_ref(1)};
+  mini.nodes = {std::move(in), std::move(start), std::move(out)};
+  mini.rebuild_index();
+  return mini;
+}
+
 BucketedGraph apply_buckets(Graph&& g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets) {
   BucketedGraph out = rewrite(g, &g, colls, buckets);

@@ -33,6 +33,12 @@ struct BucketedGraph {
 
 BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets);
+
+// The bucket's merged collective alone, as the rewrite would make it: node 0
+// the flat input, node 1 the collective, node 2 the output. For estimating
+// its runtime before anything is rewritten.
+Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
+                              const Bucket& bucket);
 // The same, moving the kept nodes out of `g` (for large graphs).
 BucketedGraph apply_buckets(Graph&& g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets);

@@ -37,28 +37,70 @@ int64_t max_concurrent_bucket_bytes(const std::vector<Bucket>& buckets,
 } // namespace
 
 namespace {
-// Buckets whose merged collective is more exposed than its members were
-// before: what makes the step slower. When none is locally to blame (stream
+std::vector<MergedCollective> merges_of(const std::vector<Bucket>& buckets,
+                                        const std::vector<OverlapInterval>& intervals,
+                                        const std::vector<double>& ms) {
+  std::vector<MergedCollective> out;
+  for (size_t k = 0; k < buckets.size(); ++k) {
+    MergedCollective m;
+    for (size_t i : buckets[k].members)
+      m.starts.push_back(intervals[i].start);
+    m.ms = ms[k];
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+// Buckets whose merged collective is more exposed than its members were:
+// what makes the step slower. When none is locally to blame (stream
 // queueing spreads the cost), all are.
-std::vector<size_t> buckets_to_blame(const std::vector<Bucket>& buckets, const BucketedGraph& bucketed,
+std::vector<size_t> buckets_to_blame(const std::vector<Bucket>& buckets,
                                      const std::vector<OverlapInterval>& intervals,
                                      const SimulationResult& before, const SimulationResult& after) {
   std::vector<size_t> blamed;
   for (size_t k = 0; k < buckets.size(); ++k) {
-    auto merged = bucketed.graph.find(bucketed.report[k]["name"].get<std::string>());
-    double members = 0;
-    for (size_t m : buckets[k].members) members += before.collective_exposed_ms[intervals[m].start];
-    if (!merged || after.collective_exposed_ms[*merged] > members + 1e-9) blamed.push_back(k);
+    double members = 0, merged = 0;
+    for (size_t m : buckets[k].members) {
+      members += before.collective_exposed_ms[intervals[m].start];
+      merged += after.collective_exposed_ms[intervals[m].start]; // held at the last start
+    }
+    if (merged > members + 1e-9)
+      blamed.push_back(k);
   }
   if (blamed.empty())
-    for (size_t k = 0; k < buckets.size(); ++k) blamed.push_back(k);
+    for (size_t k = 0; k < buckets.size(); ++k)
+      blamed.push_back(k);
   return blamed;
+}
+
+// Gives up buckets until the simulated step is no slower than without any.
+void keep_buckets_that_do_not_slow(const Graph& g, const std::vector<OverlapInterval>& intervals,
+                                   const StepCheck& step, std::vector<Bucket>& buckets,
+                                   BucketingResult& r) {
+  std::vector<double> ms;
+  for (const Bucket& b : buckets)
+    ms.push_back(step.merged_ms(g, b));
+  const SimulationResult before = step.simulate(g, {});
+  r.unbucketed_step_ms = r.bucketed_step_ms = before.step_ms;
+  while (!buckets.empty()) {
+    SimulationResult after = step.simulate(g, merges_of(buckets, intervals, ms));
+    if (after.step_ms <= before.step_ms + 1e-9) {
+      r.bucketed_step_ms = after.step_ms;
+      return;
+    }
+    std::vector<size_t> blamed = buckets_to_blame(buckets, intervals, before, after);
+    for (size_t k = blamed.size(); k-- > 0;) {
+      buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(blamed[k]));
+      ms.erase(ms.begin() + static_cast<std::ptrdiff_t>(blamed[k]));
+    }
+    r.dropped_for_time += blamed.size();
+  }
 }
 } // namespace
 
 BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapInterval>& intervals,
                                    const BucketOptions& opts, int64_t budget_bytes,
-                                   int64_t scheduled_peak_bytes, const GraphSimulator& simulate) {
+                                   int64_t scheduled_peak_bytes, const StepCheck* step) {
   std::vector<Bucket> buckets = plan_buckets(scheduled, intervals, opts);
   BucketingResult r;
   auto peak_of = [](const Graph& g) {
@@ -66,11 +108,8 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
     std::iota(identity.begin(), identity.end(), 0);
     return memory_profile(build_storage_map(g), identity).peak;
   };
-  std::optional<SimulationResult> before;
-  if (!buckets.empty() && simulate) {
-    before = simulate(scheduled);
-    r.unbucketed_step_ms = before->step_ms;
-  }
+  if (!buckets.empty() && step)
+    keep_buckets_that_do_not_slow(scheduled, intervals, *step, buckets, r);
   if (!buckets.empty()) {
     // While a bucket is in flight (its first member's start up to the split
     // after its wait) it adds at most twice its bytes: the flat input and
@@ -80,16 +119,14 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
     // fraction of the memory, some seconds per million nodes).
     const int64_t bound = scheduled_peak_bytes + max_concurrent_bucket_bytes(buckets, intervals);
     const bool may_exceed = budget_bytes > 0 && bound > budget_bytes;
-    // Either check may give buckets up, and then the graph is rewritten anew.
-    const bool need_way_back = may_exceed || before.has_value();
-    const bool compact_backup = need_way_back && scheduled.nodes.size() >= kCompactBackupNodes;
+    const bool compact_backup = may_exceed && scheduled.nodes.size() >= kCompactBackupNodes;
     std::string backup;
     if (compact_backup) {
       backup.reserve(scheduled.nodes.size() * 128); // typical bytes per node: no regrowth
       write_graph_proto(scheduled, [&](std::string_view piece) { backup.append(piece); });
     }
     while (!buckets.empty()) {
-      if (need_way_back && !compact_backup)
+      if (may_exceed && !compact_backup)
         r.bucketed = apply_buckets(scheduled, intervals, buckets); // a copy; `scheduled` stays
       else
         r.bucketed = apply_buckets(std::move(scheduled), intervals, buckets);
@@ -102,19 +139,9 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
         buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
         ++r.dropped_for_memory;
       } else {
-        if (before)
-          r.simulation = simulate(r.bucketed.graph);
-        if (!before || r.simulation->step_ms <= before->step_ms + 1e-9) {
-          for (const Bucket& b : buckets)
-            r.collectives_merged += b.members.size();
-          return r;
-        }
-        std::vector<size_t> blamed =
-            buckets_to_blame(buckets, r.bucketed, intervals, *before, *r.simulation);
-        for (size_t k = blamed.size(); k-- > 0;)
-          buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(blamed[k]));
-        r.dropped_for_time += blamed.size();
-        r.simulation.reset();
+        for (const Bucket& b : buckets)
+          r.collectives_merged += b.members.size();
+        return r;
       }
       r.bucketed = BucketedGraph{};
       if (compact_backup)
@@ -125,8 +152,6 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
   r.bucketed.graph = std::move(scheduled);
   r.bucketed.intervals = intervals;
   r.peak_bytes = peak_of(r.bucketed.graph);
-  if (before)
-    r.simulation = std::move(before);
   return r;
 }
 

@@ -29,19 +29,24 @@ struct BucketingResult {
   size_t dropped_for_memory = 0; // planned buckets given up to stay within the budget
   size_t dropped_for_time = 0;   // given up because the step got slower with them
   int64_t peak_bytes = 0;        // of the rewritten graph, in its order
-  std::optional<SimulationResult> simulation; // of the rewritten graph, when a simulator was given
-  double unbucketed_step_ms = 0;
+  double unbucketed_step_ms = 0; // simulated, when the step was checked
+  double bucketed_step_ms = 0;   // the same with the buckets kept (before any dropped for memory)
 };
 
-// Simulates a graph in its own node order (estimates included).
-using GraphSimulator = std::function<SimulationResult(const Graph&)>;
+// How the step is judged before anything is rewritten: the scheduled graph
+// simulated in its own order with buckets as merged collectives, and a
+// bucket's merged runtime.
+struct StepCheck {
+  std::function<SimulationResult(const Graph&, const std::vector<MergedCollective>&)> simulate;
+  std::function<double(const Graph&, const Bucket&)> merged_ms;
+};
 
-// `budget_bytes` <= 0: no memory limit. Without `simulate`, the step is not
-// checked. Consumes `scheduled`; its nodes move into the result. When
-// buckets might have to be given up, a way back is kept: a copy, or
-// protobuf bytes for graphs of 250k nodes and more.
+// `budget_bytes` <= 0: no memory limit. Without `step`, the step is not
+// checked. Consumes `scheduled`; its nodes move into the result. Only when
+// the budget could be passed (and buckets might have to be given up) is a
+// way back kept: a copy, or protobuf bytes for graphs of 250k nodes and more.
 BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapInterval>& intervals,
                                    const BucketOptions& opts, int64_t budget_bytes,
-                                   int64_t scheduled_peak_bytes, const GraphSimulator& simulate = {});
+                                   int64_t scheduled_peak_bytes, const StepCheck* step = nullptr);
 
 } // namespace osched

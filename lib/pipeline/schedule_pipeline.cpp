@@ -82,25 +82,37 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
     // Bucketing may not raise the peak past the budget, nor past the schedule's
     // own peak where that already exceeds it.
     int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
-    // Merged collectives are estimated anew and each candidate graph
-    // simulated in its own order.
-    GraphSimulator simulate = [&](const Graph& graph) {
-      RuntimeTable graph_rt = estimate_runtimes(graph, custom, primary, analytical);
-      std::vector<NodeId> identity(graph.nodes.size());
-      std::iota(identity.begin(), identity.end(), 0);
-      return simulate_step(graph, graph_rt, identity);
+    // The step is judged on the scheduled graph with buckets simulated as
+    // merged collectives, before anything is rewritten.
+    std::optional<RuntimeTable> scheduled_rt;
+    std::vector<NodeId> identity(out.graph.nodes.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    StepCheck step;
+    step.simulate = [&](const Graph& graph, const std::vector<MergedCollective>& merged) {
+      if (!scheduled_rt) scheduled_rt = estimate_runtimes(graph, custom, primary, analytical);
+      return simulate_step(graph, *scheduled_rt, identity, merged);
+    };
+    step.merged_ms = [&](const Graph& graph, const Bucket& b) {
+      Graph mini = merged_collective_graph(graph, intervals, b);
+      return estimate_runtimes(mini, custom, primary, analytical).ms[1];
     };
     BucketingResult br = bucket_collectives(std::move(out.graph), intervals, bo, limit,
-                                            sched.scheduled_peak_bytes, simulate);
+                                            sched.scheduled_peak_bytes, &step);
+    scheduled_rt.reset();
     out.graph = std::move(br.bucketed.graph);
     intervals = std::move(br.bucketed.intervals);
-    const SimulationResult final_sim = br.simulation ? *br.simulation : simulate(out.graph);
+    // The merged collectives are estimated and the final graph simulated anew.
+    RuntimeTable final_rt = estimate_runtimes(out.graph, custom, primary, analytical);
+    identity.resize(out.graph.nodes.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    const SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
     out.report["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
                                {"buckets", br.bucketed.report},
                                {"collectives_merged", br.collectives_merged},
                                {"collectives_after", intervals.size()},
                                {"simulated_step_ms", final_sim.step_ms},
                                {"unbucketed_step_ms", br.unbucketed_step_ms},
+                               {"predicted_step_ms", br.bucketed_step_ms},
                                {"exposed_comm_ms", final_sim.exposed_comm_ms},
                                {"peak_bytes", br.peak_bytes},
                                {"dropped_for_memory", br.dropped_for_memory},

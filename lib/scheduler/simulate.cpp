@@ -10,6 +10,29 @@
 namespace osched {
 
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order) {
+  return simulate_step(g, rt, order, {});
+}
+
+SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order,
+                               const std::vector<MergedCollective>& merged) {
+  // Each merged member stands for the merged collective, held at its last
+  // start (-1: not merged). Only the last start issues it.
+  std::vector<NodeId> stands_for;
+  std::vector<double> merged_ms;
+  if (!merged.empty()) {
+    std::vector<NodeId> position(g.nodes.size(), -1);
+    for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<NodeId>(i);
+    stands_for.assign(g.nodes.size(), -1);
+    merged_ms.assign(g.nodes.size(), 0);
+    for (const MergedCollective& m : merged) {
+      NodeId last = m.starts.front();
+      for (NodeId s : m.starts)
+        if (position[s] > position[last]) last = s;
+      for (NodeId s : m.starts) stands_for[s] = last;
+      merged_ms[last] = m.ms;
+    }
+  }
+  auto rep = [&](NodeId v) { return stands_for.empty() || stands_for[v] < 0 ? v : stands_for[v]; };
   SimulationResult r;
   r.collective_exposed_ms.assign(g.nodes.size(), 0.0);
   std::vector<double> finish(g.nodes.size(), -1.0);  // collective end times
@@ -26,9 +49,11 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
     if (is_collective_node(n)) {
+      if (rep(v) != v) continue;  // issued by the merged collective's last start
+      const bool is_merged = !stands_for.empty() && stands_for[v] == v;
       double& free = stream_free[collective_group_name(n).value_or("")];
       double start = std::max(t, free);
-      free = finish[v] = start + rt.ms[v];
+      free = finish[v] = start + (is_merged ? merged_ms[v] : rt.ms[v]);
       continue;
     }
     // A reader of an in-flight collective (a wait, or any direct user of an
@@ -36,7 +61,7 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
     // getitem selections do not touch the data.
     if (is_metadata_node(n) || is_getitem_target(n.target)) continue;
     for (NodeId in : data_inputs(n))
-      if (finish[in] >= 0) block_on(in);
+      if (finish[rep(in)] >= 0) block_on(rep(in));
     if (is_compute_node(n)) {
       t += rt.ms[v];
       r.compute_ms += rt.ms[v];

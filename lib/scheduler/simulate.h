@@ -20,4 +20,14 @@ struct SimulationResult {
 
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order);
 
+// Collectives to run as one (a bucket, judged before the graph is
+// rewritten): issued at the last member's start, taking `ms`, complete for
+// every member once it finishes. Its exposure is reported at the last start.
+struct MergedCollective {
+  std::vector<NodeId> starts;
+  double ms = 0;
+};
+SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order,
+                               const std::vector<MergedCollective>& merged);
+
 }  // namespace osched
