@@ -10,6 +10,8 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "io/graph_file.h"
+#include "io/output_batch.h"
+#include "io/proto_io.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/content_hash.h"
 #include "report/report.h"
@@ -147,6 +149,17 @@ void check_options(const ScheduleArgs& a) {
     throw InputError("--output-per-rank: needs file paths for -o and --report, not stdout");
   if (a.cfg.bucket_max_gb <= 0)
     throw InputError("--bucket-max-gb: must be > 0");
+  // Outputs that name the same file would overwrite each other or the input.
+  if (!a.report.empty()) {
+    if (same_output_file(a.report, a.output))
+      throw InputError("--report: '" + a.report + "' is also the graph output (-o)");
+    if (a.input != "-" && same_output_file(a.report, a.input))
+      throw InputError("--report: '" + a.report + "' is the input graph");
+  }
+  if (!a.benchmark_cache.empty())
+    for (const std::string* other : {&a.output, &a.report, &a.input})
+      if (!other->empty() && *other != "-" && same_output_file(a.benchmark_cache, *other))
+        throw InputError("--benchmark-cache: '" + a.benchmark_cache + "' is also the input or an output");
 }
 
 // out.json -> out.rank2.json: one file per rank with --output-per-rank.
@@ -297,12 +310,21 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   std::string output = a.output_per_rank ? per_rank_path(a.output, rank) : a.output;
   std::string report =
       a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
-  // Render both outputs before writing either, so a failure leaves neither.
-  std::string report_text = out.report.dump(2) + "\n";
+  // Both outputs complete before either replaces anything, so a failure
+  // leaves neither (and the input, even when -o names it, intact).
+  const std::string report_text = out.report.dump(2) + "\n";
+  OutputBatch batch;
+  const GraphFormat f = resolve_format(output, out_format);
+  batch.add(output, [&](const Emit& emit) {
+    if (f == GraphFormat::Proto)
+      write_graph_proto(out.graph, emit);
+    else
+      write_graph_json(out.graph, emit);
+  });
+  if (!report.empty())
+    batch.add(report, [&](const Emit& emit) { emit(report_text); });
   try {
-    write_graph_file(output, out.graph, out_format);
-    if (!report.empty())
-      write_file_atomic(report, report_text);
+    batch.commit();
   } catch (const IoError& e) {
     throw OutputError(e.what());
   }

@@ -8,8 +8,12 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "io/output_batch.h"
+#include "stdout_guard.h"
 
 int main(int argc, char** argv) {
+  osched::cli::guard_standard_streams();
+  osched::remove_temporaries_on_signals();
   CLI::App app{"overlap-sched: reorder distributed training graphs to overlap collectives with compute"};
   app.set_version_flag("--version", std::string("overlap-sched ") + OSCHED_VERSION);
   app.require_subcommand(1);
@@ -47,10 +51,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    return app.exit(e);
+    exit_code = app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return osched::cli::kBadInput;
+    exit_code = osched::cli::kBadInput;
+  }
+  // What went to standard output must have arrived.
+  const std::string lost = osched::cli::stdout_error();
+  if (!lost.empty() && exit_code == osched::cli::kOk) {
+    std::cerr << "error: <stdout>: write failed: " << lost << "\n";
+    return osched::cli::kOutputError;
   }
   return exit_code;
 }

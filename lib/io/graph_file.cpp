@@ -13,6 +13,7 @@
 
 #include "io/graph_error.h"
 #include "io/json_io.h"
+#include "io/output_batch.h"
 #include "io/proto_io.h"
 
 namespace osched {
@@ -79,45 +80,9 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
 
 void write_file_atomic_pieces(const std::string& path,
                               const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
-  if (path == "-") {
-    produce([](std::string_view piece) { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
-    std::cout.flush();
-    return;
-  }
-  std::string tmpl = path + ".tmp.XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = mkstemp(name.data());
-  if (fd < 0) throw IoError(path + ": cannot create temporary file: " + std::strerror(errno));
-  auto emit = [&](std::string_view piece) {
-    const char* p = piece.data();
-    size_t left = piece.size();
-    while (left > 0) {
-      ssize_t w = ::write(fd, p, left);
-      if (w < 0) {
-        if (errno == EINTR) continue;
-        throw IoError(path + ": write failed: " + std::strerror(errno));
-      }
-      p += w;
-      left -= static_cast<size_t>(w);
-    }
-  };
-  try {
-    produce(emit);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(name.data());
-    throw;
-  }
-  // mkstemp creates 0600; give the file ordinary permissions.
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0 || std::rename(name.data(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(name.data());
-    throw IoError(path + ": cannot write: " + std::strerror(err));
-  }
+  OutputBatch batch;
+  batch.add(path, produce);
+  batch.commit();
 }
 
 void write_graph_file(const std::string& path, const Graph& g, GraphFormat format) {

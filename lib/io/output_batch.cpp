@@ -1,0 +1,209 @@
+#include "io/output_batch.h"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/graph_file.h"
+
+namespace osched {
+namespace {
+
+// Temporaries being written, for the signal handler: fixed slots, so the
+// handler touches no allocator.
+constexpr int kSlots = 16;
+constexpr size_t kPathMax = 4096;
+char g_temp_paths[kSlots][kPathMax];
+std::atomic<bool> g_temp_used[kSlots];
+
+int register_temp(const std::string& path) {
+  if (path.size() >= kPathMax) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    bool expected = false;
+    if (g_temp_used[i].load() || !g_temp_used[i].compare_exchange_strong(expected, true)) continue;
+    std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+    return i;
+  }
+  return -1;
+}
+
+void unregister_temp(int slot) {
+  if (slot >= 0) g_temp_used[slot].store(false);
+}
+
+extern "C" void remove_temps_and_die(int sig) {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_temp_used[i].load()) ::unlink(g_temp_paths[i]);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void write_all(int fd, std::string_view piece, const std::string& label) {
+  const char* p = piece.data();
+  size_t left = piece.size();
+  while (left > 0) {
+    ssize_t w = ::write(fd, p, left);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw IoError(label + ": write failed: " + std::strerror(errno));
+    }
+    p += w;
+    left -= static_cast<size_t>(w);
+  }
+}
+
+// The file a path finally names: symbolic links followed, also dangling ones
+// (the file is then created where the last link points).
+std::string resolve_links(const std::string& path) {
+  std::filesystem::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec))) return p.string();
+    std::filesystem::path target = std::filesystem::read_symlink(p, ec);
+    if (ec) return p.string();
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  throw IoError(path + ": too many levels of symbolic links");
+}
+
+enum class Kind { Stdout, WriteThrough, Replace };
+
+struct Target {
+  Kind kind = Kind::Replace;
+  std::string label;     // as the user named it
+  std::string file;      // what is written or replaced
+  std::string temp;      // Replace: the temporary
+  int slot = -1;
+};
+
+Target classify(const std::string& path) {
+  Target t;
+  t.label = path;
+  if (path == "-") {
+    t.kind = Kind::Stdout;
+    return t;
+  }
+  t.file = resolve_links(path);
+  struct stat st;
+  if (::stat(t.file.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw IoError(path + ": is a directory");
+    if (!S_ISREG(st.st_mode)) t.kind = Kind::WriteThrough;
+  }
+  return t;
+}
+
+// A temporary in the target's directory. Its name stays within NAME_MAX
+// however long the target's is.
+void create_temp(Target& t, int& fd) {
+  std::filesystem::path file = t.file;
+  std::string base = file.filename().string();
+  if (base.size() > 200) base.resize(200);
+  std::filesystem::path dir = file.parent_path();
+  std::string tmpl = (dir.empty() ? std::string() : dir.string() + "/") + "." + base + ".osched-tmp.XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  fd = mkstemp(name.data());
+  if (fd < 0) throw IoError(t.label + ": cannot create temporary file: " + std::strerror(errno));
+  t.temp = name.data();
+  t.slot = register_temp(t.temp);
+  // mkstemp creates 0600; give the file ordinary permissions.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+}
+
+void discard(std::vector<Target>& targets) {
+  for (Target& t : targets)
+    if (!t.temp.empty()) {
+      ::unlink(t.temp.c_str());
+      unregister_temp(t.slot);
+      t.temp.clear();
+    }
+}
+
+}  // namespace
+
+void OutputBatch::add(std::string path, Producer produce) { outputs_.push_back({std::move(path), std::move(produce)}); }
+
+void OutputBatch::commit() {
+  std::vector<Target> targets;
+  try {
+    for (const Output& o : outputs_) targets.push_back(classify(o.path));
+    // 1. Temporaries for the files to replace, each complete and closed.
+    for (size_t i = 0; i < targets.size(); ++i) {
+      Target& t = targets[i];
+      if (t.kind != Kind::Replace) continue;
+      int fd = -1;
+      create_temp(t, fd);
+      try {
+        outputs_[i].produce([&](std::string_view piece) { write_all(fd, piece, t.label); });
+        if (::fsync(fd) != 0 && errno != EINVAL)
+          throw IoError(t.label + ": write failed: " + std::strerror(errno));
+      } catch (...) {
+        ::close(fd);
+        throw;
+      }
+      if (::close(fd) != 0) throw IoError(t.label + ": write failed: " + std::strerror(errno));
+    }
+    // 2. Streams: standard output and files that are not regular.
+    for (size_t i = 0; i < targets.size(); ++i) {
+      Target& t = targets[i];
+      if (t.kind == Kind::Stdout) {
+        outputs_[i].produce([&](std::string_view piece) {
+          std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+          if (!std::cout) throw IoError("<stdout>: write failed");
+        });
+        std::cout.flush();
+        if (!std::cout) throw IoError("<stdout>: write failed");
+      } else if (t.kind == Kind::WriteThrough) {
+        int fd = ::open(t.file.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) throw IoError(t.label + ": cannot open: " + std::strerror(errno));
+        try {
+          outputs_[i].produce([&](std::string_view piece) { write_all(fd, piece, t.label); });
+        } catch (...) {
+          ::close(fd);
+          throw;
+        }
+        if (::close(fd) != 0) throw IoError(t.label + ": write failed: " + std::strerror(errno));
+      }
+    }
+    // 3. Every output is complete: rename them into place.
+    for (Target& t : targets) {
+      if (t.kind != Kind::Replace) continue;
+      if (std::rename(t.temp.c_str(), t.file.c_str()) != 0)
+        throw IoError(t.label + ": cannot write: " + std::strerror(errno));
+      unregister_temp(t.slot);
+      t.temp.clear();
+    }
+  } catch (...) {
+    discard(targets);
+    throw;
+  }
+}
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return a == b;
+  struct stat sa, sb;
+  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  std::error_code ea, eb;
+  auto na = std::filesystem::weakly_canonical(resolve_links(a), ea);
+  auto nb = std::filesystem::weakly_canonical(resolve_links(b), eb);
+  return !ea && !eb && na == nb;
+}
+
+void remove_temporaries_on_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = remove_temps_and_die;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace osched
