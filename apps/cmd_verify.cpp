@@ -5,6 +5,7 @@
 #include "analysis/verify.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "io/escape.h"
 #include "io/graph_file.h"
 
 namespace osched::cli {
@@ -25,7 +26,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
       lenient.require_topological_order = false;
       Graph b = read_graph_file(*re, GraphFormat::Auto, lenient);
       if (auto violation = verify_reordering(a, b)) {
-        std::cerr << "verify: " << *re << ": " << *violation << "\n";
+        std::cerr << "verify: " << escape_line(*re) << ": " << escape_line(*violation) << "\n";
         return kVerifyFailed;
       }
       std::cout << "verify: ok (" << b.size() << " nodes)\n";

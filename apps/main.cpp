@@ -3,17 +3,22 @@
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "io/escape.h"
 #include "io/output_batch.h"
 #include "stdout_guard.h"
 
 int main(int argc, char** argv) {
   osched::cli::guard_standard_streams();
   osched::remove_temporaries_on_signals();
+  // Protobuf's own log lines (e.g. on invalid UTF-8) would break the
+  // one-line error form; its failures surface as our errors instead.
+  google::protobuf::SetLogHandler(nullptr);
   CLI::App app{"overlap-sched: reorder distributed training graphs to overlap collectives with compute"};
   app.set_version_flag("--version", std::string("overlap-sched ") + OSCHED_VERSION);
   app.require_subcommand(1);
@@ -42,7 +47,7 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&] {
     auto level = spdlog::level::from_str(log_level);
     if (level == spdlog::level::off && log_level != "off") {
-      std::cerr << "error: --log-level: unknown level '" << log_level << "'\n";
+      std::cerr << "error: --log-level: unknown level '" << osched::escape_quoted(log_level) << "'\n";
       std::exit(osched::cli::kBadInput);
     }
     spdlog::set_level(level);

@@ -52,6 +52,26 @@ int64_t TensorMeta::allocation_bytes() const {
   return span * dtype_itemsize(dtype);
 }
 
+std::string TensorMeta::size_fault() const {
+  const int64_t item = dtype_itemsize(dtype);
+  int64_t n = 1;
+  for (const auto& d : shape)
+    if (__builtin_mul_overflow(n, d.hint_or_zero(), &n) || n > kMaxTensorBytes) return "shape";
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(n, item, &bytes) || bytes > kMaxTensorBytes) return "shape";
+  if (storage_bytes && *storage_bytes > kMaxTensorBytes) return "storage_bytes";
+  if (n == 0 || stride.size() != shape.size()) return "";
+  int64_t span = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    int64_t step = 0;
+    if (__builtin_mul_overflow(shape[i].hint_or_zero() - 1, stride[i].hint_or_zero(), &step) ||
+        __builtin_add_overflow(span, step, &span) || span > kMaxTensorBytes)
+      return "stride";
+  }
+  if (__builtin_mul_overflow(span, item, &span) || span > kMaxTensorBytes) return "stride";
+  return "";
+}
+
 bool TensorMeta::has_unbacked_dims() const {
   for (const auto& d : shape)
     if (!d.is_known()) return true;

@@ -52,6 +52,14 @@ struct TensorMeta {
   // the span reachable through shape and stride.
   int64_t allocation_bytes() const;
   bool has_unbacked_dims() const;
+  // "" when numel, nbytes and allocation_bytes fit within kMaxTensorBytes
+  // without overflow; else the field at fault ("shape", "stride",
+  // "storage_bytes").
+  std::string size_fault() const;
 };
+
+// Largest tensor accepted (4 PiB): sums over a graph's tensors stay far from
+// int64 overflow.
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 52;
 
 }  // namespace osched

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/escape.h"
+
 namespace osched {
 
 class GraphError : public std::runtime_error {
@@ -33,7 +35,7 @@ class GraphError : public std::runtime_error {
                             const std::string& field, const std::string& message) {
     std::string s;
     if (!file.empty()) s += file + ": ";
-    if (!node.empty()) s += "node '" + node + "': ";
+    if (!node.empty()) s += "node '" + escape_quoted(node) + "': ";
     if (!field.empty()) s += field + ": ";
     return s + message;
   }

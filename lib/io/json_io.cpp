@@ -257,7 +257,8 @@ class Reader {
       int64_t s = 1;
       for (size_t i = t.shape.size(); i-- > 0;) {
         t.stride[i].value = s;
-        s *= std::max<int64_t>(1, t.shape[i].hint_or_zero());
+        if (__builtin_mul_overflow(s, std::max<int64_t>(1, t.shape[i].hint_or_zero()), &s))
+          throw GraphError(node_name_, field + ".shape", "element count overflows int64");
       }
     }
     if (t.stride.size() != t.shape.size())
@@ -507,7 +508,19 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
   reader.reserve(std::min(ops, text.size() / 100));
   bool in_nodes = false;
   bool nodes_key = false;
+  // Keys seen in each open object: a repeated key is an error, not a
+  // silent overwrite (or, for "nodes", a concatenation).
+  std::vector<std::unordered_set<std::string>> keys;
   auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      keys.emplace_back();
+    } else if (event == json::parse_event_t::object_end) {
+      if (!keys.empty()) keys.pop_back();
+    } else if (event == json::parse_event_t::key && !keys.empty() &&
+               !keys.back().insert(parsed.get<std::string>()).second) {
+      throw GraphError("", "", "malformed JSON: duplicate key '" + parsed.get<std::string>() +
+                                   "' in one object" + (in_nodes ? " (in the nodes)" : ""));
+    }
     if (depth == 1 && event == json::parse_event_t::key) {
       nodes_key = parsed == "nodes";
     } else if (depth == 1 && event == json::parse_event_t::array_start) {
@@ -525,9 +538,10 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
   json doc;
   try {
     doc = json::parse(text, on_event);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // Syntax errors and numbers out of range (1e999). nlohmann prefixes
+    // "[json.exception.parse_error.101] "; keep the useful part.
     std::string msg = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] "; keep the useful part.
     auto pos = msg.find("] ");
     throw GraphError("", "", "malformed JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
   }

@@ -127,8 +127,29 @@ void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind, 
 
 }  // namespace
 
+// Every tensor's size is computable without overflow, and so are sums over
+// the whole graph.
+void check_tensor_sizes(const Graph& g) {
+  int64_t total = 0;
+  for (const Node& n : g.nodes)
+    for (size_t k = 0; k < n.val.size(); ++k) {
+      if (!n.val[k]) continue;
+      const std::string field = n.val_kind == ValKind::List ? "val[" + std::to_string(k) + "]" : "val";
+      std::string fault = n.val[k]->size_fault();
+      if (!fault.empty())
+        throw GraphError(n.name, field + "." + fault,
+                         "tensor size overflows int64 or exceeds the " + std::to_string(kMaxTensorBytes >> 50) +
+                             " PiB limit");
+      if (__builtin_add_overflow(total, n.val[k]->allocation_bytes(), &total) || total > (int64_t{1} << 61))
+        throw GraphError(n.name, field, "the graph's tensors add up to more than 2^61 bytes");
+    }
+}
+
 void validate_graph(const Graph& g, bool require_topological_order) {
   if (g.world_size < 1) throw GraphError("", "world_size", "must be >= 1");
+  if (g.world_size > kMaxWorldSize)
+    throw GraphError("", "world_size", std::to_string(g.world_size) + " is above the limit of " +
+                                           std::to_string(kMaxWorldSize) + " ranks");
   if (g.rank < 0 || g.rank >= g.world_size)
     throw GraphError("", "rank", "must be in [0, world_size)");
   for (const auto& [name, pg] : g.process_groups) {
@@ -192,6 +213,7 @@ void validate_graph(const Graph& g, bool require_topological_order) {
   if (outputs == 0) throw GraphError("", "nodes", "missing output node");
   if (outputs > 1) throw GraphError(g.nodes.back().name, "op", "more than one output node");
   check_control_deps(g, require_topological_order);
+  check_tensor_sizes(g);
 }
 
 }  // namespace osched

@@ -1,5 +1,7 @@
 #include "report/report.h"
 
+#include "io/escape.h"
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -148,7 +150,15 @@ std::string report_summary(const nlohmann::json& r) {
       << (col["why_exposed"].empty() ? std::string("-") : col["why_exposed"][0].get<std::string>())
       << "\n";
   }
-  return o.str();
+  // Names come from the input: no line of theirs may break the summary's.
+  std::string text = o.str(), safe;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    safe += escape_line(std::string_view(text).substr(start, end - start)) + "\n";
+    start = end + 1;
+  }
+  return safe;
 }
 
 } // namespace osched

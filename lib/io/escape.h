@@ -1,0 +1,18 @@
+#pragma once
+// Text from an input (node names, dtypes, paths) printed in one-line
+// messages: control characters and bytes that are not UTF-8 become escapes,
+// so no input can break a line or forge an "error:" line of its own.
+
+#include <string>
+#include <string_view>
+
+namespace osched {
+
+// \n \r \t and \xNN for other control bytes and invalid UTF-8; applied
+// to whole message lines.
+std::string escape_line(std::string_view s);
+// The same, and \\ and \' too: for a name printed between single quotes,
+// so its end is unambiguous.
+std::string escape_quoted(std::string_view s);
+
+}  // namespace osched
