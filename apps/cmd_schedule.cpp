@@ -1,7 +1,11 @@
 // schedule IN -o OUT --report REPORT.json: the main job.
 
 #include <fstream>
+#include <climits>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <sstream>
 
 #include "benchmark/aligned_benchmark.h"
 #include "benchmark/benchmark_cache.h"
@@ -10,7 +14,9 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "io/graph_file.h"
+#include "io/escape.h"
 #include "io/output_batch.h"
+#include "cost/hardware.h"
 #include "io/proto_io.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/content_hash.h"
@@ -29,7 +35,7 @@ struct ScheduleArgs {
   std::string out_format = "auto";
   std::string runtime_estimates;
   std::string hardware_gpu;
-  int gpus_per_node = 0;
+  std::optional<int> gpus_per_node;
   std::string benchmark_cache;
   std::string benchmark_backend = "gpu";
   bool output_per_rank = false;
@@ -45,7 +51,7 @@ void apply_config_file(const std::string& path, ScheduleArgs& a, CLI::App& cmd) 
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::exception&) {
     throw InputError(path + ": malformed JSON");
   }
   if (!j.is_object())
@@ -54,12 +60,13 @@ void apply_config_file(const std::string& path, ScheduleArgs& a, CLI::App& cmd) 
   auto num = [&](const std::string& key) {
     if (!j[key].is_number())
       throw InputError(path + ": " + key + ": must be a number");
-    return j[key].get<double>();
+    return j[key].get<double>();  // ranges: check_options
   };
   auto integer = [&](const std::string& key) {
-    if (!j[key].is_number_integer())
-      throw InputError(path + ": " + key + ": must be an integer");
-    return j[key].get<int>();
+    if (!j[key].is_number_integer() || j[key].get<int64_t>() < INT32_MIN || j[key].get<int64_t>() > INT32_MAX ||
+        (j[key].is_number_unsigned() && j[key].get<uint64_t>() > INT32_MAX))
+      throw InputError(path + ": " + key + ": must be an integer that fits in 32 bits");
+    return static_cast<int>(j[key].get<int64_t>());
   };
   auto boolean = [&](const std::string& key) {
     if (!j[key].is_boolean())
@@ -125,20 +132,34 @@ void apply_config_file(const std::string& path, ScheduleArgs& a, CLI::App& cmd) 
   }
 }
 
+std::string fmt_number(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
 void check_options(const ScheduleArgs& a) {
   const auto& s = a.cfg.scheduler;
-  if (s.max_in_flight_gb <= 0)
-    throw InputError("--max-in-flight-gb: must be > 0");
+  // Written so NaN fails too; the upper bounds keep byte counts in int64.
+  auto in_range = [](double v, double lo, double hi, bool lo_open, const char* flag) {
+    if (!(lo_open ? v > lo : v >= lo) || !(v <= hi))
+      throw InputError(std::string(flag) + ": must be " + (lo_open ? "> " : ">= ") + fmt_number(lo) +
+                       " and <= " + fmt_number(hi) + ", got " + fmt_number(v));
+  };
+  in_range(s.max_in_flight_gb, 0, 1e9, true, "--max-in-flight-gb");
+  in_range(s.compute_overlap_multiplier, 0, 1e6, false, "--compute-overlap-multiplier");
+  in_range(s.max_memory_increase_gb, 0, 1e9, false, "--max-memory-increase-gb");
+  in_range(s.max_memory_increase_ratio, 0, 1e6, false, "--max-memory-increase-ratio");
+  in_range(a.cfg.bucket_max_gb, 0, 1e9, true, "--bucket-max-gb");
   if (s.max_compute_pre_fetch < 0)
     throw InputError("--max-compute-pre-fetch: must be >= 0");
-  if (s.compute_overlap_multiplier < 0)
-    throw InputError("--compute-overlap-multiplier: must be >= 0");
   if (s.max_coll_distance < 0)
     throw InputError("--max-coll-distance: must be >= 0");
-  if (s.max_memory_increase_gb < 0)
-    throw InputError("--max-memory-increase-gb: must be >= 0");
-  if (s.max_memory_increase_ratio < 0)
-    throw InputError("--max-memory-increase-ratio: must be >= 0");
+  if (a.gpus_per_node && (*a.gpus_per_node < 1 || *a.gpus_per_node > 1024))
+    throw InputError("--gpus-per-node: must be from 1 to 1024, got " + std::to_string(*a.gpus_per_node));
+  if (!a.hardware_gpu.empty() && !is_known_gpu(a.hardware_gpu))
+    throw InputError("--gpu: unknown GPU '" + escape_quoted(a.hardware_gpu) +
+                     "' (known: names containing A100, V100, H100, H200, B100, B200 or GB200)");
   if (a.cfg.collective_estimator != "analytical" && a.cfg.collective_estimator != "benchmark")
     throw InputError("--collective-estimator: expected analytical or benchmark, got '" +
                      a.cfg.collective_estimator + "'");
@@ -147,8 +168,13 @@ void check_options(const ScheduleArgs& a) {
                      "'");
   if (a.output_per_rank && (a.output == "-" || a.report == "-"))
     throw InputError("--output-per-rank: needs file paths for -o and --report, not stdout");
-  if (a.cfg.bucket_max_gb <= 0)
-    throw InputError("--bucket-max-gb: must be > 0");
+  // Under mpirun only one rank gets standard input; the others would read
+  // an empty graph.
+  if (a.input == "-")
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+      if (const char* v = std::getenv(var); v && std::atoi(v) > 1)
+        throw InputError("IN: reading the graph from standard input is not supported under mpirun "
+                         "(one rank gets it); pass a file path");
   // Outputs that name the same file would overwrite each other or the input.
   if (!a.report.empty()) {
     if (same_output_file(a.report, a.output))
@@ -239,8 +265,8 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   check_options(a);
   if (!a.hardware_gpu.empty())
     a.cfg.hardware_overrides["gpu"] = a.hardware_gpu;
-  if (a.gpus_per_node > 0)
-    a.cfg.hardware_overrides["gpus_per_node"] = a.gpus_per_node;
+  if (a.gpus_per_node)
+    a.cfg.hardware_overrides["gpus_per_node"] = *a.gpus_per_node;
   GraphFormat in_format, out_format;
   try {
     in_format = parse_graph_format(a.in_format);

@@ -16,7 +16,7 @@ BenchmarkCache load_benchmark_cache(const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::exception&) {
     throw std::invalid_argument(path + ": malformed JSON in benchmark cache");
   }
   if (!j.is_object() || j.value("format", "") != "overlap-sched.benchmark-cache")

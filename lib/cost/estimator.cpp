@@ -115,7 +115,7 @@ CustomEstimates load_custom_estimates(const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(path + ": malformed JSON");
   }
   if (!j.is_object()) throw std::invalid_argument(path + ": top level must be an object");
@@ -127,8 +127,8 @@ CustomEstimates load_custom_estimates(const std::string& path) {
     if (!j.contains(section)) continue;
     if (!j[section].is_object()) throw std::invalid_argument(path + ": " + section + ": must be an object");
     for (const auto& [k, v] : j[section].items()) {
-      if (!v.is_number() || v.get<double>() < 0)
-        throw std::invalid_argument(path + ": " + section + "." + k + ": must be a number of ms >= 0");
+      if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > 1e9)
+        throw std::invalid_argument(path + ": " + section + "." + k + ": must be a number of ms from 0 to 1e9");
       (std::string(section) == "nodes" ? c.nodes : c.ops)[k] = v.get<double>();
     }
   }

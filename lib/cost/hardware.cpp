@@ -1,5 +1,7 @@
 #include "cost/hardware.h"
 
+#include <cmath>
+
 #include <stdexcept>
 
 namespace osched {
@@ -60,8 +62,8 @@ double HardwareSpec::peak_flops(DType d) const {
 namespace {
 
 double positive(const nlohmann::json& v, const std::string& field) {
-  if (!v.is_number() || v.get<double>() <= 0)
-    throw std::invalid_argument(field + ": must be a positive number");
+  if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()) || v.get<double>() > 1e9)
+    throw std::invalid_argument(field + ": must be a positive number (at most 1e9)");
   return v.get<double>();
 }
 
@@ -72,13 +74,17 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
   if (!o.is_object()) throw std::invalid_argument("hardware: must be an object");
   if (o.contains("gpu")) {
     if (!o["gpu"].is_string()) throw std::invalid_argument("hardware.gpu: must be a string");
+    if (!is_known_gpu(o["gpu"].get<std::string>()))
+      throw std::invalid_argument("hardware.gpu: unknown GPU '" + o["gpu"].get<std::string>() +
+                                  "' (known: names containing A100, V100, H100, H200, B100, B200 or GB200)");
     int gpn = hw.gpus_per_node;
     hw = default_hardware(o["gpu"].get<std::string>());
     hw.gpus_per_node = gpn;
   }
   if (o.contains("gpus_per_node")) {
-    if (!o["gpus_per_node"].is_number_integer() || o["gpus_per_node"].get<int>() < 1)
-      throw std::invalid_argument("hardware.gpus_per_node: must be a positive integer");
+    if (!o["gpus_per_node"].is_number_integer() || o["gpus_per_node"].get<int64_t>() < 1 ||
+        o["gpus_per_node"].get<int64_t>() > 1024)
+      throw std::invalid_argument("hardware.gpus_per_node: must be an integer from 1 to 1024");
     hw.gpus_per_node = o["gpus_per_node"].get<int>();
   }
   if (o.contains("peak_tflops")) {

@@ -44,9 +44,15 @@ std::string read_file_bytes(const std::string& path) {
     ss << std::cin.rdbuf();
     return ss.str();
   }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw IoError(path + ": is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  try {
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    throw IoError(path + ": cannot read: " + std::strerror(errno));
+  }
 }
 
 Graph read_graph_file(const std::string& path, GraphFormat format, const ReadOptions& opts) {

@@ -20,7 +20,7 @@ json parse_extra(const std::string& text, const std::string& where) {
   if (text.empty()) return json::object();
   try {
     return json::parse(text);
-  } catch (const json::parse_error&) {
+  } catch (const json::exception&) {
     throw GraphError("", where, "malformed protobuf: embedded JSON is not valid");
   }
 }
@@ -227,7 +227,10 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
       if (wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber &&
           wire::WireFormatLite::GetTagWireType(tag) == wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
         uint32_t length = 0;
-        if (!in.ReadVarint32(&length)) throw malformed();
+        // A length of 2^31 or more would turn negative: PushLimit reads that as "no limit".
+        if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT32_MAX) ||
+            length > bytes.size())
+          throw malformed();
         auto limit = in.PushLimit(static_cast<int>(length));
         pb::Node node;
         if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw malformed();
