@@ -194,8 +194,8 @@ bool same_output_file(const std::string& a, const std::string& b) {
   if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   std::error_code ea, eb;
-  auto na = std::filesystem::weakly_canonical(resolve_links(a), ea);
-  auto nb = std::filesystem::weakly_canonical(resolve_links(b), eb);
+  auto na = std::filesystem::weakly_canonical(std::filesystem::absolute(resolve_links(a)), ea).lexically_normal();
+  auto nb = std::filesystem::weakly_canonical(std::filesystem::absolute(resolve_links(b)), eb).lexically_normal();
   return !ea && !eb && na == nb;
 }
 
