@@ -243,11 +243,22 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
     std::ofstream f(dir.file("big_len.pb"), std::ios::binary);
     f << std::string("\x42\x85\x80\x80\x80\x08\x0a\x01\x61", 9);
   }
+  {
+    // A node name that is not UTF-8: protobuf's own log line must not appear.
+    REQUIRE(run_shell("\"$BIN\" convert '" + kTiny + "' t.pb", dir).exit_code == 0);
+    std::string pb = read_text(dir.file("t.pb"));
+    auto at = pb.find("fwd_relu0");
+    REQUIRE(at != std::string::npos);
+    pb.replace(at, 2, "\xff\xfe");
+    std::ofstream(dir.file("bad_utf8.pb"), std::ios::binary) << pb;
+    fs::remove(dir.file("t.pb"));
+  }
   struct Case {
     const char* file;
     const char* error;
   };
   const Case cases[] = {
+      {"bad_utf8.pb", "malformed protobuf"},
       {"overflow.json", "node 'x': val.shape: element count overflows int64"},
       {"over_limit.json", "node 'x': val.shape: tensor size overflows int64 or exceeds the 4 PiB limit"},
       {"inf.json", "malformed JSON: number overflow parsing '1e999'"},
