@@ -19,20 +19,6 @@
 using namespace osched;
 using namespace osched::test;
 
-namespace {
-
-std::vector<std::string> valid_graphs() {
-  std::vector<std::string> out;
-  for (const char* dir : {"testdata", "testdata/scenarios"})
-    for (const auto& e : std::filesystem::directory_iterator(source_path(dir)))
-      if (e.path().extension() == ".json" && e.path().filename().string().rfind("estimates", 0) != 0)
-        out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("every testdata graph round-trips JSON -> pb -> JSON byte-identically") {
   auto graphs = valid_graphs();
   REQUIRE(graphs.size() >= 10);

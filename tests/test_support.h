@@ -2,12 +2,14 @@
 // Helpers shared by the tests: paths into testdata, running the CLI binary,
 // temporary directories.
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace osched::test {
 
@@ -18,6 +20,18 @@ inline std::string read_text(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Every valid graph of testdata/ and testdata/scenarios/ (estimates files
+// excluded), sorted.
+inline std::vector<std::string> valid_graphs() {
+  std::vector<std::string> out;
+  for (const char* dir : {"testdata", "testdata/scenarios"})
+    for (const auto& e : std::filesystem::directory_iterator(source_path(dir)))
+      if (e.path().extension() == ".json" && e.path().filename().string().rfind("estimates", 0) != 0)
+        out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 // A fresh directory under the system temp dir, removed on destruction.

@@ -58,12 +58,16 @@ std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterv
   // A merged collective reads its members' inputs later and completes their
   // outputs earlier, which would cross an in-place write of those buffers:
   // collectives touching a storage that anything writes stay unbucketed.
-  const StorageMap storages = build_storage_map(g);
+  const bool any_writer =
+      std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return !mutated_args(n).empty(); });
+  const StorageMap storages = any_writer ? build_storage_map(g) : StorageMap{};
   std::vector<bool> written(storages.bytes.size(), false);
   for (const auto& w : storages.writes)
     for (StorageId s : w)
       written[s] = true;
   auto touches_written = [&](const OverlapInterval& iv) {
+    if (!any_writer)
+      return false;
     for (NodeId n : {iv.start, iv.wait})
       for (const auto* list : {&storages.reads[n], &storages.allocates[n]})
         for (StorageId s : *list)

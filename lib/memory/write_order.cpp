@@ -9,8 +9,8 @@ namespace osched {
 
 std::vector<WriteOrderEdge> write_order_edges(const Graph& g, const StorageMap& map) {
   const NodeId n = g.size();
+  if (std::all_of(map.writes.begin(), map.writes.end(), [](const auto& w) { return w.empty(); })) return {};
   std::vector<std::vector<StorageId>> writes = map.writes;
-  if (std::all_of(writes.begin(), writes.end(), [](const auto& w) { return w.empty(); })) return {};
   // A wait completes the writes of the collective it waits on.
   for (NodeId i = 0; i < n; ++i) {
     NodeId c = collective_of_wait(g, i);

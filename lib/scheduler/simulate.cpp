@@ -36,6 +36,7 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
   SimulationResult r;
   r.collective_exposed_ms.assign(g.nodes.size(), 0.0);
   std::vector<double> finish(g.nodes.size(), -1.0);  // collective end times
+  std::vector<NodeId> selects(g.nodes.size(), -1);    // getitem -> the node it selects from
   std::map<std::string, double> stream_free;
   double t = 0;
   auto block_on = [&](NodeId coll) {
@@ -59,9 +60,16 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
     // A reader of an in-flight collective (a wait, or any direct user of an
     // unschedulable one) blocks until it completes; metadata reads and
     // getitem selections do not touch the data.
-    if (is_metadata_node(n) || is_getitem_target(n.target)) continue;
-    for (NodeId in : data_inputs(n))
-      if (finish[rep(in)] >= 0) block_on(rep(in));
+    if (is_metadata_node(n)) continue;
+    if (is_getitem_target(n.target)) {
+      // A selected output of an in-flight collective is still in flight.
+      if (!n.args.empty() && n.args[0].is_ref()) selects[v] = static_cast<NodeId>(n.args[0].i);
+      continue;
+    }
+    for (NodeId in : data_inputs(n)) {
+      const NodeId src = rep(selects[in] >= 0 ? selects[in] : in);
+      if (finish[src] >= 0) block_on(src);
+    }
     if (is_compute_node(n)) {
       t += rt.ms[v];
       r.compute_ms += rt.ms[v];
