@@ -68,7 +68,14 @@ std::string_view collective_kind_name(CollectiveKind k) {
   return "unknown";
 }
 
+// Every collective and wait namespace starts with "_c10d" or "c10d": most
+// targets (aten.*) are rejected without a table scan.
+static bool maybe_c10d(std::string_view target) {
+  return target.substr(0, 4) == "c10d" || target.substr(0, 5) == "_c10d";
+}
+
 std::optional<CollectiveSignature> collective_signature(std::string_view target) {
+  if (!maybe_c10d(target)) return std::nullopt;
   auto p = overload_packet(target);
   if (p.empty()) return std::nullopt;
   for (const auto& e : kCollectives)
@@ -81,7 +88,7 @@ bool is_collective_node(const Node& n) {
 }
 
 bool is_wait_node(const Node& n) {
-  if (n.op != NodeOp::CallFunction) return false;
+  if (n.op != NodeOp::CallFunction || !maybe_c10d(n.target)) return false;
   auto p = overload_packet(n.target);
   for (auto w : kWaits)
     if (p == w) return true;

@@ -510,16 +510,25 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
   bool nodes_key = false;
   // Keys seen in each open object: a repeated key is an error, not a
   // silent overwrite (or, for "nodes", a concatenation).
-  std::vector<std::unordered_set<std::string>> keys;
+  // Objects have few keys: one flat stack and a linear scan beat a set per
+  // object (a graph has millions of small objects).
+  std::vector<std::string> keys;
+  std::vector<size_t> object_starts;
   auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
     if (event == json::parse_event_t::object_start) {
-      keys.emplace_back();
+      object_starts.push_back(keys.size());
     } else if (event == json::parse_event_t::object_end) {
-      if (!keys.empty()) keys.pop_back();
-    } else if (event == json::parse_event_t::key && !keys.empty() &&
-               !keys.back().insert(parsed.get<std::string>()).second) {
-      throw GraphError("", "", "malformed JSON: duplicate key '" + parsed.get<std::string>() +
-                                   "' in one object" + (in_nodes ? " (in the nodes)" : ""));
+      if (!object_starts.empty()) {
+        keys.resize(object_starts.back());
+        object_starts.pop_back();
+      }
+    } else if (event == json::parse_event_t::key && !object_starts.empty()) {
+      const std::string& key = parsed.get_ref<const std::string&>();
+      for (size_t i = object_starts.back(); i < keys.size(); ++i)
+        if (keys[i] == key)
+          throw GraphError("", "", "malformed JSON: duplicate key '" + key + "' in one object" +
+                                       (in_nodes ? " (in the nodes)" : ""));
+      keys.push_back(key);
     }
     if (depth == 1 && event == json::parse_event_t::key) {
       nodes_key = parsed == "nodes";
