@@ -237,6 +237,8 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
   variant("world.json", "\"world_size\": 4", "\"world_size\": 1000000000000");
   variant("newline_name.json", "\"node\": \"x\"", "\"node\": \"x\\nerror: forged\\r\\u001b[31m\"");
   variant("quote_dtype.json", "\"dtype\": \"float32\"", "\"dtype\": \"f'32\\n\"");
+  // 100k levels of nesting in args: once a stack overflow.
+  variant("deep.json", "\"args\": []", "\"args\": [" + std::string(100000, '[') + std::string(100000, ']') + "]");
   fs::create_directory(dir.file("a_directory.json"));
   {
     // A node field of length 2^31 + 5: read as negative, it would mean "no limit".
@@ -267,6 +269,7 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
       {"newline_name.json", "x\\nerror: forged\\r\\x1B[31m"},
       {"quote_dtype.json", "val.dtype: unknown dtype 'f'32\\n'"},
       {"a_directory.json", "a_directory.json: is a directory"},
+      {"deep.json", "malformed JSON: nested deeper than 64 levels"},
       {"big_len.pb", "malformed protobuf"},
   };
   for (const Case& c : cases) {

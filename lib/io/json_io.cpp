@@ -515,6 +515,10 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
   std::vector<std::string> keys;
   std::vector<size_t> object_starts;
   auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
+    // Values are walked recursively later (conversion, destruction): bound
+    // the nesting so hostile input cannot overflow the stack.
+    if (depth > kMaxJsonDepth)
+      throw GraphError("", "", "malformed JSON: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     if (event == json::parse_event_t::object_start) {
       object_starts.push_back(keys.size());
     } else if (event == json::parse_event_t::object_end) {

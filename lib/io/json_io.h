@@ -14,6 +14,9 @@
 
 namespace osched {
 
+// Deepest nesting of JSON arrays and objects accepted in a graph file.
+constexpr int kMaxJsonDepth = 64;
+
 struct ReadOptions {
   // When false, references to later nodes are accepted (verify reads a
   // possibly-broken reordered graph and reports order violations itself).
