@@ -13,13 +13,14 @@ namespace osched::cli {
 namespace {
 
 class FdBuf : public std::streambuf {
- public:
+public:
   void mark_closed() { closed_ = true; }
   const std::string& error() const { return error_; }
 
- protected:
+protected:
   int overflow(int c) override {
-    if (c == traits_type::eof()) return sync() == 0 ? 0 : traits_type::eof();
+    if (c == traits_type::eof())
+      return sync() == 0 ? 0 : traits_type::eof();
     char ch = static_cast<char>(c);
     return put(&ch, 1) ? c : traits_type::eof();
   }
@@ -28,9 +29,10 @@ class FdBuf : public std::streambuf {
   }
   int sync() override { return error_.empty() ? 0 : -1; }
 
- private:
+private:
   bool put(const char* p, size_t left) {
-    if (!error_.empty()) return false;
+    if (!error_.empty())
+      return false;
     if (closed_) {
       error_ = "standard output is closed";
       return false;
@@ -38,7 +40,8 @@ class FdBuf : public std::streambuf {
     while (left > 0) {
       ssize_t w = ::write(1, p, left);
       if (w < 0) {
-        if (errno == EINTR) continue;
+        if (errno == EINTR)
+          continue;
         error_ = std::strerror(errno);
         return false;
       }
@@ -53,22 +56,25 @@ class FdBuf : public std::streambuf {
 
 FdBuf g_stdout;
 
-}  // namespace
+} // namespace
 
 void guard_standard_streams() {
   bool stdout_closed = false;
   for (int fd = 0; fd <= 2; ++fd) {
-    if (fcntl(fd, F_GETFD) != -1) continue;
+    if (fcntl(fd, F_GETFD) != -1)
+      continue;
     int null_fd = ::open("/dev/null", O_RDWR);
     if (null_fd >= 0 && null_fd != fd) {
       ::dup2(null_fd, fd);
       ::close(null_fd);
     }
-    if (fd == 1) stdout_closed = true;
+    if (fd == 1)
+      stdout_closed = true;
   }
   // A closed pipe is a write error (exit 4), not death by SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
-  if (stdout_closed) g_stdout.mark_closed();
+  if (stdout_closed)
+    g_stdout.mark_closed();
   std::cout.rdbuf(&g_stdout);
 }
 
@@ -77,4 +83,4 @@ std::string stdout_error() {
   return g_stdout.error();
 }
 
-}  // namespace osched::cli
+} // namespace osched::cli

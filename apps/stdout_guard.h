@@ -13,4 +13,4 @@ void guard_standard_streams();
 // After the command: flushes std::cout; the error, or "" when all went out.
 std::string stdout_error();
 
-}  // namespace osched::cli
+} // namespace osched::cli

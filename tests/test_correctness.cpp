@@ -41,7 +41,8 @@ struct Run {
   }
   const json& collective(const std::string& name) const {
     for (const auto& c : out.report["collectives"])
-      if (c["name"] == name) return c;
+      if (c["name"] == name)
+        return c;
     FAIL("no collective " << name);
     return out.report;
   }
@@ -51,7 +52,8 @@ Run schedule(Graph g, ScheduleConfig cfg = {}) {
   Run r;
   r.original = g;
   r.out = run_schedule(r.original, graph_to_json_text(r.original), cfg);
-  for (const auto& n : r.out.graph.nodes) r.order.push_back(n.name);
+  for (const auto& n : r.out.graph.nodes)
+    r.order.push_back(n.name);
   auto violation = verify_reordering(r.original, r.out.graph);
   INFO((violation ? *violation : std::string("ok")));
   REQUIRE_FALSE(violation.has_value());
@@ -65,7 +67,8 @@ Graph scenario(const std::string& name) {
 // The same graph with every write fact removed: what the tool saw before the
 // format could say a node writes its arguments.
 Graph without_mutation(Graph g) {
-  for (Node& n : g.nodes) n.mutates = std::vector<MutatedArg>{};
+  for (Node& n : g.nodes)
+    n.mutates = std::vector<MutatedArg>{};
   return g;
 }
 
@@ -74,8 +77,10 @@ Graph move_before(const Graph& g, const std::string& moved, const std::string& a
   std::vector<NodeId> order;
   const NodeId m = *g.find(moved), a = *g.find(anchor);
   for (NodeId i = 0; i < g.size(); ++i) {
-    if (i == m) continue;
-    if (i == a) order.push_back(m);
+    if (i == m)
+      continue;
+    if (i == a)
+      order.push_back(m);
     order.push_back(i);
   }
   return apply_order(g, order);
@@ -87,9 +92,10 @@ int64_t measured_peak(const Graph& g) {
   return memory_profile(build_storage_map(g), identity).peak;
 }
 
-}  // namespace
+} // namespace
 
-TEST_CASE("FSDP2 copy-in: matmuls read the unsharded weights only after split_with_sizes_copy fills them") {
+TEST_CASE("FSDP2 copy-in: matmuls read the unsharded weights only after split_with_sizes_copy "
+          "fills them") {
   Run r = schedule(scenario("fsdp2_copy_in"));
   for (const char* reader : {"mm0", "mm1"}) {
     INFO(reader);
@@ -117,11 +123,13 @@ TEST_CASE("verify rejects a hand-made reorder across an in-place write") {
   // nodes after it move up one: prev_mm 13, mm0 14.
   auto v = verify_reordering(g, move_before(g, "split_copy", "output"));
   REQUIRE(v.has_value());
-  CHECK(*v == "write order violated: 'mm0' (position 14) reads storage that 'split_copy' writes in place, "
-              "but now comes before it (position 17)");
+  CHECK(
+      *v ==
+      "write order violated: 'mm0' (position 14) reads storage that 'split_copy' writes in place, "
+      "but now comes before it (position 17)");
   // split_copy before the all-gather's wait: the buffer is not complete yet.
   v = verify_reordering(g, move_before(g, "w0_view", "ag_wait"));
-  CHECK_FALSE(v.has_value());  // a view reads no data
+  CHECK_FALSE(v.has_value()); // a view reads no data
   // The reduce-scatter reads rs_buf, which chunk_cat fills.
   Graph h = scenario("fsdp2_chunk_cat_rs");
   v = verify_reordering(h, move_before(h, "rs", "chunk_cat"));
@@ -147,17 +155,18 @@ TEST_CASE("in-place all_reduce_ and exporter-stated mutates order the buffer's r
   const Node& acc = g.nodes[*g.find("accumulate")];
   REQUIRE(acc.mutates);
   CHECK(mutated_args(acc) == std::vector<MutatedArg>{{0, ""}});
-  CHECK(builtin_mutated_args(acc).empty());  // unknown op: only the exporter knows
+  CHECK(builtin_mutated_args(acc).empty()); // unknown op: only the exporter knows
   CHECK(builtin_mutated_args(g.nodes[*g.find("ar_")]) == std::vector<MutatedArg>{{0, ""}});
   Run r = schedule(g);
-  CHECK(r.pos("ar_wait") < r.pos("mm_after"));  // reads the reduced buffer itself
+  CHECK(r.pos("ar_wait") < r.pos("mm_after")); // reads the reduced buffer itself
   CHECK(r.pos("mm_after") < r.pos("accumulate"));
   CHECK(r.pos("accumulate") < r.pos("mm_acc"));
   CHECK(r.collective("ar_")["hidden_by"] == json::array({"mm_free"}));
 }
 
 TEST_CASE("the built-in table knows FSDP, out= and in-place writers") {
-  auto node = [](std::string target, std::vector<Value> args, std::vector<std::pair<std::string, Value>> kw = {}) {
+  auto node = [](std::string target, std::vector<Value> args,
+                 std::vector<std::pair<std::string, Value>> kw = {}) {
     Node n;
     n.target = std::move(target);
     n.args = std::move(args);
@@ -177,14 +186,15 @@ TEST_CASE("the built-in table knows FSDP, out= and in-place writers") {
   CHECK(mutated_args(node("aten.add.Tensor", {r, r})).empty());
   CHECK(mutated_args(node("aten.mm.out", {r, r}, {{"out", r}})) == M{{-1, "out"}});
   CHECK(mutated_args(node("fsdp.all_gather_copy_in.default", {list, r})) == M{{1, ""}});
-  CHECK(mutated_args(node("fsdp.split_with_sizes_copy.default", {r}, {{"out", list}})) == M{{-1, "out"}});
+  CHECK(mutated_args(node("fsdp.split_with_sizes_copy.default", {r}, {{"out", list}})) ==
+        M{{-1, "out"}});
   CHECK(mutated_args(node("fsdp.chunk_cat.default", {list}, {{"out", r}})) == M{{-1, "out"}});
   CHECK(mutated_args(node("_c10d_functional.broadcast_.default", {r})) == M{{0, ""}});
   CHECK(mutated_args(node("_c10d_functional.wait_tensor.default", {r})).empty());
-  CHECK(mutated_args(node("higher_order.auto_functionalized_v2", {}, {{"_all_bases", list}, {"x", r}})) ==
-        M{{-1, "_all_bases"}});
-  CHECK(mutated_args(node("higher_order.auto_functionalized", {}, {{"a", r}, {"eps", Value::real(1.0)}})) ==
-        M{{-1, "a"}});
+  CHECK(mutated_args(node("higher_order.auto_functionalized_v2", {},
+                          {{"_all_bases", list}, {"x", r}})) == M{{-1, "_all_bases"}});
+  CHECK(mutated_args(node("higher_order.auto_functionalized", {},
+                          {{"a", r}, {"eps", Value::real(1.0)}})) == M{{-1, "a"}});
   CHECK_FALSE(outputs_alias_mutated(node("higher_order.auto_functionalized", {})));
   CHECK(outputs_alias_mutated(node("aten.add_.Tensor", {r, r})));
 }
@@ -195,7 +205,7 @@ TEST_CASE("every collective variant is recognised with its kind, group and bytes
     const char* name;
     CollectiveKind kind;
     const char* group;
-    int64_t bytes;  // input + output, float32
+    int64_t bytes; // input + output, float32
   };
   // 64x64 floats are 16384 bytes; 128x64, 32768.
   const Want want[] = {
@@ -233,9 +243,10 @@ TEST_CASE("every collective variant is recognised with its kind, group and bytes
   CHECK(r.out.report["warnings"].size() == 2);
   CHECK(r.out.report["collectives"].size() == 10);
   CHECK_FALSE(r.collective("bcast")["schedulable"].get<bool>());
-  CHECK(r.collective("bcast")["why_exposed"][0].get<std::string>().find("broadcast") != std::string::npos);
-  for (const char* name : {"ag_out", "rs_out", "ar_inplace", "a2a", "ag_coal", "rs_coal", "ag_autograd",
-                           "legacy_ar", "legacy_ag"}) {
+  CHECK(r.collective("bcast")["why_exposed"][0].get<std::string>().find("broadcast") !=
+        std::string::npos);
+  for (const char* name : {"ag_out", "rs_out", "ar_inplace", "a2a", "ag_coal", "rs_coal",
+                           "ag_autograd", "legacy_ar", "legacy_ag"}) {
     INFO(name);
     CHECK(r.collective(name)["schedulable"].get<bool>());
   }
@@ -267,7 +278,8 @@ TEST_CASE("a collective whose raw result is read only for metadata is schedulabl
     CHECK(c["hidden_by"] == json::array({"shared" + std::to_string(l)}));
     CHECK(c["exposed_ms"].get<double>() < c["estimated_ms"].get<double>());
     // The size read runs as soon as the all-to-all is issued, not at the end.
-    if (l < 3) CHECK(r.pos("tokens" + std::to_string(l)) < r.pos("dispatch" + std::to_string(l + 1)));
+    if (l < 3)
+      CHECK(r.pos("tokens" + std::to_string(l)) < r.pos("dispatch" + std::to_string(l + 1)));
   }
 }
 
@@ -300,7 +312,7 @@ TEST_CASE("the report's peak is the output's peak and never above the budget") {
     for (int variant = 0; variant < 3; ++variant) {
       INFO(path << " variant " << variant);
       ScheduleConfig cfg;
-      if (variant >= 1) {  // no increase allowed at all
+      if (variant >= 1) { // no increase allowed at all
         cfg.scheduler.max_memory_increase_gb = 0;
         cfg.scheduler.max_memory_increase_ratio = 0;
       }
@@ -331,9 +343,11 @@ TEST_CASE("with no memory increase allowed, the MoE schedule keeps its original 
 TEST_CASE("a bucket that makes the step slower is given up") {
   ScheduleConfig cfg;
   cfg.collective_bucketing = true;
-  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing_slow.json"));
+  cfg.custom_estimates =
+      load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing_slow.json"));
   Graph g = scenario("bucketing");
-  ScheduleOutput out = run_schedule(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg);
+  ScheduleOutput out =
+      run_schedule(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg);
   const json& b = out.report["bucketing"];
   // ag_a + ag_b would merge (test_bucketing.cpp), but the merged all-gather
   // takes 5 ms against 2 x 0.2 ms.
@@ -363,20 +377,24 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
   Run tight = schedule(scenario("memory_tight"), cfg);
   const json& m = tight.out.report["memory"];
   CHECK(m["kept_original_order"].get<bool>());
-  CHECK(m["budget_retries"] == 1);  // a lower budget stops the prefetch, not the sinking
+  CHECK(m["budget_retries"] == 1); // a lower budget stops the prefetch, not the sinking
   CHECK(m["scheduled_peak_bytes"] == 22 * mib + 8192);
   std::vector<std::string> original;
-  for (const auto& n : tight.original.nodes) original.push_back(n.name);
+  for (const auto& n : tight.original.nodes)
+    original.push_back(n.name);
   CHECK(tight.order == original);
   CHECK(tight.collective("ag")["hidden_by"].empty());
-  CHECK(tight.collective("ag")["why_exposed"][0].get<std::string>().find("kept in the original order") == 0);
-  CHECK(tight.out.report["simulation"]["step_ms_after"] == tight.out.report["simulation"]["step_ms_before"]);
+  CHECK(tight.collective("ag")["why_exposed"][0].get<std::string>().find(
+            "kept in the original order") == 0);
+  CHECK(tight.out.report["simulation"]["step_ms_after"] ==
+        tight.out.report["simulation"]["step_ms_before"]);
 }
 
 TEST_CASE("collectives whose buffers are written in place are not bucketed") {
   ScheduleConfig cfg;
   cfg.collective_bucketing = true;
-  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing.json"));
+  cfg.custom_estimates =
+      load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing.json"));
   Graph g = scenario("bucketing");
   // Without writes ag_a and ag_b merge (test_bucketing.cpp). Here ag_a's
   // result is then written in place by its user, so moving ag_a's completion
@@ -399,6 +417,7 @@ TEST_CASE("the step predicted for buckets before the rewrite is the rewritten gr
   const json& b = out.report["bucketing"];
   REQUIRE(b["buckets"].size() > 0);
   CHECK(b["dropped_for_memory"] == 0);
-  CHECK(b["predicted_step_ms"].get<double>() == Approx(b["simulated_step_ms"].get<double>()).epsilon(1e-9));
+  CHECK(b["predicted_step_ms"].get<double>() ==
+        Approx(b["simulated_step_ms"].get<double>()).epsilon(1e-9));
   CHECK(b["simulated_step_ms"].get<double>() <= b["unbucketed_step_ms"].get<double>());
 }

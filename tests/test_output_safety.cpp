@@ -27,7 +27,8 @@ Shell run_shell(const std::string& script, const TempDir& dir) {
   const std::string file = dir.file("script.sh"), err = dir.file("stderr.txt");
   {
     std::ofstream s(file);
-    s << "set -o pipefail\nBIN='" << OSCHED_BINARY << "'\ncd '" << dir.path.string() << "'\n" << script << "\n";
+    s << "set -o pipefail\nBIN='" << OSCHED_BINARY << "'\ncd '" << dir.path.string() << "'\n"
+      << script << "\n";
   }
   int status = std::system(("bash '" + file + "' 2>'" + err + "'").c_str());
   Shell r;
@@ -38,18 +39,21 @@ Shell run_shell(const std::string& script, const TempDir& dir) {
   return r;
 }
 
-size_t lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+size_t lines(const std::string& s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 std::vector<std::string> leftovers(const TempDir& dir) {
   std::vector<std::string> out;
   for (const auto& e : fs::directory_iterator(dir.path))
-    if (e.path().filename().string().find("osched-tmp") != std::string::npos) out.push_back(e.path().string());
+    if (e.path().filename().string().find("osched-tmp") != std::string::npos)
+      out.push_back(e.path().string());
   return out;
 }
 
 const std::string kTiny = source_path("testdata/fsdp_tiny.json");
 
-}  // namespace
+} // namespace
 
 TEST_CASE("lost standard output is exit 4, never success") {
   struct Case {
@@ -57,14 +61,17 @@ TEST_CASE("lost standard output is exit 4, never success") {
     const char* error;
   };
   const Case cases[] = {
-      {"\"$BIN\" convert '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' - >/dev/full", "error: <stdout>: write failed"},
+      {"\"$BIN\" convert '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' - >/dev/full",
+       "error: <stdout>: write failed"},
       {"\"$BIN\" stats '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' >/dev/full",
        "error: <stdout>: write failed: No space left on device"},
-      {"\"$BIN\" schedule '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' -o - -q >&-", "error: <stdout>: write failed"},
+      {"\"$BIN\" schedule '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' -o - -q >&-",
+       "error: <stdout>: write failed"},
       {"\"$BIN\" validate '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' >&-",
        "error: <stdout>: write failed: standard output is closed"},
       // The reader is gone before anything is written: EPIPE, not SIGPIPE.
-      {"\"$BIN\" convert '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' - | (exec 0<&-; sleep 0.3)",
+      {"\"$BIN\" convert '" OSCHED_SOURCE_DIR
+       "/testdata/fsdp_tiny.json' - | (exec 0<&-; sleep 0.3)",
        "error: <stdout>: write failed"},
   };
   for (const Case& c : cases) {
@@ -85,7 +92,8 @@ TEST_CASE("lost standard output is exit 4, never success") {
 TEST_CASE("a failing run leaves the input and every output as they were") {
   const std::string original = read_text(kTiny);
   const char* runs[] = {
-      "schedule g.json -o g.json --report /missing-dir/r.json -q",  // exit 4 after the graph is complete
+      "schedule g.json -o g.json --report /missing-dir/r.json -q", // exit 4 after the graph is
+                                                                   // complete
       "schedule g.json -o g.json --report g.json -q",
       "schedule g.json -o out.json --report out.json -q",
       "schedule g.json -o - --report - -q",
@@ -157,14 +165,15 @@ TEST_CASE("special files are written through, links followed, long names kept") 
     CHECK(S_ISCHR(st.st_mode));
   }
   // The system's /dev/null likewise.
-  CHECK(run_shell("\"$BIN\" schedule '" + kTiny + "' -o /dev/null --report /dev/null -q", dir).exit_code == 2);
+  CHECK(run_shell("\"$BIN\" schedule '" + kTiny + "' -o /dev/null --report /dev/null -q", dir)
+            .exit_code == 2);
   CHECK(run_shell("\"$BIN\" schedule '" + kTiny + "' -o /dev/null -q", dir).exit_code == 0);
   REQUIRE(::stat("/dev/null", &st) == 0);
   CHECK(S_ISCHR(st.st_mode));
 
   // A symlink is kept; its target gets the output.
-  r = run_shell("echo old > target.json && ln -s target.json link.json && \"$BIN\" convert '" + kTiny +
-                    "' link.json",
+  r = run_shell("echo old > target.json && ln -s target.json link.json && \"$BIN\" convert '" +
+                    kTiny + "' link.json",
                 dir);
   CHECK(r.exit_code == 0);
   REQUIRE(::lstat(dir.file("link.json").c_str(), &st) == 0);
@@ -184,8 +193,10 @@ TEST_CASE("hostile numbers are one-line exit-2 errors") {
   TempDir dir;
   {
     std::ofstream(dir.file("big_int.json")) << R"({"max_coll_distance": 4294967296})";
-    std::ofstream(dir.file("huge_estimate.json")) << R"({"version": 1, "ops": {"aten.mm.default": 1e308}})";
-    std::ofstream(dir.file("inf_estimate.json")) << R"({"version": 1, "ops": {"aten.mm.default": 1e999}})";
+    std::ofstream(dir.file("huge_estimate.json"))
+        << R"({"version": 1, "ops": {"aten.mm.default": 1e308}})";
+    std::ofstream(dir.file("inf_estimate.json"))
+        << R"({"version": 1, "ops": {"aten.mm.default": 1e999}})";
     std::ofstream(dir.file("neg_hw.json")) << R"({"hardware": {"hbm_gbps": -5}})";
   }
   struct Case {
@@ -201,8 +212,10 @@ TEST_CASE("hostile numbers are one-line exit-2 errors") {
       {"--bucket-max-gb 1e300", "--bucket-max-gb: must be > 0 and <= 1e+09, got 1e+300"},
       {"--gpus-per-node -3", "--gpus-per-node: must be from 1 to 1024, got -3"},
       {"--gpu Z9000", "--gpu: unknown GPU 'Z9000'"},
-      {"--config big_int.json", "big_int.json: max_coll_distance: must be an integer that fits in 32 bits"},
-      {"--runtime-estimates huge_estimate.json", "huge_estimate.json: ops.aten.mm.default: must be a number of ms from 0 to 1e9"},
+      {"--config big_int.json",
+       "big_int.json: max_coll_distance: must be an integer that fits in 32 bits"},
+      {"--runtime-estimates huge_estimate.json",
+       "huge_estimate.json: ops.aten.mm.default: must be a number of ms from 0 to 1e9"},
       {"--runtime-estimates inf_estimate.json", "inf_estimate.json: malformed JSON"},
       {"--config neg_hw.json", "hardware.hbm_gbps: must be a positive number"},
   };
@@ -228,7 +241,8 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
     std::ofstream(dir.file(name)) << text;
   };
   // x is the first placeholder: [32, 128] float32.
-  const std::string x_shape = "\"shape\": [\n     32,\n     128\n    ],\n    \"stride\": [\n     128,\n     1\n    ]";
+  const std::string x_shape =
+      "\"shape\": [\n     32,\n     128\n    ],\n    \"stride\": [\n     128,\n     1\n    ]";
   // Strides left out: computing the contiguous ones overflows.
   variant("overflow.json", x_shape, "\"shape\": [9223372036854775807, 128]");
   variant("over_limit.json", x_shape, "\"shape\": [1125899906842624, 128], \"stride\": [128, 1]");
@@ -238,7 +252,8 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
   variant("newline_name.json", "\"node\": \"x\"", "\"node\": \"x\\nerror: forged\\r\\u001b[31m\"");
   variant("quote_dtype.json", "\"dtype\": \"float32\"", "\"dtype\": \"f'32\\n\"");
   // 100k levels of nesting in args: once a stack overflow.
-  variant("deep.json", "\"args\": []", "\"args\": [" + std::string(100000, '[') + std::string(100000, ']') + "]");
+  variant("deep.json", "\"args\": []",
+          "\"args\": [" + std::string(100000, '[') + std::string(100000, ']') + "]");
   fs::create_directory(dir.file("a_directory.json"));
   {
     // A node field of length 2^31 + 5: read as negative, it would mean "no limit".
@@ -262,7 +277,8 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
   const Case cases[] = {
       {"bad_utf8.pb", "malformed protobuf"},
       {"overflow.json", "node 'x': val.shape: element count overflows int64"},
-      {"over_limit.json", "node 'x': val.shape: tensor size overflows int64 or exceeds the 4 PiB limit"},
+      {"over_limit.json",
+       "node 'x': val.shape: tensor size overflows int64 or exceeds the 4 PiB limit"},
       {"inf.json", "malformed JSON: number overflow parsing '1e999'"},
       {"dup_nodes.json", "malformed JSON: duplicate key 'nodes' in one object"},
       {"world.json", "world_size: 1000000000000 is above the limit of 1048576 ranks"},
@@ -277,8 +293,10 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
     for (const char* cmd : {"validate", "convert", "schedule"}) {
       INFO(cmd);
       std::string args = std::string("\"$BIN\" ") + cmd + " " + c.file;
-      if (std::string(cmd) == "convert") args += " out.json";
-      if (std::string(cmd) == "schedule") args += " -o out.json -q";
+      if (std::string(cmd) == "convert")
+        args += " out.json";
+      if (std::string(cmd) == "schedule")
+        args += " -o out.json -q";
       Shell r = run_shell(args, dir);
       CHECK(r.exit_code == 2);
       CHECK(r.err.rfind(std::string("error: ") + c.file + ": ", 0) == 0);
@@ -291,7 +309,8 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
 
 TEST_CASE("standard input is refused under mpirun, where only one rank gets it") {
   TempDir dir;
-  Shell r = run_shell("OMPI_COMM_WORLD_SIZE=2 \"$BIN\" schedule - -o out.json -q < '" + kTiny + "'", dir);
+  Shell r =
+      run_shell("OMPI_COMM_WORLD_SIZE=2 \"$BIN\" schedule - -o out.json -q < '" + kTiny + "'", dir);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("not supported under mpirun") != std::string::npos);
   CHECK(run_shell("\"$BIN\" schedule - -o out.json -q < '" + kTiny + "'", dir).exit_code == 0);

@@ -24,10 +24,10 @@ const Value* mutated_value(const Node& n, const MutatedArg& a);
 bool outputs_alias_mutated(const Node& n);
 
 // Calls fn(const Value&) for every node reference the node writes into.
-template <typename Fn>
-void for_each_mutated_ref(const Node& n, Fn&& fn) {
+template <typename Fn> void for_each_mutated_ref(const Node& n, Fn&& fn) {
   for (const MutatedArg& a : mutated_args(n))
-    if (const Value* v = mutated_value(n, a)) for_each_ref(*v, fn);
+    if (const Value* v = mutated_value(n, a))
+      for_each_ref(*v, fn);
 }
 
-}  // namespace osched
+} // namespace osched

@@ -15,4 +15,4 @@ std::string escape_line(std::string_view s);
 // so its end is unambiguous.
 std::string escape_quoted(std::string_view s);
 
-}  // namespace osched
+} // namespace osched

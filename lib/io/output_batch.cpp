@@ -24,10 +24,12 @@ char g_temp_paths[kSlots][kPathMax];
 std::atomic<bool> g_temp_used[kSlots];
 
 int register_temp(const std::string& path) {
-  if (path.size() >= kPathMax) return -1;
+  if (path.size() >= kPathMax)
+    return -1;
   for (int i = 0; i < kSlots; ++i) {
     bool expected = false;
-    if (g_temp_used[i].load() || !g_temp_used[i].compare_exchange_strong(expected, true)) continue;
+    if (g_temp_used[i].load() || !g_temp_used[i].compare_exchange_strong(expected, true))
+      continue;
     std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
     return i;
   }
@@ -35,12 +37,14 @@ int register_temp(const std::string& path) {
 }
 
 void unregister_temp(int slot) {
-  if (slot >= 0) g_temp_used[slot].store(false);
+  if (slot >= 0)
+    g_temp_used[slot].store(false);
 }
 
 extern "C" void remove_temps_and_die(int sig) {
   for (int i = 0; i < kSlots; ++i)
-    if (g_temp_used[i].load()) ::unlink(g_temp_paths[i]);
+    if (g_temp_used[i].load())
+      ::unlink(g_temp_paths[i]);
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
@@ -51,7 +55,8 @@ void write_all(int fd, std::string_view piece, const std::string& label) {
   while (left > 0) {
     ssize_t w = ::write(fd, p, left);
     if (w < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR)
+        continue;
       throw IoError(label + ": write failed: " + std::strerror(errno));
     }
     p += w;
@@ -65,9 +70,11 @@ std::string resolve_links(const std::string& path) {
   std::filesystem::path p = path;
   for (int hops = 0; hops < 40; ++hops) {
     std::error_code ec;
-    if (!std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec))) return p.string();
+    if (!std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)))
+      return p.string();
     std::filesystem::path target = std::filesystem::read_symlink(p, ec);
-    if (ec) return p.string();
+    if (ec)
+      return p.string();
     p = target.is_absolute() ? target : p.parent_path() / target;
   }
   throw IoError(path + ": too many levels of symbolic links");
@@ -77,9 +84,9 @@ enum class Kind { Stdout, WriteThrough, Replace };
 
 struct Target {
   Kind kind = Kind::Replace;
-  std::string label;     // as the user named it
-  std::string file;      // what is written or replaced
-  std::string temp;      // Replace: the temporary
+  std::string label; // as the user named it
+  std::string file;  // what is written or replaced
+  std::string temp;  // Replace: the temporary
   int slot = -1;
 };
 
@@ -93,8 +100,10 @@ Target classify(const std::string& path) {
   t.file = resolve_links(path);
   struct stat st;
   if (::stat(t.file.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw IoError(path + ": is a directory");
-    if (!S_ISREG(st.st_mode)) t.kind = Kind::WriteThrough;
+    if (S_ISDIR(st.st_mode))
+      throw IoError(path + ": is a directory");
+    if (!S_ISREG(st.st_mode))
+      t.kind = Kind::WriteThrough;
   }
   return t;
 }
@@ -104,13 +113,16 @@ Target classify(const std::string& path) {
 void create_temp(Target& t, int& fd) {
   std::filesystem::path file = t.file;
   std::string base = file.filename().string();
-  if (base.size() > 200) base.resize(200);
+  if (base.size() > 200)
+    base.resize(200);
   std::filesystem::path dir = file.parent_path();
-  std::string tmpl = (dir.empty() ? std::string() : dir.string() + "/") + "." + base + ".osched-tmp.XXXXXX";
+  std::string tmpl =
+      (dir.empty() ? std::string() : dir.string() + "/") + "." + base + ".osched-tmp.XXXXXX";
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   fd = mkstemp(name.data());
-  if (fd < 0) throw IoError(t.label + ": cannot create temporary file: " + std::strerror(errno));
+  if (fd < 0)
+    throw IoError(t.label + ": cannot create temporary file: " + std::strerror(errno));
   t.temp = name.data();
   t.slot = register_temp(t.temp);
   // mkstemp creates 0600; give the file ordinary permissions.
@@ -128,18 +140,22 @@ void discard(std::vector<Target>& targets) {
     }
 }
 
-}  // namespace
+} // namespace
 
-void OutputBatch::add(std::string path, Producer produce) { outputs_.push_back({std::move(path), std::move(produce)}); }
+void OutputBatch::add(std::string path, Producer produce) {
+  outputs_.push_back({std::move(path), std::move(produce)});
+}
 
 void OutputBatch::commit() {
   std::vector<Target> targets;
   try {
-    for (const Output& o : outputs_) targets.push_back(classify(o.path));
+    for (const Output& o : outputs_)
+      targets.push_back(classify(o.path));
     // 1. Temporaries for the files to replace, each complete and closed.
     for (size_t i = 0; i < targets.size(); ++i) {
       Target& t = targets[i];
-      if (t.kind != Kind::Replace) continue;
+      if (t.kind != Kind::Replace)
+        continue;
       int fd = -1;
       create_temp(t, fd);
       try {
@@ -150,7 +166,8 @@ void OutputBatch::commit() {
         ::close(fd);
         throw;
       }
-      if (::close(fd) != 0) throw IoError(t.label + ": write failed: " + std::strerror(errno));
+      if (::close(fd) != 0)
+        throw IoError(t.label + ": write failed: " + std::strerror(errno));
     }
     // 2. Streams: standard output and files that are not regular.
     for (size_t i = 0; i < targets.size(); ++i) {
@@ -158,25 +175,30 @@ void OutputBatch::commit() {
       if (t.kind == Kind::Stdout) {
         outputs_[i].produce([&](std::string_view piece) {
           std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-          if (!std::cout) throw IoError("<stdout>: write failed");
+          if (!std::cout)
+            throw IoError("<stdout>: write failed");
         });
         std::cout.flush();
-        if (!std::cout) throw IoError("<stdout>: write failed");
+        if (!std::cout)
+          throw IoError("<stdout>: write failed");
       } else if (t.kind == Kind::WriteThrough) {
         int fd = ::open(t.file.c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0) throw IoError(t.label + ": cannot open: " + std::strerror(errno));
+        if (fd < 0)
+          throw IoError(t.label + ": cannot open: " + std::strerror(errno));
         try {
           outputs_[i].produce([&](std::string_view piece) { write_all(fd, piece, t.label); });
         } catch (...) {
           ::close(fd);
           throw;
         }
-        if (::close(fd) != 0) throw IoError(t.label + ": write failed: " + std::strerror(errno));
+        if (::close(fd) != 0)
+          throw IoError(t.label + ": write failed: " + std::strerror(errno));
       }
     }
     // 3. Every output is complete: rename them into place.
     for (Target& t : targets) {
-      if (t.kind != Kind::Replace) continue;
+      if (t.kind != Kind::Replace)
+        continue;
       if (std::rename(t.temp.c_str(), t.file.c_str()) != 0)
         throw IoError(t.label + ": cannot write: " + std::strerror(errno));
       unregister_temp(t.slot);
@@ -189,13 +211,16 @@ void OutputBatch::commit() {
 }
 
 bool same_output_file(const std::string& a, const std::string& b) {
-  if (a == "-" || b == "-") return a == b;
+  if (a == "-" || b == "-")
+    return a == b;
   struct stat sa, sb;
   if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   std::error_code ea, eb;
-  auto na = std::filesystem::weakly_canonical(std::filesystem::absolute(resolve_links(a)), ea).lexically_normal();
-  auto nb = std::filesystem::weakly_canonical(std::filesystem::absolute(resolve_links(b)), eb).lexically_normal();
+  auto na = std::filesystem::weakly_canonical(std::filesystem::absolute(resolve_links(a)), ea)
+                .lexically_normal();
+  auto nb = std::filesystem::weakly_canonical(std::filesystem::absolute(resolve_links(b)), eb)
+                .lexically_normal();
   return !ea && !eb && na == nb;
 }
 
@@ -203,7 +228,8 @@ void remove_temporaries_on_signals() {
   struct sigaction sa {};
   sa.sa_handler = remove_temps_and_die;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(sig, &sa, nullptr);
 }
 
-}  // namespace osched
+} // namespace osched

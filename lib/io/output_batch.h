@@ -17,13 +17,13 @@ using Emit = std::function<void(std::string_view)>;
 using Producer = std::function<void(const Emit&)>;
 
 class OutputBatch {
- public:
+public:
   void add(std::string path, Producer produce);
   // Throws IoError naming the path; then no target has been replaced and no
   // temporary is left.
   void commit();
 
- private:
+private:
   struct Output {
     std::string path;
     Producer produce;
@@ -39,4 +39,4 @@ bool same_output_file(const std::string& a, const std::string& b);
 // SIGINT, SIGTERM or SIGHUP, then dies of that signal. Call once.
 void remove_temporaries_on_signals();
 
-}  // namespace osched
+} // namespace osched

@@ -18,7 +18,11 @@ namespace osched {
 struct WriteOrderEdge {
   NodeId before = -1;
   NodeId after = -1;
-  enum class Why : uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite } why = Why::ReadAfterWrite;
+  enum class Why : uint8_t {
+    ReadAfterWrite,
+    WriteAfterRead,
+    WriteAfterWrite
+  } why = Why::ReadAfterWrite;
 };
 
 // Edges in program order (before < after), linear in the number of reads of
@@ -26,4 +30,4 @@ struct WriteOrderEdge {
 // wait, so the wait counts as writing the same storages.
 std::vector<WriteOrderEdge> write_order_edges(const Graph& g, const StorageMap& map);
 
-}  // namespace osched
+} // namespace osched

@@ -17,17 +17,19 @@ CollectiveUses collective_uses(const Graph& g, const UserLists& data_users, Node
       u.metadata.push_back(user);
     } else if (depth == 0 && is_getitem_target(n.target)) {
       auto [b, e] = data_users.of(user);
-      for (auto p = b; p != e; ++p) self(*p, self, 1);
+      for (auto p = b; p != e; ++p)
+        self(*p, self, 1);
     } else if (u.other < 0 || user < u.other) {
       u.other = user;
       u.other_is_output = n.op == NodeOp::Output;
     }
   };
   auto [b, e] = data_users.of(coll);
-  for (auto p = b; p != e; ++p) classify(*p, classify, 0);
+  for (auto p = b; p != e; ++p)
+    classify(*p, classify, 0);
   std::sort(u.waits.begin(), u.waits.end());
   u.waits.erase(std::unique(u.waits.begin(), u.waits.end()), u.waits.end());
   return u;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -11,14 +11,14 @@
 namespace osched {
 
 struct CollectiveUses {
-  std::vector<NodeId> waits;     // program order; several for coalesced forms
-  std::vector<NodeId> metadata;  // metadata-only readers
-  NodeId other = -1;             // first other reader, -1 if none
-  bool other_is_output = false;  // that reader is the graph's output node
+  std::vector<NodeId> waits;    // program order; several for coalesced forms
+  std::vector<NodeId> metadata; // metadata-only readers
+  NodeId other = -1;            // first other reader, -1 if none
+  bool other_is_output = false; // that reader is the graph's output node
 };
 
 // `data_users` from build_user_lists(g, build_input_lists(g, false)).
 // getitem nodes selecting an output are looked through.
 CollectiveUses collective_uses(const Graph& g, const UserLists& data_users, NodeId coll);
 
-}  // namespace osched
+} // namespace osched
