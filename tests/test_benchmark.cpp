@@ -32,18 +32,27 @@ Graph tiny() {
 }
 
 // Counts calls; returns fixed values so tests can predict every estimate.
+// Counts what it measures into counts the test owns: the measurer itself is
+// destroyed inside run_aligned_benchmarks.
+struct MeasureCounts {
+  int matmuls = 0, collectives = 0;
+};
+
 class CountingMeasurer : public Measurer {
 public:
-  int matmuls = 0, collectives = 0;
+  explicit CountingMeasurer(MeasureCounts& counts) : counts_(counts) {}
   std::string device_name() const override { return "test-gpu"; }
   double matmul_ms(const MatmulProblem& p) override {
-    ++matmuls;
+    ++counts_.matmuls;
     return static_cast<double>(p.m) / 1000.0;
   }
   double collective_ms(const CollectiveProblem& p) override {
-    ++collectives;
+    ++counts_.collectives;
     return static_cast<double>(p.input_bytes) / 1e6;
   }
+
+private:
+  MeasureCounts& counts_;
 };
 
 } // namespace
@@ -121,12 +130,9 @@ TEST_CASE("aligned benchmarks on one rank: every key measured once, then served 
   Graph g = tiny();
   HardwareSpec hw = default_hardware();
   auto ctx = make_single_rank_context();
-  CountingMeasurer* counter = nullptr;
-  auto factory = [&]() -> std::unique_ptr<Measurer> {
-    auto m = std::make_unique<CountingMeasurer>();
-    counter = m.get();
-    return m;
-  };
+  MeasureCounts counts;
+  MeasureCounts* counter = &counts;
+  auto factory = [&]() -> std::unique_ptr<Measurer> { return std::make_unique<CountingMeasurer>(counts); };
   BenchmarkOptions opts;
   opts.compute = true;
   opts.collectives = true;
@@ -156,6 +162,7 @@ TEST_CASE("aligned benchmarks on one rank: every key measured once, then served 
     CHECK(*est.collective_ms(g, ag) == Approx(measured));
 
   opts.cache = &t.cache;
+  counts = MeasureCounts{};
   BenchmarkTable again = run_aligned_benchmarks(g, opts, hw, *ctx, factory);
   CHECK(counter->matmuls == 0);
   CHECK(counter->collectives == 0);
