@@ -17,7 +17,6 @@
 #include "io/escape.h"
 #include "io/output_batch.h"
 #include "cost/hardware.h"
-#include "io/proto_io.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/content_hash.h"
 #include "report/report.h"
@@ -340,13 +339,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   // leaves neither (and the input, even when -o names it, intact).
   const std::string report_text = out.report.dump(2) + "\n";
   OutputBatch batch;
-  const GraphFormat f = resolve_format(output, out_format);
-  batch.add(output, [&](const Emit& emit) {
-    if (f == GraphFormat::Proto)
-      write_graph_proto(out.graph, emit);
-    else
-      write_graph_json(out.graph, emit);
-  });
+  add_graph_output(batch, output, out.graph, out_format);
   if (!report.empty())
     batch.add(report, [&](const Emit& emit) { emit(report_text); });
   try {

@@ -86,6 +86,13 @@ Graph move_before(const Graph& g, const std::string& moved, const std::string& a
   return apply_order(g, order);
 }
 
+ScheduleConfig bucketing_config(const std::string& estimates) {
+  ScheduleConfig cfg;
+  cfg.collective_bucketing = true;
+  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/" + estimates));
+  return cfg;
+}
+
 int64_t measured_peak(const Graph& g) {
   std::vector<NodeId> identity(g.nodes.size());
   std::iota(identity.begin(), identity.end(), 0);
@@ -341,10 +348,7 @@ TEST_CASE("with no memory increase allowed, the MoE schedule keeps its original 
 }
 
 TEST_CASE("a bucket that makes the step slower is given up") {
-  ScheduleConfig cfg;
-  cfg.collective_bucketing = true;
-  cfg.custom_estimates =
-      load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing_slow.json"));
+  ScheduleConfig cfg = bucketing_config("estimates_bucketing_slow.json");
   Graph g = scenario("bucketing");
   ScheduleOutput out =
       run_schedule(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg);
@@ -391,10 +395,7 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
 }
 
 TEST_CASE("collectives whose buffers are written in place are not bucketed") {
-  ScheduleConfig cfg;
-  cfg.collective_bucketing = true;
-  cfg.custom_estimates =
-      load_custom_estimates(source_path("testdata/scenarios/estimates_bucketing.json"));
+  ScheduleConfig cfg = bucketing_config("estimates_bucketing.json");
   Graph g = scenario("bucketing");
   // Without writes ag_a and ag_b merge (test_bucketing.cpp). Here ag_a's
   // result is then written in place by its user, so moving ag_a's completion

@@ -69,9 +69,12 @@ TEST_CASE("lost standard output is exit 4, never success") {
        "error: <stdout>: write failed"},
       {"\"$BIN\" validate '" OSCHED_SOURCE_DIR "/testdata/fsdp_tiny.json' >&-",
        "error: <stdout>: write failed: standard output is closed"},
-      // The reader is gone before anything is written: EPIPE, not SIGPIPE.
-      {"\"$BIN\" convert '" OSCHED_SOURCE_DIR
-       "/testdata/fsdp_tiny.json' - | (exec 0<&-; sleep 0.3)",
+      // The pipe's reader is closed before the tool starts (deterministically:
+      // its read end is never open), so writing is EPIPE; subprocess restores
+      // SIGPIPE's default, so death by SIGPIPE would show.
+      {"python3 -c 'import os, subprocess, sys; r, w = os.pipe(); os.close(r); "
+       "sys.exit(subprocess.call(sys.argv[1:], stdout=w))' \"$BIN\" convert '" OSCHED_SOURCE_DIR
+       "/testdata/fsdp_tiny.json' -",
        "error: <stdout>: write failed"},
   };
   for (const Case& c : cases) {

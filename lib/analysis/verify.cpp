@@ -83,7 +83,7 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
   // In-place writes keep their order against every reader and writer of the
   // storage they write.
   for (const WriteOrderEdge& e : write_order_edges(original, build_storage_map(original))) {
-    if (pos[e.before] < pos[e.after] || pos[e.before] == pos[e.after]) continue;
+    if (pos[e.before] <= pos[e.after]) continue;  // equal: merged into one node
     const std::string& a = original.nodes[e.before].name;
     const std::string& b = original.nodes[e.after].name;
     std::string what;

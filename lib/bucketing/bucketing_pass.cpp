@@ -34,9 +34,7 @@ int64_t max_concurrent_bucket_bytes(const std::vector<Bucket>& buckets,
   }
   return most;
 }
-} // namespace
 
-namespace {
 std::vector<MergedCollective> merges_of(const std::vector<Bucket>& buckets,
                                         const std::vector<OverlapInterval>& intervals,
                                         const std::vector<double>& ms) {

@@ -91,13 +91,20 @@ void write_file_atomic_pieces(const std::string& path,
   batch.commit();
 }
 
+void add_graph_output(OutputBatch& batch, const std::string& path, const Graph& g, GraphFormat format) {
+  const GraphFormat f = resolve_format(path, format);
+  batch.add(path, [&g, f](const Emit& emit) {
+    if (f == GraphFormat::Proto)
+      write_graph_proto(g, emit);
+    else
+      write_graph_json(g, emit);
+  });
+}
+
 void write_graph_file(const std::string& path, const Graph& g, GraphFormat format) {
-  GraphFormat f = resolve_format(path, format);
-  if (f == GraphFormat::Proto) {
-    write_file_atomic_pieces(path, [&](const std::function<void(std::string_view)>& emit) { write_graph_proto(g, emit); });
-    return;
-  }
-  write_file_atomic_pieces(path, [&](const std::function<void(std::string_view)>& emit) { write_graph_json(g, emit); });
+  OutputBatch batch;
+  add_graph_output(batch, path, g, format);
+  batch.commit();
 }
 
 }  // namespace osched

@@ -9,6 +9,7 @@
 
 #include "graph/graph.h"
 #include "io/json_io.h"
+#include "io/output_batch.h"
 
 namespace osched {
 
@@ -29,6 +30,10 @@ Graph parse_graph_bytes(const std::string& bytes, const std::string& path, Graph
 Graph read_graph_file(const std::string& path, GraphFormat format = GraphFormat::Auto,
                       const ReadOptions& opts = {});
 void write_graph_file(const std::string& path, const Graph& g,
+                      GraphFormat format = GraphFormat::Auto);
+// The same as one output of a batch written together (io/output_batch.h);
+// `g` must outlive the commit.
+void add_graph_output(OutputBatch& batch, const std::string& path, const Graph& g,
                       GraphFormat format = GraphFormat::Auto);
 
 std::string read_file_bytes(const std::string& path);

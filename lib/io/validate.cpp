@@ -3,7 +3,7 @@
 #include <string>
 #include <unordered_set>
 
-#include <climits>
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -80,16 +80,12 @@ void check_mutates(const Node& n) {
   }
 }
 
-// Element count of a tensor when every dim is known.
+// Element count of a tensor when every dim is known (sizes were checked for
+// overflow before).
 std::optional<int64_t> known_numel(const TensorMeta* t) {
-  if (!t) return std::nullopt;
-  int64_t n = 1;
-  for (const Dim& d : t->shape) {
-    if (!d.is_known()) return std::nullopt;
-    if (d.value != 0 && n > INT64_MAX / d.value) return std::nullopt;
-    n *= d.value;
-  }
-  return n;
+  if (!t || std::any_of(t->shape.begin(), t->shape.end(), [](const Dim& d) { return !d.is_known(); }))
+    return std::nullopt;
+  return t->numel();
 }
 
 // A collective's output must have the size its kind and group imply.
@@ -150,6 +146,7 @@ void validate_graph(const Graph& g, bool require_topological_order) {
   if (g.world_size > kMaxWorldSize)
     throw GraphError("", "world_size", std::to_string(g.world_size) + " is above the limit of " +
                                            std::to_string(kMaxWorldSize) + " ranks");
+  check_tensor_sizes(g);
   if (g.rank < 0 || g.rank >= g.world_size)
     throw GraphError("", "rank", "must be in [0, world_size)");
   for (const auto& [name, pg] : g.process_groups) {
@@ -213,7 +210,6 @@ void validate_graph(const Graph& g, bool require_topological_order) {
   if (outputs == 0) throw GraphError("", "nodes", "missing output node");
   if (outputs > 1) throw GraphError(g.nodes.back().name, "op", "more than one output node");
   check_control_deps(g, require_topological_order);
-  check_tensor_sizes(g);
 }
 
 }  // namespace osched
