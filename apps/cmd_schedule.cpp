@@ -92,6 +92,12 @@ void apply_config_file(const std::string& path, ScheduleArgs& a, CLI::App& cmd) 
     } else if (key == "max_memory_increase_ratio") {
       if (!given("--max-memory-increase-ratio"))
         s.max_memory_increase_ratio = num(key);
+    } else if (key == "preserve_group_order") {
+      if (!given("--preserve-group-order"))
+        s.preserve_group_order = boolean(key);
+    } else if (key == "release_memory_early") {
+      if (!given("--release-memory-early"))
+        s.release_memory_early = boolean(key);
     } else if (key == "collective_estimator") {
       if (!j[key].is_string())
         throw InputError(path + ": " + key + ": must be a string");
@@ -375,8 +381,14 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
                   "scale of compute time available to hide collectives")
       ->capture_default_str();
   cmd->add_option("--max-coll-distance", s.max_coll_distance,
-                  "max node distance between a collective and the compute hiding it")
+                  "how many of the next unscheduled collectives each compute node may start")
       ->capture_default_str();
+  cmd->add_flag("--preserve-group-order", s.preserve_group_order,
+                "never change a process group's collective issue order (not upstream; hang-safe even "
+                "if ranks could decide differently)");
+  cmd->add_flag("--release-memory-early", s.release_memory_early,
+                "run nodes that free more than they allocate as soon as they are ready (not upstream; "
+                "lowers the peak)");
   cmd->add_option("--max-memory-increase-gb", s.max_memory_increase_gb,
                   "peak memory may grow by max(this, ratio x baseline peak)")
       ->capture_default_str();

@@ -12,20 +12,26 @@ namespace osched::cli {
 
 void add_verify_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
-      "verify", "Check that REORDERED keeps every dependency and per-group collective order of ORIGINAL");
+      "verify", "Check that REORDERED keeps every dependency and in-place write order of ORIGINAL");
   auto orig = std::make_shared<std::string>();
   auto re = std::make_shared<std::string>();
+  auto opts = std::make_shared<VerifyOptions>();
   cmd->add_option("ORIGINAL", *orig, "original graph")->required();
   cmd->add_option("REORDERED", *re, "reordered graph")->required();
-  cmd->footer("Exit codes: 0 legal, 1 first violation printed, 2 unreadable input.\nExample:\n"
-              "  overlap-sched verify testdata/fsdp_tiny.json /tmp/fsdp_tiny.sched.json");
-  cmd->callback([&exit_code, orig, re] {
+  cmd->add_flag("--group-order", opts->group_order,
+                "also require each process group's collectives in their original issue order "
+                "(what schedule --preserve-group-order keeps)");
+  cmd->footer(
+      "Exit codes: 0 legal, 1 first violation printed, 2 unreadable input.\nExample:\n"
+      "  overlap-sched verify testdata/fsdp_tiny.json /tmp/fsdp_tiny.sched.json\n"
+      "  overlap-sched verify --group-order testdata/fsdp_tiny.json /tmp/fsdp_tiny.sched.json");
+  cmd->callback([&exit_code, orig, re, opts] {
     exit_code = run_guarded([&] {
       Graph a = read_graph_file(*orig);
       ReadOptions lenient;
       lenient.require_topological_order = false;
       Graph b = read_graph_file(*re, GraphFormat::Auto, lenient);
-      if (auto violation = verify_reordering(a, b)) {
+      if (auto violation = verify_reordering(a, b, *opts)) {
         std::cerr << "verify: " << escape_line(*re) << ": " << escape_line(*violation) << "\n";
         return kVerifyFailed;
       }
@@ -35,4 +41,4 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   });
 }
 
-}  // namespace osched::cli
+} // namespace osched::cli

@@ -51,7 +51,7 @@ TEST_CASE("custom estimates: node name beats op+shape beats op") {
   c.nodes["mm_side"] = 3.0;
   CHECK(op_shape_key(g, *g.find("mm1")) == "aten.mm.default|float32[64,256]|float32[256,256]");
   CHECK(*c.lookup(g, *g.find("mm_side")) == 3.0);
-  CHECK(*c.lookup(g, *g.find("mm1")) == 2.0);  // same shapes as mm2
+  CHECK(*c.lookup(g, *g.find("mm1")) == 2.0); // same shapes as mm2
   AnalyticalEstimator a(default_hardware());
   RuntimeTable t = estimate_runtimes(g, &c, nullptr, a);
   CHECK(t.ms[*g.find("mm_side")] == 3.0);
@@ -72,29 +72,41 @@ TEST_CASE("collective sizes: input + output bytes, all-reduce footprint halved")
   CHECK(collective_num_nodes(tp, *tp.find("ar_dp"), 2) == 2);
 }
 
-TEST_CASE("memory tracker follows storages: views alias, last use frees, inputs stay") {
+TEST_CASE(
+    "memory tracker counts as upstream: views alias, last use frees, inputs too unless primals") {
   Graph g = read_graph_file(source_path("testdata/scenarios/memory_limit.json"));
   StorageMap m = build_storage_map(g);
   std::vector<NodeId> order;
-  for (NodeId i = 0; i < g.size(); ++i) order.push_back(i);
+  for (NodeId i = 0; i < g.size(); ++i)
+    order.push_back(i);
   MemoryProfile p = memory_profile(m, order);
   const int64_t MiB = 1 << 20;
-  // p (4 MiB) + a (16) + big_mm (16) + relu (16) is the peak, while relu runs.
-  CHECK(p.peak == 52 * MiB);
-  CHECK(p.during_node[*g.find("relu")] == 52 * MiB);
-  CHECK(p.after_node[*g.find("relu")] == 36 * MiB);  // big_mm freed after its last use
+  // Inputs p (4 MiB) and a (16) are live from the start. big_mm (16) is a's
+  // last reader, so a goes after it; relu (16) frees big_mm.
+  CHECK(p.after_node[*g.find("big_mm")] == 20 * MiB);
+  CHECK(p.during_node[*g.find("relu")] == 36 * MiB);
+  CHECK(p.after_node[*g.find("relu")] == 20 * MiB);
+  // Upstream's peak is after each node's frees: the inputs alone here.
+  CHECK(p.peak == 20 * MiB);
+  CHECK(p.peak_during == 36 * MiB);
+  CHECK(m.releasable[m.allocates[*g.find("p")][0]]);
+  g.nodes[*g.find("p")].name = "primals_1"; // a parameter: live to the end
+  StorageMap with_param = build_storage_map(g);
+  const bool param_releasable =
+      with_param.releasable[with_param.allocates[*g.find("primals_1")][0]];
+  CHECK_FALSE(param_releasable);
   // The transpose view aliases the wait's storage, which aliases the all-gather output.
   CHECK(m.allocates[*g.find("w_t")].empty());
   CHECK(m.allocates[*g.find("ag_wait")].empty());
   CHECK(m.bytes[m.allocates[*g.find("ag")][0]] == 8 * MiB);
-  CHECK_FALSE(m.releasable[m.allocates[*g.find("p")][0]]);
 }
 
-TEST_CASE("dependency graph: ancestors, and the implicit same-group chain") {
+TEST_CASE("dependency graph: ancestors, and the same-group chain only when asked") {
   Graph g = read_graph_file(source_path("testdata/scenarios/same_group_order.json"));
-  DependencyGraph dg(g);
+  CHECK_FALSE(DependencyGraph(g).is_ancestor(*g.find("ar1"), *g.find("ar2")));
+  DependencyGraph dg(g, group_order_edges(g));
   CHECK(dg.is_ancestor(*g.find("mm0"), *g.find("ar1")));
-  CHECK(dg.is_ancestor(*g.find("ar1"), *g.find("ar2")));  // group issue order
+  CHECK(dg.is_ancestor(*g.find("ar1"), *g.find("ar2"))); // group issue order
   CHECK_FALSE(dg.is_ancestor(*g.find("mm1"), *g.find("ar2")));
   CHECK_FALSE(dg.is_ancestor(*g.find("ar2"), *g.find("ar1")));
 }

@@ -22,7 +22,8 @@ struct Scheduled {
   std::vector<std::string> order;
   const nlohmann::json& collective(const std::string& name) const {
     for (const auto& c : out.report["collectives"])
-      if (c["name"] == name) return c;
+      if (c["name"] == name)
+        return c;
     FAIL("no collective " << name);
     return out.report;
   }
@@ -35,9 +36,11 @@ Scheduled run_scenario(const std::string& name, ScheduleConfig cfg = {}) {
   Scheduled s;
   std::string path = source_path("testdata/scenarios/" + name + ".json");
   s.original = read_graph_file(path);
-  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
+  cfg.custom_estimates =
+      load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
   s.out = run_schedule(s.original, read_text(path), cfg);
-  for (const auto& n : s.out.graph.nodes) s.order.push_back(n.name);
+  for (const auto& n : s.out.graph.nodes)
+    s.order.push_back(n.name);
   auto violation = verify_reordering(s.original, s.out.graph);
   INFO((violation ? *violation : std::string("ok")));
   REQUIRE_FALSE(violation.has_value());
@@ -52,7 +55,7 @@ void check_order(const Scheduled& s, const std::vector<std::string>& names) {
   }
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("sink waits: the wait sinks below the independent matmul") {
   auto s = run_scenario("sink_waits");
@@ -69,14 +72,15 @@ TEST_CASE("raise comms: the all-reduce is raised above the second matmul") {
 
 TEST_CASE("sink waits and raise comms: exact schedule of PyTorch's expected graph") {
   auto s = run_scenario("sink_waits_raise_comms");
-  CHECK(s.order == std::vector<std::string>{"arg0_1", "mm", "relu", "all_reduce", "mm_1", "relu_1", "mm_2",
-                                            "wait_tensor", "mm_3", "output"});
+  CHECK(s.order == std::vector<std::string>{"arg0_1", "mm", "relu", "all_reduce", "mm_1", "relu_1",
+                                            "mm_2", "wait_tensor", "mm_3", "output"});
   CHECK(s.out.report["counts"]["exposed"] == 0);
 }
 
 TEST_CASE("reorder compute for overlap: each collective overlaps one matmul, one stays exposed") {
   auto s = run_scenario("reorder_compute_for_overlap_mul");
-  check_order(s, {"all_reduce", "mm", "mm_1", "wait_tensor", "mul_1", "all_reduce_1", "wait_tensor_1", "mm_2"});
+  check_order(s, {"all_reduce", "mm", "mm_1", "wait_tensor", "mul_1", "all_reduce_1",
+                  "wait_tensor_1", "mm_2"});
   CHECK(s.out.report["counts"]["exposed"] == 1);
   CHECK(s.collective("all_reduce_1")["exposed_ms"] == 1.0);
   CHECK_FALSE(s.collective("all_reduce_1")["why_exposed"].empty());
@@ -99,10 +103,34 @@ TEST_CASE("multi-group: one matmul hides a collective of each group independentl
   CHECK(s.out.report["simulation"]["step_ms_before"] == 5.0);
 }
 
-TEST_CASE("same-group order: a later collective never overtakes an earlier one") {
+TEST_CASE("same-group order: upstream lets a ready later collective go first, waits stay in issue "
+          "order") {
+  // Traced by hand through upstream's pass: mm0 cannot hide ar1 (it feeds
+  // it) but hides ar2, which is ready; mm1 then hides ar1. Waiting on ar1
+  // first waits on ar2, issued earlier on the same group.
   auto s = run_scenario("same_group_order");
-  check_order(s, {"ar1", "ar2"});
+  CHECK(s.order == std::vector<std::string>{"a", "ar2", "mm0", "ar1", "mm1", "mm2", "wait2",
+                                            "wait1", "add", "mm3", "output"});
   CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.collective("ar2")["hidden_by"] == nlohmann::json{"mm0"});
+  CHECK(s.collective("ar1")["hidden_by"] == nlohmann::json{"mm1"});
+}
+
+TEST_CASE("preserve-group-order: a later collective never overtakes an earlier one") {
+  ScheduleConfig cfg;
+  cfg.scheduler.preserve_group_order = true;
+  auto s = run_scenario("same_group_order", cfg);
+  check_order(s, {"mm0", "ar1", "mm1", "ar2", "mm2"});
+  CHECK(s.collective("ar1")["hidden_by"] == nlohmann::json{"mm1"});
+  CHECK(s.collective("ar2")["hidden_by"] == nlohmann::json{"mm2"});
+  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK_FALSE(verify_reordering(s.original, s.out.graph, {true}).has_value());
+  CHECK(s.out.report["config"]["preserve_group_order"] == true);
+
+  auto upstream = run_scenario("same_group_order");
+  auto v = verify_reordering(upstream.original, upstream.out.graph, {true});
+  REQUIRE(v.has_value());
+  CHECK(v->find("collective 'ar2' is now issued before 'ar1'") != std::string::npos);
 }
 
 TEST_CASE("memory budget stops a prefetch that would raise the peak") {
@@ -115,14 +143,14 @@ TEST_CASE("memory budget stops a prefetch that would raise the peak") {
   CHECK(c["exposed_ms"] == 1.0);
   CHECK(c["why_exposed"][0].get<std::string>().find("peak-memory budget") != std::string::npos);
 
-  auto loose = run_scenario("memory_limit");  // default budget: +1 GB
+  auto loose = run_scenario("memory_limit"); // default budget: +1 GB
   check_order(loose, {"ag", "big_mm", "ag_wait"});
   CHECK(loose.collective("ag")["hidden_by"] == nlohmann::json{"big_mm"});
 }
 
 TEST_CASE("in-flight byte limit keeps a collective from starting early") {
   ScheduleConfig cfg;
-  cfg.scheduler.max_in_flight_gb = 1e-9;  // smaller than any collective
+  cfg.scheduler.max_in_flight_gb = 1e-9; // smaller than any collective
   auto s = run_scenario("sink_waits", cfg);
   CHECK(s.collective("all_reduce")["exposed_ms"] == 1.0);
 }
@@ -150,9 +178,11 @@ TEST_CASE("the FSDP example hides most of its communication") {
   Graph g = read_graph_file(path);
   ScheduleOutput out = run_schedule(g, read_text(path), {});
   const auto& sim = out.report["simulation"];
-  CHECK(sim["exposed_comm_ms_after"].get<double>() < 0.5 * sim["exposed_comm_ms_before"].get<double>());
+  CHECK(sim["exposed_comm_ms_after"].get<double>() <
+        0.5 * sim["exposed_comm_ms_before"].get<double>());
   CHECK(out.report["memory"]["scheduled_peak_bytes"] <= out.report["memory"]["budget_bytes"]);
   // The very first all-gather has nothing to hide behind.
   for (const auto& c : out.report["collectives"])
-    if (c["name"] == "fwd0_qkv_ag") CHECK(c["why_exposed"][0] == "no compute node is independent of it");
+    if (c["name"] == "fwd0_qkv_ag")
+      CHECK(c["why_exposed"][0] == "no compute node is independent of it");
 }

@@ -13,11 +13,14 @@ namespace {
 // Bucketing marks the nodes it creates with meta.overlap_sched.replaces: the
 // original nodes whose role they take over.
 const nlohmann::json* replaces_list(const Node& n) {
-  if (!n.meta.is_object()) return nullptr;
+  if (!n.meta.is_object())
+    return nullptr;
   auto it = n.meta.find("overlap_sched");
-  if (it == n.meta.end() || !it->is_object()) return nullptr;
+  if (it == n.meta.end() || !it->is_object())
+    return nullptr;
   auto r = it->find("replaces");
-  if (r == it->end() || !r->is_array()) return nullptr;
+  if (r == it->end() || !r->is_array())
+    return nullptr;
   return &*r;
 }
 
@@ -26,9 +29,10 @@ bool created_by_tool(const Node& n) {
          n.meta["overlap_sched"].is_object() && n.meta["overlap_sched"].contains("created");
 }
 
-}  // namespace
+} // namespace
 
-std::optional<std::string> verify_reordering(const Graph& original, const Graph& reordered) {
+std::optional<std::string> verify_reordering(const Graph& original, const Graph& reordered,
+                                             const VerifyOptions& options) {
   const NodeId n_re = reordered.size();
   if (n_re == 0 || reordered.nodes.back().op != NodeOp::Output)
     return "the output node is not last in the reordered graph";
@@ -42,7 +46,8 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
       if (on.target != r.target || on.op != r.op)
         return "node '" + r.name + "' changed its op or target ('" + on.target + "' -> '" +
                r.target + "')";
-      if (pos[*o] >= 0) return "node '" + r.name + "' appears twice";
+      if (pos[*o] >= 0)
+        return "node '" + r.name + "' appears twice";
       pos[*o] = i;
       continue;
     }
@@ -51,9 +56,11 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
       return "node '" + r.name + "' is not in the original graph";
     if (rep) {
       for (const auto& name : *rep) {
-        if (!name.is_string()) continue;
+        if (!name.is_string())
+          continue;
         auto o = original.find(name.get<std::string>());
-        if (!o) return "node '" + r.name + "' replaces unknown node '" + name.get<std::string>() + "'";
+        if (!o)
+          return "node '" + r.name + "' replaces unknown node '" + name.get<std::string>() + "'";
         if (reordered.find(name.get<std::string>()))
           return "node '" + r.name + "' replaces '" + name.get<std::string>() +
                  "' which is still present";
@@ -62,13 +69,15 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
     }
   }
   for (NodeId o = 0; o < original.size(); ++o)
-    if (pos[o] < 0) return "node '" + original.nodes[o].name + "' is missing from the reordered graph";
+    if (pos[o] < 0)
+      return "node '" + original.nodes[o].name + "' is missing from the reordered graph";
 
   // Every original data and control dependency must still point backwards.
   for (NodeId o = 0; o < original.size(); ++o) {
     const Node& n = original.nodes[o];
     auto check = [&](NodeId dep, const char* kind) -> std::optional<std::string> {
-      if (pos[dep] == pos[o]) return std::nullopt;  // merged into one node
+      if (pos[dep] == pos[o])
+        return std::nullopt; // merged into one node
       if (pos[dep] > pos[o])
         return std::string(kind) + " dependency violated: '" + n.name + "' (position " +
                std::to_string(pos[o]) + ") now comes before its input '" +
@@ -76,24 +85,33 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
       return std::nullopt;
     };
     for (NodeId d : data_inputs(n))
-      if (auto err = check(d, "data")) return err;
+      if (auto err = check(d, "data"))
+        return err;
     for (NodeId d : n.control_deps)
-      if (auto err = check(d, "control")) return err;
+      if (auto err = check(d, "control"))
+        return err;
   }
   // In-place writes keep their order against every reader and writer of the
   // storage they write.
   for (const WriteOrderEdge& e : write_order_edges(original, build_storage_map(original))) {
-    if (pos[e.before] <= pos[e.after]) continue;  // equal: merged into one node
+    if (pos[e.before] <= pos[e.after])
+      continue; // equal: merged into one node
     const std::string& a = original.nodes[e.before].name;
     const std::string& b = original.nodes[e.after].name;
     std::string what;
     switch (e.why) {
-      case WriteOrderEdge::Why::ReadAfterWrite: what = "reads storage that '" + a + "' writes in place"; break;
-      case WriteOrderEdge::Why::WriteAfterRead: what = "writes in place storage that '" + a + "' reads"; break;
-      case WriteOrderEdge::Why::WriteAfterWrite: what = "writes in place storage that '" + a + "' also writes"; break;
+    case WriteOrderEdge::Why::ReadAfterWrite:
+      what = "reads storage that '" + a + "' writes in place";
+      break;
+    case WriteOrderEdge::Why::WriteAfterRead:
+      what = "writes in place storage that '" + a + "' reads";
+      break;
+    case WriteOrderEdge::Why::WriteAfterWrite:
+      what = "writes in place storage that '" + a + "' also writes";
+      break;
     }
-    return "write order violated: '" + b + "' (position " + std::to_string(pos[e.after]) + ") " + what +
-           ", but now comes before it (position " + std::to_string(pos[e.before]) + ")";
+    return "write order violated: '" + b + "' (position " + std::to_string(pos[e.after]) + ") " +
+           what + ", but now comes before it (position " + std::to_string(pos[e.before]) + ")";
   }
   // Control deps the reordered graph adds must hold too.
   for (NodeId i = 0; i < n_re; ++i) {
@@ -107,11 +125,14 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
                reordered.nodes[d].name + "'";
   }
 
+  if (!options.group_order)
+    return std::nullopt;
   // Per process group, collectives keep their original issue order.
-  std::unordered_map<std::string, std::pair<NodeId, NodeId>> last;  // group -> (orig, pos)
+  std::unordered_map<std::string, std::pair<NodeId, NodeId>> last; // group -> (orig, pos)
   for (NodeId o = 0; o < original.size(); ++o) {
     const Node& n = original.nodes[o];
-    if (!is_collective_node(n)) continue;
+    if (!is_collective_node(n))
+      continue;
     std::string group = collective_group_name(n).value_or("");
     auto it = last.find(group);
     if (it != last.end() && pos[o] < it->second.second)
@@ -122,4 +143,4 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
   return std::nullopt;
 }
 
-}  // namespace osched
+} // namespace osched

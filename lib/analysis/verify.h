@@ -2,7 +2,9 @@
 // Checks that a reordered graph is a legal reordering of the original: same
 // nodes (modulo bucketing), every data and control dependency respected,
 // every in-place write kept in order against the readers and writers of its
-// storage, and each process group's collectives issued in the original order.
+// storage, and, when asked, each process group's collectives issued in the
+// original order (what --preserve-group-order guarantees; the default
+// schedule, like upstream's, may change it).
 
 #include <optional>
 #include <string>
@@ -11,7 +13,12 @@
 
 namespace osched {
 
-// nullopt when legal; otherwise the first violation, one line.
-std::optional<std::string> verify_reordering(const Graph& original, const Graph& reordered);
+struct VerifyOptions {
+  bool group_order = false;
+};
 
-}  // namespace osched
+// nullopt when legal; otherwise the first violation, one line.
+std::optional<std::string> verify_reordering(const Graph& original, const Graph& reordered,
+                                             const VerifyOptions& options = {});
+
+} // namespace osched

@@ -16,7 +16,8 @@ namespace osched {
 
 std::optional<double> AnalyticalEstimator::compute_ms(const Graph& g, NodeId id) {
   const Node& n = g.nodes[id];
-  if (!is_compute_node(n)) return std::nullopt;
+  if (!is_compute_node(n))
+    return std::nullopt;
   double flops = count_flops(g, id);
   int64_t bytes = 0;
   DType dtype = DType::Float32;
@@ -30,9 +31,11 @@ std::optional<double> AnalyticalEstimator::compute_ms(const Graph& g, NodeId id)
       }
     }
   };
-  for (const auto& a : n.args) for_each_ref(a, add);
+  for (const auto& a : n.args)
+    for_each_ref(a, add);
   for (const auto& m : n.val)
-    if (m) bytes += m->nbytes();
+    if (m)
+      bytes += m->nbytes();
   double compute_s = flops / hw_.peak_flops(dtype);
   double memory_s = static_cast<double>(bytes) / (hw_.hbm_gbps * 1e9);
   return std::max(compute_s, memory_s) * 1e3;
@@ -41,7 +44,8 @@ std::optional<double> AnalyticalEstimator::compute_ms(const Graph& g, NodeId id)
 std::optional<double> AnalyticalEstimator::collective_ms(const Graph& g, NodeId id) {
   const Node& n = g.nodes[id];
   auto sig = collective_signature(n.target);
-  if (!sig || n.op != NodeOp::CallFunction) return std::nullopt;
+  if (!sig || n.op != NodeOp::CallFunction)
+    return std::nullopt;
   CollectiveShape shape{sig->kind, collective_size_bytes(g, id), collective_group_size(g, id),
                         collective_num_nodes(g, id, hw_.gpus_per_node)};
   return estimate_nccl_ms(shape, hw_);
@@ -57,11 +61,14 @@ int64_t collective_size_bytes(const Graph& g, NodeId id) {
       any_input = true;
     }
   };
-  for (const auto& a : n.args) for_each_ref(a, add);
-  if (!any_input) return 0;
+  for (const auto& a : n.args)
+    for_each_ref(a, add);
+  if (!any_input)
+    return 0;
   int64_t out = 0;
   for (const auto& m : n.val)
-    if (m) out += m->nbytes();
+    if (m)
+      out += m->nbytes();
   return in + out;
 }
 
@@ -78,9 +85,11 @@ int collective_group_size(const Graph& g, NodeId id) {
 
 int collective_num_nodes(const Graph& g, NodeId id, int gpus_per_node) {
   auto ranks = collective_group_ranks(g, g.nodes[id]);
-  if (!ranks) return 1;
+  if (!ranks)
+    return 1;
   std::set<int64_t> hosts;
-  for (int64_t r : *ranks) hosts.insert(r / std::max(1, gpus_per_node));
+  for (int64_t r : *ranks)
+    hosts.insert(r / std::max(1, gpus_per_node));
   return static_cast<int>(hosts.size());
 }
 
@@ -89,46 +98,56 @@ std::string op_shape_key(const Graph& g, NodeId id) {
   std::string key = n.target;
   auto add = [&](const Value& v) {
     const TensorMeta* t = ref_meta(g, v);
-    if (!t) return;
+    if (!t)
+      return;
     key += "|" + std::string(dtype_name(t->dtype)) + "[";
     for (size_t i = 0; i < t->shape.size(); ++i)
       key += (i ? "," : "") + std::to_string(t->shape[i].hint_or_zero());
     key += "]";
   };
-  for (const auto& a : n.args) for_each_ref(a, add);
+  for (const auto& a : n.args)
+    for_each_ref(a, add);
   return key;
 }
 
 std::optional<double> CustomEstimates::lookup(const Graph& g, NodeId id) const {
   const Node& n = g.nodes[id];
-  if (auto it = nodes.find(n.name); it != nodes.end()) return it->second;
+  if (auto it = nodes.find(n.name); it != nodes.end())
+    return it->second;
   if (!ops.empty()) {
-    if (auto it = ops.find(op_shape_key(g, id)); it != ops.end()) return it->second;
-    if (auto it = ops.find(n.target); it != ops.end()) return it->second;
+    if (auto it = ops.find(op_shape_key(g, id)); it != ops.end())
+      return it->second;
+    if (auto it = ops.find(n.target); it != ops.end())
+      return it->second;
   }
   return std::nullopt;
 }
 
 CustomEstimates load_custom_estimates(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open");
+  if (!in)
+    throw std::invalid_argument(path + ": cannot open");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(path + ": malformed JSON");
   }
-  if (!j.is_object()) throw std::invalid_argument(path + ": top level must be an object");
+  if (!j.is_object())
+    throw std::invalid_argument(path + ": top level must be an object");
   CustomEstimates c;
   for (const auto& [k, _] : j.items())
     if (k != "version" && k != "nodes" && k != "ops")
       throw std::invalid_argument(path + ": " + k + ": unknown key (expected version, nodes, ops)");
   for (const char* section : {"nodes", "ops"}) {
-    if (!j.contains(section)) continue;
-    if (!j[section].is_object()) throw std::invalid_argument(path + ": " + section + ": must be an object");
+    if (!j.contains(section))
+      continue;
+    if (!j[section].is_object())
+      throw std::invalid_argument(path + ": " + section + ": must be an object");
     for (const auto& [k, v] : j[section].items()) {
       if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > 1e9)
-        throw std::invalid_argument(path + ": " + section + "." + k + ": must be a number of ms from 0 to 1e9");
+        throw std::invalid_argument(path + ": " + section + "." + k +
+                                    ": must be a number of ms from 0 to 1e9");
       (std::string(section) == "nodes" ? c.nodes : c.ops)[k] = v.get<double>();
     }
   }
@@ -137,10 +156,14 @@ CustomEstimates load_custom_estimates(const std::string& path) {
 
 std::string_view runtime_source_name(RuntimeSource s) {
   switch (s) {
-    case RuntimeSource::None: return "none";
-    case RuntimeSource::Analytical: return "analytical";
-    case RuntimeSource::Custom: return "custom";
-    case RuntimeSource::Benchmark: return "benchmark";
+  case RuntimeSource::None:
+    return "none";
+  case RuntimeSource::Analytical:
+    return "analytical";
+  case RuntimeSource::Custom:
+    return "custom";
+  case RuntimeSource::Benchmark:
+    return "benchmark";
   }
   return "none";
 }
@@ -153,7 +176,15 @@ RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
   for (NodeId i = 0; i < g.size(); ++i) {
     const Node& n = g.nodes[i];
     bool coll = is_collective_node(n);
-    if (!coll && !is_compute_node(n)) continue;
+    if (!coll && !is_compute_node(n)) {
+      // Other nodes take time only where the user says so; the scheduler
+      // then lets them hide collectives too (as upstream does).
+      if (auto v = custom ? custom->lookup(g, i) : std::nullopt) {
+        t.ms[i] = *v;
+        t.source[i] = RuntimeSource::Custom;
+      }
+      continue;
+    }
     if (custom) {
       if (auto v = custom->lookup(g, i)) {
         t.ms[i] = *v;
@@ -162,10 +193,12 @@ RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
       }
     }
     std::optional<double> v;
-    if (primary) v = coll ? primary->collective_ms(g, i) : primary->compute_ms(g, i);
+    if (primary)
+      v = coll ? primary->collective_ms(g, i) : primary->compute_ms(g, i);
     if (v) {
       t.ms[i] = *v;
-      t.source[i] = primary->name() == "analytical" ? RuntimeSource::Analytical : RuntimeSource::Benchmark;
+      t.source[i] =
+          primary->name() == "analytical" ? RuntimeSource::Analytical : RuntimeSource::Benchmark;
       continue;
     }
     v = coll ? fallback.collective_ms(g, i) : fallback.compute_ms(g, i);
@@ -175,4 +208,4 @@ RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
   return t;
 }
 
-}  // namespace osched
+} // namespace osched

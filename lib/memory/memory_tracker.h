@@ -1,7 +1,9 @@
 #pragma once
-// Live memory as nodes are scheduled: a node's fresh storages are allocated
-// when it runs and each storage is freed after the last node reading any of
-// its aliases. Inputs and graph outputs stay live throughout.
+// Live memory as nodes are scheduled, as upstream's MemoryTracker counts it:
+// graph inputs are live from the start, a node's fresh storages are
+// allocated when it runs, and a releasable storage is freed after the last
+// node reading any of its aliases. Graph outputs, parameters and outputs
+// nobody reads stay live to the end.
 
 #include <cstdint>
 #include <vector>
@@ -11,7 +13,8 @@
 namespace osched {
 
 class MemoryTracker {
- public:
+public:
+  // Starts with every graph input allocated.
   explicit MemoryTracker(const StorageMap& map);
 
   void schedule(NodeId n);
@@ -26,7 +29,7 @@ class MemoryTracker {
   int64_t bytes_freed_by(NodeId n) const;
   int32_t remaining_reads(StorageId s) const { return remaining_reads_[s]; }
 
- private:
+private:
   const StorageMap& map_;
   std::vector<int32_t> remaining_reads_;
   std::vector<bool> allocated_;
@@ -35,12 +38,15 @@ class MemoryTracker {
   int64_t last_node_peak_ = 0;
 };
 
-// Memory after each node of `order` (same length), and the peak.
+// Memory after each node of `order` (same length), and the peaks.
 struct MemoryProfile {
   std::vector<int64_t> after_node;
-  std::vector<int64_t> during_node;  // peak while each node runs
+  std::vector<int64_t> during_node; // while each node runs: outputs allocated, inputs not yet freed
+  // Upstream's measure (the one budgets are judged by): the most memory
+  // after any node's frees, or the inputs alone.
   int64_t peak = 0;
+  int64_t peak_during = 0; // the most while any node runs
 };
 MemoryProfile memory_profile(const StorageMap& map, const std::vector<NodeId>& order);
 
-}  // namespace osched
+} // namespace osched

@@ -37,13 +37,21 @@ StorageMap build_storage_map(const Graph& g) {
   for (NodeId i = 0; i < static_cast<NodeId>(n); ++i) {
     const Node& node = g.nodes[i];
     const bool is_input = node.op == NodeOp::Placeholder || node.op == NodeOp::GetAttr;
+    if (is_input)
+      m.inputs.push_back(i);
+    const bool releasable = !(is_input && node.name.rfind("primals", 0) == 0);
+    auto device_bytes = [](const TensorMeta& t) {
+      return t.device.rfind("cpu", 0) == 0 ? 0 : t.allocation_bytes();
+    };
     // First tensor input: what a view or a wait aliases.
     StorageId first_input = -1;
     for (const auto& a : node.args) {
       for_each_ref(a, [&](const Value& v) {
-        if (first_input < 0) first_input = storage_of_ref(v);
+        if (first_input < 0)
+          first_input = storage_of_ref(v);
       });
-      if (first_input >= 0) break;
+      if (first_input >= 0)
+        break;
     }
     // getitem(x, k) selects output k of x.
     if (is_getitem_target(node.target) && node.args.size() >= 2 && node.args[0].is_ref() &&
@@ -56,7 +64,8 @@ StorageMap build_storage_map(const Graph& g) {
     std::vector<StorageId> written;
     for_each_mutated_ref(node, [&](const Value& v) {
       StorageId s = storage_of_ref(v);
-      if (s >= 0) written.push_back(s);
+      if (s >= 0)
+        written.push_back(s);
     });
     dedupe_keep_order(written);
     const bool returns_written = !written.empty() && outputs_alias_mutated(node);
@@ -71,13 +80,13 @@ StorageMap build_storage_map(const Graph& g) {
       if (meta->storage) {
         auto it = named.find(*meta->storage);
         if (it == named.end()) {
-          s = fresh(meta->allocation_bytes(), !is_input);
+          s = fresh(device_bytes(*meta), releasable);
           named.emplace(*meta->storage, s);
           m.allocates[i].push_back(s);
         } else {
           s = it->second;
           // A larger alias later on (e.g. a view with a bigger span) grows the estimate.
-          m.bytes[s] = std::max(m.bytes[s], meta->allocation_bytes());
+          m.bytes[s] = std::max(m.bytes[s], device_bytes(*meta));
         }
       } else if (returns_written) {
         // Output k is written tensor k (all_gather_copy_in returns two views of one buffer).
@@ -85,26 +94,31 @@ StorageMap build_storage_map(const Graph& g) {
       } else if (aliases_input) {
         s = first_input;
       } else {
-        s = fresh(meta->allocation_bytes(), !is_input);
+        s = fresh(device_bytes(*meta), releasable);
         m.allocates[i].push_back(s);
       }
       outs.push_back(s);
     }
     auto read = [&](const Value& v) {
       StorageId s = storage_of_ref(v);
-      if (s >= 0) m.reads[i].push_back(s);
+      if (s >= 0)
+        m.reads[i].push_back(s);
     };
-    for (const auto& a : node.args) for_each_ref(a, read);
-    for (const auto& kv : node.kwargs) for_each_ref(kv.second, read);
+    for (const auto& a : node.args)
+      for_each_ref(a, read);
+    for (const auto& kv : node.kwargs)
+      for_each_ref(kv.second, read);
     dedupe_keep_order(m.reads[i]);
     m.writes[i] = std::move(written);
     if (node.op == NodeOp::Output)
-      for (StorageId s : m.reads[i]) m.releasable[s] = false;
+      for (StorageId s : m.reads[i])
+        m.releasable[s] = false;
   }
   m.read_count.assign(m.bytes.size(), 0);
   for (const auto& r : m.reads)
-    for (StorageId s : r) m.read_count[s]++;
+    for (StorageId s : r)
+      m.read_count[s]++;
   return m;
 }
 
-}  // namespace osched
+} // namespace osched

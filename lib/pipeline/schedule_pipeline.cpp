@@ -22,6 +22,8 @@ nlohmann::json ScheduleConfig::to_json() const {
           {"max_coll_distance", scheduler.max_coll_distance},
           {"max_memory_increase_gb", scheduler.max_memory_increase_gb},
           {"max_memory_increase_ratio", scheduler.max_memory_increase_ratio},
+          {"preserve_group_order", scheduler.preserve_group_order},
+          {"release_memory_early", scheduler.release_memory_early},
           {"collective_estimator", collective_estimator},
           {"benchmark_compute", benchmark_compute},
           {"benchmark_backend", benchmark_backend},

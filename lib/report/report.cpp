@@ -37,16 +37,19 @@ nlohmann::json build_report(const ReportInputs& in) {
                 {"rank", g.rank},
                 {"world_size", g.world_size}};
   r["config"] = in.config;
-  int partially = 0;
-  for (const auto& c : s.collectives)
+  int partially = 0, unschedulable = 0;
+  for (const auto& c : s.collectives) {
     if (c.exposed_ms > 0 && c.exposed_ms < c.estimated_ms)
       ++partially;
+    if (!c.schedulable)
+      ++unschedulable;
+  }
   r["counts"] = {{"collectives", s.collectives.size()},
                  {"exposed", s.exposed},
                  {"partially_exposed", partially},
                  {"exposed_though_hideable", s.bad_exposed},
-                 {"potentially_hidden", s.potentially_hidden}};
-  if (s.potentially_hidden_is_lower_bound) r["counts"]["potentially_hidden_is_lower_bound"] = true;
+                 {"potentially_hidden", s.potentially_hidden},
+                 {"unschedulable", unschedulable}};
   r["memory"] = {{"original_peak_bytes", s.original_peak_bytes},
                  {"scheduled_peak_bytes", s.scheduled_peak_bytes},
                  {"budget_bytes", s.memory_budget_bytes},
@@ -154,7 +157,8 @@ std::string report_summary(const nlohmann::json& r) {
   std::string text = o.str(), safe;
   for (size_t start = 0; start < text.size();) {
     size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
+    if (end == std::string::npos)
+      end = text.size();
     safe += escape_line(std::string_view(text).substr(start, end - start)) + "\n";
     start = end + 1;
   }

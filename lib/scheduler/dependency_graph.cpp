@@ -9,18 +9,27 @@
 
 namespace osched {
 
-DependencyGraph::DependencyGraph(const Graph& g, const std::vector<std::pair<NodeId, NodeId>>& extra_edges) {
+std::vector<std::pair<NodeId, NodeId>> group_order_edges(const Graph& g) {
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  std::unordered_map<std::string, NodeId> last_in_group;
+  for (NodeId i = 0; i < g.size(); ++i) {
+    if (!is_collective_node(g.nodes[i]))
+      continue;
+    auto [it, fresh] = last_in_group.try_emplace(collective_group_name(g.nodes[i]).value_or(""), i);
+    if (!fresh) {
+      edges.emplace_back(it->second, i);
+      it->second = i;
+    }
+  }
+  return edges;
+}
+
+DependencyGraph::DependencyGraph(const Graph& g,
+                                 const std::vector<std::pair<NodeId, NodeId>>& extra_edges) {
   const NodeId n = g.size();
   std::vector<std::vector<NodeId>> extra(n);
-  for (const auto& [before, after] : extra_edges) extra[after].push_back(before);
-  std::unordered_map<std::string, NodeId> last_in_group;
-  for (NodeId i = 0; i < n; ++i) {
-    if (!is_collective_node(g.nodes[i])) continue;
-    std::string group = collective_group_name(g.nodes[i]).value_or("");
-    auto it = last_in_group.find(group);
-    if (it != last_in_group.end()) extra[i].push_back(it->second);
-    last_in_group[group] = i;
-  }
+  for (const auto& [before, after] : extra_edges)
+    extra[after].push_back(before);
   offsets_in_.reserve(n + 1);
   offsets_in_.push_back(0);
   for (NodeId i = 0; i < n; ++i) {
@@ -33,41 +42,51 @@ DependencyGraph::DependencyGraph(const Graph& g, const std::vector<std::pair<Nod
     offsets_in_.push_back(static_cast<int64_t>(in_.size()));
   }
   offsets_out_.assign(n + 1, 0);
-  for (NodeId v : in_) offsets_out_[v + 1]++;
-  for (NodeId i = 0; i < n; ++i) offsets_out_[i + 1] += offsets_out_[i];
+  for (NodeId v : in_)
+    offsets_out_[v + 1]++;
+  for (NodeId i = 0; i < n; ++i)
+    offsets_out_[i + 1] += offsets_out_[i];
   out_.resize(in_.size());
   std::vector<int64_t> fill(offsets_out_.begin(), offsets_out_.end() - 1);
   for (NodeId i = 0; i < n; ++i) {
     auto [b, e] = inputs(i);
-    for (auto p = b; p != e; ++p) out_[fill[*p]++] = i;
+    for (auto p = b; p != e; ++p)
+      out_[fill[*p]++] = i;
   }
   mark_.assign(n, 0);
 }
 
 bool DependencyGraph::is_ancestor(NodeId a, NodeId b) const {
-  if (a >= b) return false;
+  if (a >= b)
+    return false;
   bool found = false;
   walk_ancestors(
       b, [&](NodeId v) { return !found && v >= a; },
       [&](NodeId v) {
-        if (v == a) found = true;
+        if (v == a)
+          found = true;
       });
   return found;
 }
 
 std::optional<bool> DependencyGraph::is_ancestor_within(NodeId a, NodeId b, int64_t max_visits,
                                                         int64_t& visits) const {
-  if (a >= b) return false;
+  if (a >= b)
+    return false;
   bool found = false, exhausted = false;
   walk_ancestors(
       b, [&](NodeId v) { return !found && !exhausted && v >= a; },
       [&](NodeId v) {
-        if (v == a) found = true;
-        if (++visits > max_visits) exhausted = true;
+        if (v == a)
+          found = true;
+        if (++visits > max_visits)
+          exhausted = true;
       });
-  if (found) return true;
-  if (exhausted) return std::nullopt;
+  if (found)
+    return true;
+  if (exhausted)
+    return std::nullopt;
   return false;
 }
 
-}  // namespace osched
+} // namespace osched

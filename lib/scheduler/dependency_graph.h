@@ -1,8 +1,8 @@
 #pragma once
 // The edges the scheduler must respect: data references, control deps, and
-// an implicit edge between consecutive collectives of one process group
-// (NCCL runs a group's collectives in issue order). Ancestor queries walk
-// backwards on demand with a reusable visit stamp: O(N) memory, never O(N²).
+// any extra orders (in-place writes, a group's issue order when it is to be
+// kept). Ancestor queries walk backwards on demand with a reusable visit
+// stamp: O(N) memory, never O(N²).
 
 #include <cstdint>
 #include <optional>
@@ -12,11 +12,16 @@
 
 namespace osched {
 
+// (earlier, later) for consecutive collectives of each process group: the
+// edges that keep a group's issue order (--preserve-group-order).
+std::vector<std::pair<NodeId, NodeId>> group_order_edges(const Graph& g);
+
 class DependencyGraph {
- public:
+public:
   // `extra` adds edges (before, after) with before < after, e.g. the orders
   // in-place writes impose (memory/write_order.h).
-  explicit DependencyGraph(const Graph& g, const std::vector<std::pair<NodeId, NodeId>>& extra = {});
+  explicit DependencyGraph(const Graph& g,
+                           const std::vector<std::pair<NodeId, NodeId>>& extra = {});
 
   NodeId size() const { return static_cast<NodeId>(offsets_in_.size() - 1); }
   std::pair<const NodeId*, const NodeId*> inputs(NodeId n) const {
@@ -25,15 +30,20 @@ class DependencyGraph {
   std::pair<const NodeId*, const NodeId*> users(NodeId n) const {
     return {out_.data() + offsets_out_[n], out_.data() + offsets_out_[n + 1]};
   }
-  int32_t num_inputs(NodeId n) const { return static_cast<int32_t>(offsets_in_[n + 1] - offsets_in_[n]); }
-  int32_t num_users(NodeId n) const { return static_cast<int32_t>(offsets_out_[n + 1] - offsets_out_[n]); }
+  int32_t num_inputs(NodeId n) const {
+    return static_cast<int32_t>(offsets_in_[n + 1] - offsets_in_[n]);
+  }
+  int32_t num_users(NodeId n) const {
+    return static_cast<int32_t>(offsets_out_[n + 1] - offsets_out_[n]);
+  }
 
   // Is `a` an ancestor of `b`? Nodes are in a topological order, so only
   // nodes between a and b can be on a path.
   bool is_ancestor(NodeId a, NodeId b) const;
   // The same, giving up (nullopt) after visiting `max_visits` nodes; adds the
   // nodes visited to `visits`.
-  std::optional<bool> is_ancestor_within(NodeId a, NodeId b, int64_t max_visits, int64_t& visits) const;
+  std::optional<bool> is_ancestor_within(NodeId a, NodeId b, int64_t max_visits,
+                                         int64_t& visits) const;
 
   // Calls visit(n) for every ancestor of `target` for which enter(n) is true;
   // the walk does not continue past nodes where enter is false.
@@ -47,16 +57,18 @@ class DependencyGraph {
       stack_.pop_back();
       auto [b, e] = inputs(v);
       for (auto p = b; p != e; ++p) {
-        if (mark_[*p] == stamp_) continue;
+        if (mark_[*p] == stamp_)
+          continue;
         mark_[*p] = stamp_;
-        if (!enter(*p)) continue;
+        if (!enter(*p))
+          continue;
         visit(*p);
         stack_.push_back(*p);
       }
     }
   }
 
- private:
+private:
   std::vector<int64_t> offsets_in_, offsets_out_;
   std::vector<NodeId> in_, out_;
   mutable std::vector<uint32_t> mark_;
@@ -64,4 +76,4 @@ class DependencyGraph {
   mutable std::vector<NodeId> stack_;
 };
 
-}  // namespace osched
+} // namespace osched

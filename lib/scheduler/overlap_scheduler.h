@@ -16,35 +16,35 @@ namespace osched {
 
 struct CollectiveOutcome {
   NodeId start = -1;
-  NodeId wait = -1;  // -1 for collectives that are not schedulable
+  NodeId wait = -1; // -1 for collectives that are not schedulable
   std::string group;
   CollectiveKind kind = CollectiveKind::AllReduce;
-  int64_t size_bytes = 0;    // input + output bytes
-  int64_t memory_bytes = 0;  // live while in flight
+  int64_t size_bytes = 0;   // input + output bytes
+  int64_t memory_bytes = 0; // live while in flight
   double estimated_ms = 0;
-  double exposed_ms = 0;  // what compute did not hide, per the scheduler's accounting
+  double exposed_ms = 0; // what compute did not hide, per the scheduler's accounting
   std::vector<NodeId> hiding_nodes;
-  std::vector<std::string> why_exposed;  // reasons, first seen first
-  bool schedulable = true;  // false: result used other than through one wait; kept in place
-  bool potentially_hideable = false;  // some compute node is independent of it
+  std::vector<std::string> why_exposed; // reasons, first seen first
+  bool schedulable = true; // false: result used other than through one wait; kept in place
+  bool potentially_hideable = false; // some compute node is independent of it
 };
 
 struct ScheduleResult {
-  std::vector<NodeId> order;  // the new node order (placeholders first, output last)
-  std::vector<CollectiveOutcome> collectives;  // in original order of their starts
+  std::vector<NodeId> order; // the new node order (placeholders first, output last)
+  std::vector<CollectiveOutcome> collectives; // in original order of their starts
   int64_t original_peak_bytes = 0;
   int64_t scheduled_peak_bytes = 0;
   int64_t memory_budget_bytes = 0;
-  int budget_retries = 0;            // reschedules against a lowered budget
-  bool kept_original_order = false;  // no reordering stayed within the budget
-  double wasted_compute_ms = 0;  // compute time per step that could hide nothing
-  int exposed = 0;               // fully exposed collectives
-  int bad_exposed = 0;           // fully exposed though some compute could have hidden them
-  int potentially_hidden = 0;    // collectives with a distinct compute node to hide them
-  bool potentially_hidden_is_lower_bound = false;  // its search hit its work budget
+  int budget_retries = 0;           // reschedules against a lowered budget
+  bool kept_original_order = false; // no reordering stayed within the budget
+  double wasted_compute_ms = 0;     // compute time per step that could hide nothing
+  // Upstream's counters, over the schedulable collectives:
+  int exposed = 0;            // nothing hid any of it (exposed == estimated)
+  int bad_exposed = 0;        // exposed though some compute node is independent of it
+  int potentially_hidden = 0; // some compute node is independent of it
   double total_exposed_ms = 0;
-  double hideable_exposed_ms = 0;  // exposed ms of collectives that could have been hidden
-  double potential_exposed_ms = 0;  // ms of collectives no compute can hide (unavoidable)
+  double hideable_exposed_ms = 0;  // exposed ms of the potentially hidden ones
+  double potential_exposed_ms = 0; // all their estimated ms: the exposure if nothing overlapped
 };
 
 // The peak-memory budget: the original peak plus the allowed increase.
@@ -55,4 +55,4 @@ int64_t memory_budget(int64_t original_peak, const SchedulerOptions& options);
 ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
                                 const SchedulerOptions& options);
 
-}  // namespace osched
+} // namespace osched
