@@ -338,10 +338,10 @@ def same_group_order():
 
 
 def bucketing():
-    """Collectives that --collective-bucketing may or may not merge: ag_a and
-    ag_b (same group, kind and dtype, hidden by the same matmul) merge; ag_c
-    has another dtype, ag_d another group, and ag_e is hidden by a later
-    matmul, so none of them joins."""
+    """Collectives that --collective-bucketing may or may not merge: ag_a,
+    ag_b and ag_c (same group and kind, hidden by the same matmul; gathers
+    mix dtypes) merge; ag_d has another group and ag_e is hidden by a later
+    matmul, so neither joins."""
     g = G("bucketing", world_size=4, groups={"0": [0, 1, 2, 3], "1": [0, 1, 2, 3]})
     a = g.ph("a", [64, 64], "bfloat16")
     b = g.ph("b", [64, 64], "bfloat16")
@@ -619,13 +619,14 @@ def main():
             "_c10d_functional.all_gather_into_tensor.default": 1.0,
             "_c10d_functional.reduce_scatter_tensor.default": 1.0}}, f, indent=1, sort_keys=True)
         f.write("\n")
-    # Bucketing scenario where the merged all-gather (ag_a + ag_b: 2 x 64x64
-    # bf16 = 8192 elements in) is measured slow: bucketing must give it up.
+    # Bucketing scenario where the merged all-gather (ag_a + ag_b + ag_c:
+    # 2 x 64x64 bf16 + 64x64 f32 = 32768 bytes in) is measured slow:
+    # bucketing must give it up.
     with open("testdata/scenarios/estimates_bucketing_slow.json", "w") as f:
         json.dump({"version": 1, "ops": {
             "aten.mm.default": 1.0,
             "_c10d_functional.all_gather_into_tensor.default": 0.2,
-            "_c10d_functional.all_gather_into_tensor.default|bfloat16[8192]": 5.0}}, f, indent=1, sort_keys=True)
+            "_c10d_functional.all_gather_into_tensor.default|uint8[32768]": 5.0}}, f, indent=1, sort_keys=True)
         f.write("\n")
     # Bucketing scenario: a matmul hides several small all-gathers.
     with open("testdata/scenarios/estimates_bucketing.json", "w") as f:

@@ -32,7 +32,7 @@ std::set<std::string> deps_of(const json& node) {
 
 } // namespace
 
-TEST_CASE("bucketing merges same-group, same-dtype all-gathers hidden by the same matmul") {
+TEST_CASE("bucketing merges same-group all-gathers hidden by the same matmul, across dtypes") {
   TempDir tmp;
   std::string in = source_path("testdata/scenarios/bucketing.json");
   std::string est = source_path("testdata/scenarios/estimates_bucketing.json");
@@ -45,30 +45,34 @@ TEST_CASE("bucketing merges same-group, same-dtype all-gathers hidden by the sam
   json rep = json::parse(read_text(tmp.file("r.json")));
   REQUIRE(rep["bucketing"]["buckets"].size() == 1);
   const json& b = rep["bucketing"]["buckets"][0];
-  // ag_c: float32; ag_d: group 1; ag_e: hidden by mm2, not mm1.
-  CHECK(b["members"] == json::array({"ag_a", "ag_b"}));
+  // ag_c is float32, the others bfloat16: gathers mix dtypes (upstream's
+  // multidtype bucketing). ag_d: group 1; ag_e: hidden by mm2, not mm1.
+  CHECK(b["members"] == json::array({"ag_a", "ag_b", "ag_c"}));
   CHECK(b["kind"] == "all_gather");
   CHECK(b["hiding_nodes"] == json::array({"mm1"}));
-  CHECK(rep["bucketing"]["collectives_merged"] == 2);
-  CHECK(rep["bucketing"]["collectives_after"] == 4);
+  CHECK(rep["bucketing"]["collectives_merged"] == 3);
+  CHECK(rep["bucketing"]["collectives_after"] == 3);
 
   json g = json::parse(read_text(tmp.file("o.json")));
   auto n = nodes_by_name(g);
-  for (const char* gone : {"ag_a", "ag_b", "ag_a_wait", "ag_b_wait"})
+  for (const char* gone : {"ag_a", "ag_b", "ag_c", "ag_a_wait", "ag_b_wait", "ag_c_wait"})
     CHECK(n.count(gone) == 0);
-  for (const char* kept : {"ag_c", "ag_d", "ag_e", "ag_c_wait"})
+  for (const char* kept : {"ag_d", "ag_e", "ag_d_wait"})
     CHECK(n.count(kept) == 1);
   const json& cat = n.at("bucket0_all_gather_cat");
   CHECK(cat["target"] == "overlap_sched.bucket_cat.default");
-  CHECK(cat["args"][0] == json::array({{{"node", "a"}}, {{"node", "b"}}}));
-  CHECK(cat["val"]["shape"] == json::array({2 * 64 * 64}));
+  CHECK(cat["args"][0] == json::array({{{"node", "a"}}, {{"node", "b"}}, {{"node", "c"}}}));
+  // Mixed dtypes share a byte buffer: 2 x 64x64 bf16 + 64x64 f32.
+  const int64_t bytes = 2 * 64 * 64 * 2 + 64 * 64 * 4;
+  CHECK(cat["val"]["shape"] == json::array({bytes}));
+  CHECK(cat["val"]["dtype"] == "uint8");
   const json& start = n.at("bucket0_all_gather");
   CHECK(start["args"][0] == json{{"node", "bucket0_all_gather_cat"}});
-  CHECK(start["val"]["shape"] == json::array({4 * 2 * 64 * 64}));
-  CHECK(start["meta"]["overlap_sched"]["replaces"] == json::array({"ag_a", "ag_b"}));
+  CHECK(start["val"]["shape"] == json::array({4 * bytes}));
+  CHECK(start["meta"]["overlap_sched"]["replaces"] == json::array({"ag_a", "ag_b", "ag_c"}));
   const json& split = n.at("bucket0_all_gather_split");
-  CHECK(split["args"][1] == json::array({256 * 64, 256 * 64}));
-  CHECK(split["val"].size() == 2);
+  CHECK(split["args"][1] == json::array({256 * 64, 256 * 64, 256 * 64}));
+  CHECK(split["val"].size() == 3);
   CHECK(n.at("use_ag_a_wait")["args"][0] ==
         json{{"index", 0}, {"node", "bucket0_all_gather_split"}});
   CHECK(n.at("use_ag_b_wait")["args"][0] ==

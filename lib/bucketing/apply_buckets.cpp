@@ -1,6 +1,7 @@
 #include "bucketing/apply_buckets.h"
 
 #include <algorithm>
+#include <queue>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -23,6 +24,25 @@ TensorMeta flat_meta(int64_t numel, const TensorMeta& like) {
   t.dtype = like.dtype;
   t.device = like.device;
   return t;
+}
+
+// The flat buffer of a bucket: its members' dtype, or bytes when their
+// dtypes differ (an all-gather bucket across dtypes, as upstream's).
+struct FlatLayout {
+  TensorMeta like;
+  int64_t in_numel = 0, out_numel = 0;
+};
+FlatLayout flat_layout(const std::vector<const TensorMeta*>& ins, const std::vector<const TensorMeta*>& outs) {
+  FlatLayout f;
+  f.like = *ins.front();
+  bool mixed = false;
+  for (const TensorMeta* t : ins) mixed |= t->dtype != f.like.dtype;
+  if (mixed) f.like.dtype = DType::UInt8;
+  auto count = [&](const TensorMeta* t) { return mixed ? t->numel() * dtype_itemsize(t->dtype) : t->numel(); };
+  for (const TensorMeta* t : ins) f.in_numel += count(t);
+  for (const TensorMeta* t : outs)
+    if (t) f.out_numel += count(t);
+  return f;
 }
 
 Value int_list_value(const std::vector<int64_t>& v) {
@@ -48,9 +68,12 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
   std::vector<Node> fresh; // new nodes; refs to old nodes use old ids, to new ones new_ref()
   // What replaces a removed old node: (new node, output index or -1).
   std::unordered_map<NodeId, std::pair<size_t, int64_t>> redirect;
-  // At the old position of a removed node, these new nodes are emitted instead.
+  // At the old position of a removed node, these are emitted instead: new
+  // nodes (ids into `fresh`) and moved old nodes (old_marker).
   std::unordered_map<NodeId, std::vector<size_t>> emit_at;
-  std::unordered_set<NodeId> removed;
+  std::unordered_set<NodeId> removed, moved;
+  const size_t kOld = size_t{1} << 62;  // marks an old node id in emit_at
+  auto old_marker = [&](NodeId v) { return kOld | static_cast<size_t>(v); };
   std::unordered_set<std::string> created;  // names given to new nodes so far
   auto unique = [&](const std::string& base) {
     std::string name = base;
@@ -82,35 +105,31 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     Value inputs;
     inputs.kind = Value::Kind::List;
     std::vector<int64_t> out_numels;
-    int64_t in_numel = 0, out_numel = 0;
+    std::vector<const TensorMeta*> in_metas, out_metas;
     nlohmann::json start_names = nlohmann::json::array(), wait_names = nlohmann::json::array();
     std::set<NodeId> start_deps, wait_deps;
-    NodeId new_start_pos = -1, new_wait_pos = g.size();
-    const TensorMeta* like = nullptr;
+    const NodeId new_start_pos = colls[b.start_at].start, new_wait_pos = colls[b.wait_at].wait;
     split.val_kind = ValKind::List;
     for (size_t m : b.members) {
       const OverlapInterval& iv = colls[m];
       const Node& s = g.nodes[iv.start];
       const Node& w = g.nodes[iv.wait];
       inputs.list.push_back(s.args[0]);
-      const TensorMeta* in = ref_meta(g, s.args[0]);
-      if (!like)
-        like = in;
-      in_numel += in->numel();
+      in_metas.push_back(ref_meta(g, s.args[0]));
       const TensorMeta* o = w.output();
-      int64_t on = o ? o->numel() : 0;
-      out_numels.push_back(on);
-      out_numel += on;
+      out_metas.push_back(o);
+      out_numels.push_back(o ? o->numel() : 0);
       split.val.push_back(o ? std::optional<TensorMeta>(*o) : std::nullopt);
       start_names.push_back(s.name);
       wait_names.push_back(w.name);
       start_deps.insert(s.control_deps.begin(), s.control_deps.end());
       wait_deps.insert(w.control_deps.begin(), w.control_deps.end());
-      new_start_pos = std::max(new_start_pos, iv.start);
-      new_wait_pos = std::min(new_wait_pos, iv.wait);
       removed.insert(iv.start);
       removed.insert(iv.wait);
     }
+    const FlatLayout flat = flat_layout(in_metas, out_metas);
+    const TensorMeta* like = &flat.like;
+    const int64_t in_numel = flat.in_numel, out_numel = flat.out_numel;
     size_t k_cat = fresh.size(), k_start = k_cat + 1, k_wait = k_cat + 2, k_split = k_cat + 3;
 
     cat.name = unique(base + "_cat");
@@ -150,8 +169,20 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
 
     for (Node* n : {&cat, &start, &wait, &split})
       fresh.push_back(std::move(*n));
-    emit_at[new_start_pos] = {k_cat, k_start};
-    emit_at[new_wait_pos] = {k_wait, k_split};
+    // Raised nodes go just before the merged start, sunk ones just after
+    // the split, each in their original order.
+    auto& before = emit_at[new_start_pos];
+    for (NodeId v : b.hoisted) {
+      moved.insert(v);
+      before.push_back(old_marker(v));
+    }
+    before.insert(before.end(), {k_cat, k_start});
+    auto& after = emit_at[new_wait_pos];
+    after.insert(after.end(), {k_wait, k_split});
+    for (NodeId v : b.sunk) {
+      moved.insert(v);
+      after.push_back(old_marker(v));
+    }
     for (size_t i = 0; i < b.members.size(); ++i) {
       redirect[colls[b.members[i]].start] = {k_start, -1};
       redirect[colls[b.members[i]].wait] = {k_split, static_cast<int64_t>(i)};
@@ -166,10 +197,16 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
   for (NodeId i = 0; i < g.size(); ++i) {
     if (auto it = emit_at.find(i); it != emit_at.end())
       for (size_t k : it->second) {
+        if (k & kOld) {
+          NodeId v = static_cast<NodeId>(k & ~kOld);
+          old_final[v] = static_cast<NodeId>(seq.size());
+          seq.push_back({false, static_cast<size_t>(v)});
+          continue;
+        }
         new_final[k] = static_cast<NodeId>(seq.size());
         seq.push_back({true, k});
       }
-    if (removed.count(i))
+    if (removed.count(i) || moved.count(i))
       continue;
     old_final[i] = static_cast<NodeId>(seq.size());
     seq.push_back({false, static_cast<size_t>(i)});
@@ -184,6 +221,61 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     }
     return old_final[ref];
   };
+
+  // Moves by several buckets can leave a node ahead of an input; a stable
+  // topological pass (ready nodes in emission order) puts it right after.
+  {
+    auto node_of = [&](const std::pair<bool, size_t>& e) -> const Node& {
+      return e.first ? fresh[e.second] : (movable ? movable->nodes[e.second] : g.nodes[e.second]);
+    };
+    std::vector<std::vector<NodeId>> deps(seq.size());
+    bool sorted = true;
+    for (size_t i = 0; i < seq.size(); ++i) {
+      const Node& n = node_of(seq[i]);
+      auto add = [&](int64_t ref) {
+        int64_t ignored = -1;
+        NodeId d = final_of(ref, ignored);
+        deps[i].push_back(d);
+        if (d >= static_cast<NodeId>(i))
+          sorted = false;
+      };
+      for (const auto& a : n.args)
+        for_each_ref(a, [&](const Value& v) { add(v.i); });
+      for (const auto& kv : n.kwargs)
+        for_each_ref(kv.second, [&](const Value& v) { add(v.i); });
+      for (NodeId d : n.control_deps)
+        add(d);
+    }
+    if (!sorted) {
+      std::vector<std::vector<NodeId>> users(seq.size());
+      std::vector<int32_t> missing(seq.size(), 0);
+      for (size_t i = 0; i < seq.size(); ++i) {
+        std::sort(deps[i].begin(), deps[i].end());
+        deps[i].erase(std::unique(deps[i].begin(), deps[i].end()), deps[i].end());
+        for (NodeId d : deps[i]) {
+          users[d].push_back(static_cast<NodeId>(i));
+          ++missing[i];
+        }
+      }
+      std::priority_queue<NodeId, std::vector<NodeId>, std::greater<NodeId>> ready;
+      for (size_t i = 0; i < seq.size(); ++i)
+        if (missing[i] == 0)
+          ready.push(static_cast<NodeId>(i));
+      std::vector<std::pair<bool, size_t>> order;
+      order.reserve(seq.size());
+      while (!ready.empty()) {
+        NodeId i = ready.top();
+        ready.pop();
+        order.push_back(seq[i]);
+        for (NodeId u : users[i])
+          if (--missing[u] == 0)
+            ready.push(u);
+      }
+      seq = std::move(order);  // a cycle cannot arise: merges keep a DAG (bucket_planner.h)
+      for (size_t i = 0; i < seq.size(); ++i)
+        (seq[i].first ? new_final[seq[i].second] : old_final[seq[i].second]) = static_cast<NodeId>(i);
+    }
+  }
 
   Graph& ng = out.graph;
   ng = g.without_nodes();
@@ -262,13 +354,14 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
 Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
                               const Bucket& bucket) {
   const Node& first = g.nodes[colls[bucket.members[0]].start];
-  const TensorMeta* like = ref_meta(g, first.args[0]);
-  int64_t in_numel = 0, out_numel = 0;
+  std::vector<const TensorMeta*> ins, outs;
   for (size_t m : bucket.members) {
-    in_numel += ref_meta(g, g.nodes[colls[m].start].args[0])->numel();
-    const TensorMeta* o = g.nodes[colls[m].wait].output();
-    out_numel += o ? o->numel() : 0;
+    ins.push_back(ref_meta(g, g.nodes[colls[m].start].args[0]));
+    outs.push_back(g.nodes[colls[m].wait].output());
   }
+  const FlatLayout flat = flat_layout(ins, outs);
+  const TensorMeta* like = &flat.like;
+  const int64_t in_numel = flat.in_numel, out_numel = flat.out_numel;
   Graph mini = g.without_nodes();
   Node in;
   in.name = "bucket_input";

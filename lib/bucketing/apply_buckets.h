@@ -9,9 +9,11 @@
 // gathered buffer is rank-major, so split takes each member's slice of every
 // rank's chunk ("rank_interleaved"); for reduce-scatter, cat lays each input
 // out as [group_size, -1] and concatenates along dim 1 ("rank_interleaved");
-// all-reduce uses plain concatenation ("flat"). The cat goes where the last
-// member started and the wait where the first member was waited on, so all
-// hiding compute stays inside; users of a member's wait read the split.
+// all-reduce uses plain concatenation ("flat"); members of mixed dtypes
+// (all-gather) share a uint8 buffer. The cat goes where the bucket's chosen
+// member started (after the nodes it raises) and the wait where its chosen
+// member was waited on (before the nodes it sinks), so all hiding compute
+// stays inside; users of a member's wait read the split.
 
 #include <string>
 #include <vector>

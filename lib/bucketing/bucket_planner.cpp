@@ -1,8 +1,5 @@
 #include "bucketing/bucket_planner.h"
 
-#include "graph/mutation.h"
-#include "memory/storage_map.h"
-
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -10,6 +7,10 @@
 
 #include "benchmark/collective_problem.h"
 #include "graph/collective.h"
+#include "graph/mutation.h"
+#include "graph/op_table.h"
+#include "memory/storage_map.h"
+#include "scheduler/dependency_graph.h"
 
 namespace osched {
 namespace {
@@ -19,122 +20,283 @@ std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
   const Node& n = g.nodes[start];
   auto sig = collective_signature(n.target);
   // In-place and out= forms write a buffer that a bucket's flat copy would not.
-  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll ||
-      sig->kind == CollectiveKind::Broadcast || !mutated_args(n).empty())
+  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll || sig->kind == CollectiveKind::Broadcast ||
+      !mutated_args(n).empty())
     return std::nullopt;
   auto group = collective_group_name(n);
   auto in = collective_input(g, start);
-  if (!group || !in || n.args.empty() || !n.args[0].is_ref())
-    return std::nullopt;
-  std::string key = *group + "|" + n.target + "|" + std::string(dtype_name(in->second));
+  if (!group || !in || n.args.empty() || !n.args[0].is_ref()) return std::nullopt;
+  std::string key = *group + "|" + n.target;
+  // Gathers only copy bytes, so dtypes mix (upstream's multidtype mode);
+  // reductions need one dtype.
+  if (sig->kind != CollectiveKind::AllGather) key += "|" + std::string(dtype_name(in->second));
   // reduce op (reduce_scatter, all_reduce) and group_size (all_gather, reduce_scatter)
   for (size_t i = 1; i < n.args.size() && static_cast<int>(i) != sig->group_name_pos; ++i) {
     const Value& v = n.args[i];
-    if (v.kind == Value::Kind::String)
-      key += "|" + v.s;
-    if (v.kind == Value::Kind::Int)
-      key += "|" + std::to_string(v.i);
+    if (v.kind == Value::Kind::String) key += "|" + v.s;
+    if (v.kind == Value::Kind::Int) key += "|" + std::to_string(v.i);
   }
   return key;
 }
 
-struct Candidate {
-  std::vector<size_t> members;
-  int64_t bytes = 0;
-  std::string key;
-  size_t first_rank = 0; // position of the first member in the group's issue order
-};
+class Planner {
+ public:
+  Planner(const Graph& g, const std::vector<OverlapInterval>& colls, const BucketOptions& opts)
+      : g_(g), colls_(colls), opts_(opts), dg_(g, hiding_edges(colls)) {
+    for (const auto& c : colls)
+      if (c.exposed_ms == 0) hiding_.insert(c.hiding.begin(), c.hiding.end());
+    for (const auto& c : colls) all_hiding_.insert(c.hiding.begin(), c.hiding.end());
+    timeline_of_.assign(g.nodes.size(), false);
+    for (const auto& c : colls) {
+      timeline_of_[c.start] = true;
+      if (c.wait >= 0) timeline_of_[c.wait] = true;
+    }
+    // Moving nodes across in-place writes is not modelled: with writers,
+    // merged starts and waits stay where a member's already is.
+    can_move_ = std::none_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return !mutated_args(n).empty(); });
+    if (!can_move_) {
+      storages_ = build_storage_map(g);
+      written_.assign(storages_.bytes.size(), false);
+      for (const auto& w : storages_.writes)
+        for (StorageId st : w) written_[st] = true;
+    }
+  }
 
-} // namespace
+  std::vector<Bucket> run();
 
-std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
-                                 const BucketOptions& opts) {
-  // Compute that hides something is off limits as a bucket member (a wait or
-  // start that hides others would move and break that overlap).
-  std::unordered_set<NodeId> hiding_nodes;
-  for (const auto& c : colls)
-    hiding_nodes.insert(c.hiding.begin(), c.hiding.end());
+ private:
+  const Graph& g_;
+  const std::vector<OverlapInterval>& colls_;
+  const BucketOptions& opts_;
+  DependencyGraph dg_;
+  std::unordered_set<NodeId> hiding_;      // hiding nodes of fully hidden collectives
+  std::unordered_set<NodeId> all_hiding_;  // of any collective
+  std::vector<bool> timeline_of_;          // collective starts and waits
+  bool can_move_ = true;
+  std::map<std::string, std::vector<size_t>> group_members_;  // group -> colls in start order
+  std::unordered_set<NodeId> claimed_;  // nodes an earlier bucket moves: no second move
+  std::vector<bool> written_;           // per storage: something writes it in place
+  StorageMap storages_;
 
-  // A merged collective reads its members' inputs later and completes their
-  // outputs earlier, which would cross an in-place write of those buffers:
-  // collectives touching a storage that anything writes stay unbucketed.
-  const bool any_writer =
-      std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return !mutated_args(n).empty(); });
-  const StorageMap storages = any_writer ? build_storage_map(g) : StorageMap{};
-  std::vector<bool> written(storages.bytes.size(), false);
-  for (const auto& w : storages.writes)
-    for (StorageId s : w)
-      written[s] = true;
-  auto touches_written = [&](const OverlapInterval& iv) {
-    if (!any_writer)
-      return false;
+  void claim(const Bucket& b) {
+    claimed_.insert(b.hoisted.begin(), b.hoisted.end());
+    claimed_.insert(b.sunk.begin(), b.sunk.end());
+  }
+
+  // A merged collective reads its members' inputs at another time and
+  // completes their outputs at another, which would cross an in-place write
+  // of those buffers: collectives touching a written storage stay alone.
+  bool touches_written(const OverlapInterval& iv) const {
+    if (can_move_) return false;  // no writers at all
     for (NodeId n : {iv.start, iv.wait})
-      for (const auto* list : {&storages.reads[n], &storages.allocates[n]})
+      for (const auto* list : {&storages_.reads[n], &storages_.allocates[n]})
         for (StorageId s : *list)
-          if (written[s])
-            return true;
+          if (written_[s]) return true;
     return false;
-  };
+  }
 
-  // Collectives of each group in issue (start) order.
-  std::map<std::string, std::vector<size_t>> by_group;
-  for (size_t i = 0; i < colls.size(); ++i)
-    by_group[collective_group_name(g.nodes[colls[i].start]).value_or("")].push_back(i);
-
-  std::vector<Bucket> buckets;
-  for (auto& [group, list] : by_group) {
-    std::sort(list.begin(), list.end(),
-              [&](size_t a, size_t b) { return colls[a].start < colls[b].start; });
-
-    auto preserves_overlap = [&](const std::vector<size_t>& members) {
-      NodeId new_start = -1, new_wait = g.size();
-      for (size_t m : members) {
-        new_start = std::max(new_start, colls[m].start);
-        new_wait = std::min(new_wait, colls[m].wait);
+  // Upstream's augmented order: start -> hiding node -> wait for hidden collectives.
+  static std::vector<std::pair<NodeId, NodeId>> hiding_edges(const std::vector<OverlapInterval>& colls) {
+    std::vector<std::pair<NodeId, NodeId>> e;
+    for (const auto& c : colls) {
+      if (c.exposed_ms != 0 || c.wait < 0) continue;
+      for (NodeId h : c.hiding) {
+        if (c.start < h) e.emplace_back(c.start, h);
+        if (h < c.wait) e.emplace_back(h, c.wait);
       }
-      if (new_start >= new_wait)
-        return false;
-      for (size_t m : members)
-        for (NodeId h : colls[m].hiding)
-          if (h <= new_start || h >= new_wait)
-            return false;
-      return true;
-    };
+    }
+    return e;
+  }
 
-    Candidate open; // no members: none open
-    auto close = [&] {
-      if (open.members.size() > 1)
-        buckets.push_back({open.members, open.bytes});
-      open = Candidate{};
-    };
-    for (size_t rank = 0; rank < list.size(); ++rank) {
-      size_t c = list[rank];
-      const OverlapInterval& iv = colls[c];
-      std::optional<std::string> key;
-      if (iv.schedulable && !hiding_nodes.count(iv.start) && !hiding_nodes.count(iv.wait) &&
-          !touches_written(iv))
-        key = bucket_key(g, iv.start);
-      if (!open.members.empty() && key && *key == open.key &&
-          open.bytes + iv.size_bytes <= opts.max_bucket_bytes &&
-          rank - open.first_rank <= static_cast<size_t>(opts.max_coll_distance)) {
-        std::vector<size_t> trial = open.members;
-        trial.push_back(c);
-        if (preserves_overlap(trial)) {
-          open.members = std::move(trial);
-          open.bytes += iv.size_bytes;
-          continue;
+  bool related(NodeId a, NodeId b) const { return dg_.is_ancestor(a, b) || dg_.is_ancestor(b, a); }
+
+  bool movable(NodeId v) const {
+    const Node& n = g_.nodes[v];
+    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !all_hiding_.count(v) && !is_compute_node(n) &&
+           !is_collective_node(n) && !is_wait_node(n);
+  }
+
+  bool ancestor_conflicts(const Bucket& b, size_t cand) const {
+    const OverlapInterval& c = colls_[cand];
+    for (size_t m : b.members) {
+      const OverlapInterval& e = colls_[m];
+      if (related(e.start, c.start) || related(e.wait, c.wait)) return true;
+      for (NodeId h : e.hiding)
+        if (dg_.is_ancestor(c.wait, h)) return true;
+      for (NodeId h : c.hiding)
+        if (dg_.is_ancestor(e.wait, h)) return true;
+    }
+    return false;
+  }
+
+  // The nodes placing the merged start at `s` and its wait at `w` moves: the
+  // ancestors of later members' starts that come after s (raised before it)
+  // and the users of earlier members' waits that come before w (sunk after
+  // it); false if one of them cannot move.
+  bool closure(const std::vector<size_t>& members, NodeId s, NodeId w, std::vector<NodeId>& hoisted,
+               std::vector<NodeId>& sunk) const {
+    hoisted.clear();
+    sunk.clear();
+    bool ok = true;
+    std::unordered_set<NodeId> member_nodes;
+    for (size_t m : members) member_nodes.insert({colls_[m].start, colls_[m].wait});
+    for (size_t m : members) {
+      if (colls_[m].start <= s) continue;
+      dg_.walk_ancestors(
+          colls_[m].start, [&](NodeId v) { return ok && v > s; },
+          [&](NodeId v) {
+            if (member_nodes.count(v) || !movable(v)) ok = false;
+            else hoisted.push_back(v);
+          });
+    }
+    for (size_t m : members) {
+      if (colls_[m].wait >= w) continue;
+      std::vector<NodeId> stack{colls_[m].wait};
+      std::unordered_set<NodeId> seen;
+      while (ok && !stack.empty()) {
+        NodeId v = stack.back();
+        stack.pop_back();
+        auto [b, e] = dg_.users(v);
+        for (auto p = b; p != e; ++p) {
+          if (*p >= w || !seen.insert(*p).second) continue;
+          if (member_nodes.count(*p) || !movable(*p)) {
+            ok = false;
+            break;
+          }
+          sunk.push_back(*p);
+          stack.push_back(*p);
         }
       }
-      close();
-      if (key && iv.size_bytes <= opts.max_bucket_bytes)
-        open = Candidate{{c}, iv.size_bytes, *key, rank};
     }
-    close();
+    if (!ok) return false;
+    if ((!hoisted.empty() || !sunk.empty()) && !can_move_) return false;
+    for (const auto* list : {&hoisted, &sunk})
+      for (NodeId v : *list)
+        if (claimed_.count(v)) return false;
+    auto tidy = [](std::vector<NodeId>& v) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    tidy(hoisted);
+    tidy(sunk);
+    // A node both raised and sunk would need to be in two places.
+    for (NodeId v : hoisted)
+      if (std::binary_search(sunk.begin(), sunk.end(), v)) return false;
+    return true;
+  }
+
+  // Upstream's interval rule: no hiding interval (start, hiding node) lies
+  // strictly inside an execution interval (start, wait) of the same group.
+  bool preserves_intervals(const std::vector<size_t>& members, const std::string& group, NodeId s, NodeId w) const {
+    std::vector<std::pair<NodeId, NodeId>> exec{{s, w}}, hiding;
+    std::unordered_set<size_t> in_bucket(members.begin(), members.end());
+    for (size_t m : members)
+      for (NodeId h : colls_[m].hiding) {
+        if (h <= s || h >= w) return false;
+        hiding.emplace_back(s, h);
+      }
+    NodeId latest_start = s, earliest_wait = w;
+    for (size_t m : members) {
+      latest_start = std::max(latest_start, colls_[m].start);
+      earliest_wait = std::min(earliest_wait, colls_[m].wait);
+    }
+    // Other collectives of the group with a start or wait in the regions the
+    // placement moves across.
+    for (size_t o : group_members_.at(group)) {
+      if (in_bucket.count(o)) continue;
+      const OverlapInterval& x = colls_[o];
+      auto in_moved = [&](NodeId p) { return (p > s && p < latest_start) || (p > earliest_wait && p < w); };
+      if (!in_moved(x.start) && !in_moved(x.wait)) continue;
+      exec.emplace_back(x.start, x.wait);
+      for (NodeId h : x.hiding) hiding.emplace_back(x.start, h);
+    }
+    for (const auto& hi : hiding)
+      for (const auto& ex : exec)
+        if (ex.first < hi.first && hi.second < ex.second) return false;
+    return true;
+  }
+
+  bool try_add(Bucket& b, size_t cand, const std::string& group) const {
+    if (all_hiding_.count(colls_[cand].start) || all_hiding_.count(colls_[cand].wait)) return false;
+    if (ancestor_conflicts(b, cand)) return false;
+    std::vector<size_t> members = b.members;
+    members.push_back(cand);
+    const std::pair<size_t, size_t> placements[] = {
+        {b.start_at, cand}, {b.start_at, b.wait_at}, {cand, cand}, {cand, b.wait_at}};
+    for (auto [start_at, wait_at] : placements) {
+      const NodeId s = colls_[start_at].start, w = colls_[wait_at].wait;
+      if (s >= w || !preserves_intervals(members, group, s, w)) continue;
+      std::vector<NodeId> hoisted, sunk;
+      if (!closure(members, s, w, hoisted, sunk)) continue;
+      b.members = std::move(members);
+      b.start_at = start_at;
+      b.wait_at = wait_at;
+      b.hoisted = std::move(hoisted);
+      b.sunk = std::move(sunk);
+      return true;
+    }
+    return false;
+  }
+};
+
+std::vector<Bucket> Planner::run() {
+  std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key;  // group -> key -> colls
+  for (size_t i = 0; i < colls_.size(); ++i) {
+    const std::string group = collective_group_name(g_.nodes[colls_[i].start]).value_or("");
+    group_members_[group].push_back(i);
+    if (!colls_[i].schedulable || touches_written(colls_[i])) continue;
+    if (auto key = bucket_key(g_, colls_[i].start)) by_key[group][*key].push_back(i);
+  }
+  for (auto& [group, list] : group_members_)
+    std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
+  constexpr int kMaxConsecutiveFailures = 20;
+  std::vector<Bucket> buckets;
+  std::vector<bool> taken(colls_.size(), false);
+  for (auto& [group, keys] : by_key) {
+    for (auto& [key, list] : keys) {
+      std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
+      for (size_t i = 0; i < list.size(); ++i) {
+        const size_t first = list[i];
+        if (taken[first] || all_hiding_.count(colls_[first].start) || all_hiding_.count(colls_[first].wait))
+          continue;
+        Bucket b;
+        b.members = {first};
+        b.size_bytes = colls_[first].size_bytes;
+        b.start_at = b.wait_at = first;
+        taken[first] = true;
+        int failures = 0;
+        const size_t end = std::min(list.size(), i + 1 + static_cast<size_t>(opts_.max_coll_distance));
+        for (size_t j = i + 1; j < end; ++j) {
+          const size_t cand = list[j];
+          // A bucket too large ends the search (upstream's proxy for memory).
+          if (b.size_bytes + colls_[cand].size_bytes > opts_.max_bucket_bytes) break;
+          if (taken[cand]) continue;
+          if (try_add(b, cand, group)) {
+            b.size_bytes += colls_[cand].size_bytes;
+            taken[cand] = true;
+            failures = 0;
+          } else if (++failures >= kMaxConsecutiveFailures) {
+            break;
+          }
+        }
+        if (b.members.size() > 1) {
+          claim(b);
+          buckets.push_back(std::move(b));
+        }
+      }
+    }
   }
   std::sort(buckets.begin(), buckets.end(), [&](const Bucket& a, const Bucket& b) {
-    return colls[a.members[0]].start < colls[b.members[0]].start;
+    return colls_[a.start_at].start < colls_[b.start_at].start;
   });
   return buckets;
 }
 
-} // namespace osched
+}  // namespace
+
+std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
+                                 const BucketOptions& opts) {
+  return Planner(g, colls, opts).run();
+}
+
+}  // namespace osched

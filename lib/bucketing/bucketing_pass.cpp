@@ -18,11 +18,9 @@ int64_t max_concurrent_bucket_bytes(const std::vector<Bucket>& buckets,
                                     const std::vector<OverlapInterval>& intervals) {
   std::vector<std::pair<NodeId, int64_t>> events; // (position, +/- bytes); ends sort first
   for (const Bucket& b : buckets) {
-    NodeId first = intervals[b.members[0]].start, last = intervals[b.members[0]].wait;
-    for (size_t m : b.members) {
+    NodeId first = intervals[b.members[0]].start, last = intervals[b.wait_at].wait;
+    for (size_t m : b.members)
       first = std::min(first, intervals[m].start);
-      last = std::min(last, intervals[m].wait);
-    }
     events.emplace_back(first, 2 * b.size_bytes);
     events.emplace_back(last + 2, -2 * b.size_bytes); // the split follows the wait
   }
@@ -44,6 +42,7 @@ std::vector<MergedCollective> merges_of(const std::vector<Bucket>& buckets,
     for (size_t i : buckets[k].members)
       m.starts.push_back(intervals[i].start);
     m.ms = ms[k];
+    m.issued_by = intervals[buckets[k].start_at].start;
     out.push_back(std::move(m));
   }
   return out;

@@ -25,7 +25,7 @@ struct ScheduleConfig {
   std::string benchmark_backend;    // "" when nothing is benchmarked
   std::string benchmark_cache_path; // recorded in the report
   bool collective_bucketing = false;
-  double bucket_max_gb = 1.0;
+  double bucket_max_gb = 2.0;  // upstream's max_bucket_memory_gb
   bool insert_overlap_deps = false;
 
   nlohmann::json to_json() const;

@@ -28,6 +28,7 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
       NodeId last = m.starts.front();
       for (NodeId s : m.starts)
         if (position[s] > position[last]) last = s;
+      if (m.issued_by >= 0) last = m.issued_by;
       for (NodeId s : m.starts) stands_for[s] = last;
       merged_ms[last] = m.ms;
     }

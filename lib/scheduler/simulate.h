@@ -21,11 +21,13 @@ struct SimulationResult {
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order);
 
 // Collectives to run as one (a bucket, judged before the graph is
-// rewritten): issued at the last member's start, taking `ms`, complete for
-// every member once it finishes. Its exposure is reported at the last start.
+// rewritten): issued at `issued_by` (one of the starts; -1: the last),
+// taking `ms`, complete for every member once it finishes. Its exposure is
+// reported at the issuing start.
 struct MergedCollective {
   std::vector<NodeId> starts;
   double ms = 0;
+  NodeId issued_by = -1;
 };
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order,
                                const std::vector<MergedCollective>& merged);
