@@ -361,6 +361,213 @@ def bucketing():
     return g
 
 
+def custom_estimator_for_non_compute_nodes():
+    """relu has a user estimate (1 ms, as the collective): upstream lets
+    such a node hide a collective, so the all-reduce starts before it."""
+    g = G("custom-estimator-for-non-compute-nodes")
+    a, b = g.ph("arg0_1", [4, 4]), g.ph("arg1_1", [4, 4])
+    c = g.relu("relu", a)
+    d = g.mm("mm", c, c)
+    w = g.wait("wait_tensor", g.all_reduce("all_reduce", b))
+    g.output([g.fn("mul", "aten.mul.Tensor", [d, w])])
+    return g
+
+
+def schedulable_wait():
+    """A wait on a wait is not a collective's wait (upstream's
+    _schedulable_wait_node): only the first two are."""
+    g = G("schedulable-wait")
+    inp = g.ph("inp", [4, 4])
+    w0 = g.wait("wait_tensor_default", g.all_gather("all_gather_into_tensor_default", inp))
+    w1 = g.wait("wait_tensor_default_1", g.all_gather("all_gather_into_tensor_default_1", w0))
+    w2 = g.wait("wait_tensor_default_2", w1)
+    g.output([w2])
+    return g
+
+
+def _sum(g, name, x):
+    return g.fn(name, "aten.sum.default", [x], shape=[])
+
+
+def _slice(g, name, x, end, dim=0):
+    s = list(g.shapes[x]); s[dim] = end
+    return g.fn(name, "aten.slice.Tensor", [x], shape=s, extra_args=[dim, 0, end])
+
+
+def _add(g, name, x, y):
+    return g.fn(name, "aten.add.Tensor", [x, y])
+
+
+def _scale(g, name, x, k):
+    return g.fn(name, "aten.mul.Tensor", [x], extra_args=[k])
+
+
+def basic_all_gather_bucketing():
+    g = G("basic-all-gather-bucketing")
+    outs = []
+    for i, n in enumerate(("a", "b", "c")):
+        x = g.ph(n, [4, 4])
+        ag = "all_gather_into_tensor" + ("" if i == 0 else f"_{i}")
+        w = g.wait("wait_tensor" + ("" if i == 0 else f"_{i}"), g.all_gather(ag, x))
+        outs.append(g.fn(f"add_{i}", "aten.add.Tensor", [w], extra_args=[3 + i]))
+    s = _add(g, "add_3", outs[0], outs[1])
+    g.output([_add(g, "add_4", s, outs[2])])
+    return g
+
+
+def reduce_scatter_bucketing():
+    g = G("reduce-scatter-bucketing")
+    waits = []
+    for i, n in enumerate(("a", "b", "c")):
+        x = g.ph(n, [8, 4])
+        rs = "reduce_scatter_tensor" + ("" if i == 0 else f"_{i}")
+        waits.append(g.wait("wait_tensor" + ("" if i == 0 else f"_{i}"), g.reduce_scatter(rs, x)))
+    g.output([g.fn("cat", "aten.cat.default", [], shape=[12, 4], dtype="float32",
+                   extra_args=[[g.ref(w) for w in waits]])])
+    return g
+
+
+def basic_all_reduce_bucketing():
+    g = G("basic-all-reduce-bucketing")
+    sums = []
+    for i, n in enumerate(("a", "b", "c")):
+        x = g.ph(n, [4, 4])
+        w = g.wait(f"wait_tensor_{i}", g.all_reduce(f"all_reduce_{i}", x))
+        sums.append(_sum(g, f"sum_{i}", w))
+    s = _add(g, "add", sums[0], sums[1])
+    g.output([_add(g, "add_1", s, sums[2])])
+    return g
+
+
+def multidtype_bucketing():
+    g = G("multidtype-bucketing")
+    sums = []
+    for i, (n, dt) in enumerate((("a", "float32"), ("b", "float16"), ("c", "float16"))):
+        x = g.ph(n, [4, 4], dt)
+        w = g.wait(f"wait_tensor_{i}", g.all_gather(f"all_gather_{i}", x))
+        sums.append(_sum(g, f"sum_{i}", w))
+    s = _add(g, "add", sums[0], sums[1])
+    g.output([_add(g, "add_1", s, sums[2])])
+    return g
+
+
+def no_bucketing_with_dependent_hiding_nodes():
+    """mm2 would hide ag2 but needs ag1's result: one bucket would have to
+    complete ag1 after mm2."""
+    g = G("no-bucketing-with-dependent-hiding-nodes")
+    a, b = g.ph("a", [4, 4]), g.ph("b", [4, 4])
+    w1 = g.wait("wait_ag1", g.all_gather("ag1", a))
+    mm1 = g.mm("mm1", a, a)
+    mm2 = g.mm("mm2", _slice(g, "slice_1", w1, 4), b)
+    w2 = g.wait("wait_ag2", g.all_gather("ag2", b))
+    p = g.fn("mul", "aten.mul.Tensor", [_sum(g, "sum_1", w1), _sum(g, "sum_2", w2)], shape=[])
+    p = g.fn("mul_1", "aten.mul.Tensor", [p, mm1], shape=[4, 4])
+    g.output([g.fn("mul_2", "aten.mul.Tensor", [p, mm2])])
+    return g
+
+
+def no_bucketing_when_collective_depends_on_hiding_node():
+    g = G("no-bucketing-when-collective-depends-on-hiding-node")
+    a = g.ph("a", [4, 4])
+    w1 = g.wait("wait_ag1", g.all_gather("ag1", a))
+    mm1 = g.mm("mm1", a, a)
+    b = _scale(g, "mul", mm1, 2)
+    w2 = g.wait("wait_ag2", g.all_gather("ag2", b))
+    p = g.fn("mul_1", "aten.mul.Tensor", [_sum(g, "sum_1", w1), _sum(g, "sum_2", w2)], shape=[])
+    g.output([g.fn("mul_2", "aten.mul.Tensor", [p, mm1], shape=[4, 4])])
+    return g
+
+
+def _four_gathers(g):
+    a, b, c, d = (g.ph(n, [8, 8]) for n in "abcd")
+    w1 = g.wait("wait_ag1", g.all_gather("ag1", a))
+    w2 = g.wait("wait_ag2", g.all_gather("ag2", b))
+    w3 = g.wait("wait_ag3", g.all_gather("ag3", _slice(g, "slice_c", c, 4)))
+    w4 = g.wait("wait_ag4", g.all_gather("ag4", _slice(g, "slice_d", d, 4)))
+    e = _scale(g, "mul_e", a, 5)
+    mm1 = g.mm("mm1", e, g.t("t_e", e))
+    return (a, b, c, d), (w1, w2, w3, w4), mm1
+
+
+def _sum_all(g, waits, mms):
+    terms = [_scale(g, f"scaled_{i}", _sum(g, f"sum_ag{i + 1}", w), 1.1 + 0.1 * i) for i, w in enumerate(waits)]
+    terms += [_sum(g, f"sum_{m}", m) for m in mms]
+    acc = terms[0]
+    for i, t in enumerate(terms[1:]):
+        acc = _add(g, f"acc_{i}", acc, t)
+    return acc
+
+
+def bucketing_wait_sink():
+    """Four independent gathers: mm1 can hide ag1/ag2, mm2 ag3/ag4; all four
+    bucket, started before mm1, with the wait after both matmuls."""
+    g = G("bucketing-wait-sink")
+    (a, b, c, d), waits, mm1 = _four_gathers(g)
+    f = _scale(g, "mul_f", b, 6)
+    mm2 = g.mm("mm2", f, g.t("t_f", f))
+    g.output([_sum_all(g, waits, [mm1, mm2])])
+    return g
+
+
+def bucketing_split_for_overlap():
+    """As wait_sink, but mm2 needs ag1 and ag2: 2 + 2 buckets, each before
+    the matmul that hides it."""
+    g = G("bucketing-split-for-overlap")
+    (a, b, c, d), waits, mm1 = _four_gathers(g)
+    inter = _add(g, "intermediate", _slice(g, "slice_w1", waits[0], 8), _slice(g, "slice_w2", waits[1], 8))
+    mm2 = g.mm("mm2", _add(g, "add_mm1", mm1, inter), _slice(g, "slice_c8", c, 8))
+    g.output([_sum_all(g, waits, [mm1, mm2])])
+    return g
+
+
+def bucket_exposed_with_hidden_single_overlap():
+    """ag1 is hidden by the small matmul, ag2/ag3 are exposed: all three
+    bucket without losing ag1's overlap."""
+    g = G("bucket-exposed-with-hidden-single-overlap")
+    a, b, c = (g.ph(n, [8, 8]) for n in "abc")
+    waits = [g.wait(f"wait_ag{i + 1}", g.all_gather(f"ag{i + 1}", x)) for i, x in enumerate((a, b, c))]
+    s = _slice(g, "slice_a", a, 2)
+    mm1 = g.mm("mm1", s, g.t("t_a", s))
+    sums = [_sum(g, f"sum_{i}", w) for i, w in enumerate(waits)] + [_sum(g, "sum_mm", mm1)]
+    acc = sums[0]
+    for i, t in enumerate(sums[1:]):
+        acc = _add(g, f"acc_{i}", acc, t)
+    g.output([acc])
+    return g
+
+
+def multiple_hiding_nodes_bucketing():
+    """Matmuls at half a collective's time: ag1 needs mm1 and mm2, ag2 mm3;
+    both bucket, started before all three."""
+    g = G("multiple-hiding-nodes-bucketing")
+    a, b = g.ph("a", [8, 8]), g.ph("b", [8, 8])
+    w1 = g.wait("wait_ag1", g.all_gather("ag1", a))
+    w2 = g.wait("wait_ag2", g.all_gather("ag2", b))
+    mm1 = g.mm("mm1", a, g.t("t_a", a))
+    mm2 = g.mm("mm2", b, g.t("t_b", b))
+    ab = _add(g, "a_plus_b", a, b)
+    mm3 = g.mm("mm3", ab, g.t("t_ab", ab))
+    sums = [_sum(g, n, x) for n, x in (("sum_1", w1), ("sum_2", w2), ("sum_3", mm1), ("sum_4", mm2), ("sum_5", mm3))]
+    acc = sums[0]
+    for i, t in enumerate(sums[1:]):
+        acc = _add(g, f"acc_{i}", acc, t)
+    g.output([acc])
+    return g
+
+
+def bucketing_with_convert_dtype():
+    """Gathers of converted inputs and plain ones, all returned: one bucket;
+    the conversions fuse into the bucket's copy-in."""
+    g = G("bucketing-with-convert-dtype")
+    a, b = g.ph("a", [4, 4], "float32"), g.ph("b", [4, 4], "float64")
+    c, d = g.ph("c", [4, 4], "float16"), g.ph("d", [4, 4], "float64")
+    a16 = g.fn("convert_a", "prims.convert_element_type.default", [a], dtype="float16", extra_args=["float16"])
+    b16 = g.fn("convert_b", "prims.convert_element_type.default", [b], dtype="float16", extra_args=["float16"])
+    waits = [g.wait(f"wait_ag{i + 1}", g.all_gather(f"ag{i + 1}", x)) for i, x in enumerate((a16, b16, c, d))]
+    g.output(waits)
+    return g
+
+
 # --- correctness on real graphs: mutation, collective variants, memory ------
 
 def _list_val(shapes, dtype):
@@ -601,7 +808,12 @@ def main():
     for fn in (sink_waits, raise_comms, sink_waits_raise_comms, reorder_compute_for_overlap_mul,
                default_comms_ordering, multi_group, memory_limit, same_group_order, bucketing,
                fsdp2_copy_in, fsdp2_chunk_cat_rs, inplace_all_reduce, moe_a2a_sym_size,
-               collective_variants, flex_attention, memory_tight):
+               collective_variants, flex_attention, memory_tight,
+               custom_estimator_for_non_compute_nodes, schedulable_wait, basic_all_gather_bucketing,
+               reduce_scatter_bucketing, basic_all_reduce_bucketing, multidtype_bucketing,
+               no_bucketing_with_dependent_hiding_nodes, no_bucketing_when_collective_depends_on_hiding_node,
+               bucketing_wait_sink, bucketing_split_for_overlap, bucket_exposed_with_hidden_single_overlap,
+               multiple_hiding_nodes_bucketing, bucketing_with_convert_dtype):
         fn().save(f"testdata/scenarios/{fn.__name__}.json")
     for name, doc in invalid_cases(sink_waits_raise_comms()).items():
         with open(f"testdata/invalid/{name}.json", "w") as f:
@@ -619,6 +831,17 @@ def main():
             "_c10d_functional.all_gather_into_tensor.default": 1.0,
             "_c10d_functional.reduce_scatter_tensor.default": 1.0}}, f, indent=1, sort_keys=True)
         f.write("\n")
+    # Upstream's test estimator: every c10d op 1 ms, a matmul `k` ms
+    # (get_bucket_patches(k)), other nodes none; relu 1 ms for the
+    # custom-estimator test.
+    unit_colls = {f"_c10d_functional.{op}.default": 1.0
+                  for op in ("all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor")}
+    for name, ops in (("estimates_mm2.json", {"aten.mm.default": 2.0}),
+                      ("estimates_mm_half.json", {"aten.mm.default": 0.5}),
+                      ("estimates_relu.json", {"aten.relu.default": 1.0})):
+        with open(f"testdata/scenarios/{name}", "w") as f:
+            json.dump({"version": 1, "ops": {**unit_colls, **ops}}, f, indent=1, sort_keys=True)
+            f.write("\n")
     # Bucketing scenario where the merged all-gather (ag_a + ag_b + ag_c:
     # 2 x 64x64 bf16 + 64x64 f32 = 32768 bytes in) is measured slow:
     # bucketing must give it up.

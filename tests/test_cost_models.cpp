@@ -91,6 +91,8 @@ TEST_CASE(
   CHECK(p.peak_during == 36 * MiB);
   CHECK(m.releasable[m.allocates[*g.find("p")][0]]);
   g.nodes[*g.find("p")].name = "primals_1"; // a parameter: live to the end
+  g.rebuild_index();
+  REQUIRE(g.find("primals_1").has_value());
   StorageMap with_param = build_storage_map(g);
   const bool param_releasable =
       with_param.releasable[with_param.allocates[*g.find("primals_1")][0]];

@@ -83,6 +83,28 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     return name;
   };
 
+  // Data users per node, counted once: a conversion fuses only when the
+  // all-gather is its sole user.
+  std::vector<int32_t> uses;
+  auto fusable_convert = [&](const Value& in) -> NodeId {
+    if (!in.is_ref() || in.ref_output >= 0)
+      return -1;
+    const Node& c = g.nodes[in.i];
+    if (c.target != "prims.convert_element_type.default" || c.args.empty() || !c.args[0].is_ref() ||
+        !c.control_deps.empty())
+      return -1;
+    if (uses.empty()) {
+      uses.assign(g.nodes.size(), 0);
+      for (const Node& n : g.nodes) {
+        for (NodeId d : data_inputs(n))
+          ++uses[d];
+        for (NodeId d : n.control_deps)
+          ++uses[d];
+      }
+    }
+    return uses[in.i] == 1 ? static_cast<NodeId>(in.i) : -1;
+  };
+
   struct Made {
     size_t start, wait;
     const Bucket* bucket;
@@ -102,8 +124,10 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     const char* layout = kind == CollectiveKind::AllReduce ? "flat" : "rank_interleaved";
 
     Node cat, start, wait, split;
-    Value inputs;
-    inputs.kind = Value::Kind::List;
+    Value inputs, convert_to;
+    inputs.kind = convert_to.kind = Value::Kind::List;
+    int converts_fused = 0;
+    nlohmann::json fused_names = nlohmann::json::array();
     std::vector<int64_t> out_numels;
     std::vector<const TensorMeta*> in_metas, out_metas;
     nlohmann::json start_names = nlohmann::json::array(), wait_names = nlohmann::json::array();
@@ -114,8 +138,20 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
       const OverlapInterval& iv = colls[m];
       const Node& s = g.nodes[iv.start];
       const Node& w = g.nodes[iv.wait];
-      inputs.list.push_back(s.args[0]);
       in_metas.push_back(ref_meta(g, s.args[0]));
+      // A dtype conversion feeding only this all-gather fuses into the
+      // bucket's copy-in (as upstream's _pre_bucket_all_gather does).
+      const NodeId conv = kind == CollectiveKind::AllGather ? fusable_convert(s.args[0]) : -1;
+      if (conv >= 0) {
+        inputs.list.push_back(g.nodes[conv].args[0]);
+        convert_to.list.push_back(Value::string(std::string(dtype_name(in_metas.back()->dtype))));
+        removed.insert(conv);
+        fused_names.push_back(g.nodes[conv].name);
+        ++converts_fused;
+      } else {
+        inputs.list.push_back(s.args[0]);
+        convert_to.list.push_back(Value::null());
+      }
       const TensorMeta* o = w.output();
       out_metas.push_back(o);
       out_numels.push_back(o ? o->numel() : 0);
@@ -136,9 +172,13 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     cat.target = "overlap_sched.bucket_cat.default";
     cat.args = {inputs};
     cat.kwargs = {{"group_size", Value::integer(group_size)}, {"layout", Value::string(layout)}};
+    if (converts_fused > 0)
+      cat.kwargs.emplace_back("convert_to", convert_to);
     cat.val_kind = ValKind::Single;
     cat.val = {flat_meta(in_numel, *like)};
     cat.meta = tool_meta("created", "bucket_cat");
+    if (converts_fused > 0)
+      cat.meta["overlap_sched"]["replaces"] = fused_names; // the conversions it performs
 
     start = first;
     start.name = base;
@@ -199,6 +239,8 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
       for (size_t k : it->second) {
         if (k & kOld) {
           NodeId v = static_cast<NodeId>(k & ~kOld);
+          if (removed.count(v))
+            continue; // a conversion fused into the bucket
           old_final[v] = static_cast<NodeId>(seq.size());
           seq.push_back({false, static_cast<size_t>(v)});
           continue;
