@@ -354,6 +354,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
         hiding.insert(old_final[h]);
       iv.size_bytes += colls[c].size_bytes;
       iv.estimated_ms += colls[c].estimated_ms;
+      iv.exposed_ms += colls[c].exposed_ms; // pinned (overlap_deps) only when every member was hidden
     }
     iv.hiding.assign(hiding.begin(), hiding.end());
     const Node& s = ng.nodes[iv.start];

@@ -3,6 +3,10 @@
 #include <algorithm>
 
 #include "graph/collective.h"
+#include "graph/op_table.h"
+
+#include <map>
+#include <string>
 
 namespace osched {
 namespace {
@@ -28,10 +32,33 @@ bool add_dep(Graph& g, NodeId n, NodeId dep) {
 
 } // namespace
 
-int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals) {
+int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals, bool group_timelines) {
   int added = 0;
+  if (group_timelines) {
+    // Per group: its starts and waits, and the compute and hiding nodes.
+    std::map<std::string, std::vector<NodeId>> events;
+    std::vector<bool> hiding(g.nodes.size(), false);
+    for (const OverlapInterval& iv : intervals) {
+      if (!iv.schedulable || iv.wait < 0)
+        continue;
+      auto& e = events[collective_group_name(g.nodes[iv.start]).value_or("")];
+      e.push_back(iv.start);
+      e.push_back(iv.wait);
+      for (NodeId h : iv.hiding)
+        hiding[h] = true;
+    }
+    for (auto& [group, e] : events) {
+      for (NodeId i = 0; i < g.size(); ++i)
+        if (is_compute_node(g.nodes[i]) || hiding[i])
+          e.push_back(i);
+      std::sort(e.begin(), e.end());
+      e.erase(std::unique(e.begin(), e.end()), e.end());
+      for (size_t k = 1; k < e.size(); ++k)
+        added += add_dep(g, e[k], e[k - 1]);
+    }
+  }
   for (const OverlapInterval& iv : intervals) {
-    if (!iv.schedulable || iv.wait < 0)
+    if (!iv.schedulable || iv.wait < 0 || iv.exposed_ms != 0)
       continue;
     for (NodeId h : iv.hiding) {
       if (h <= iv.start || h >= iv.wait)

@@ -1,9 +1,12 @@
 #pragma once
-// --insert-overlap-deps: control_deps that pin each hidden collective's
-// overlap, so a later pass (or the runtime's own scheduler) cannot undo it:
-// every hiding compute node depends on the collective's start, and the wait
-// depends on every hiding compute node. Edges between two collective
-// starts/waits are left out, as PyTorch leaves them to NCCL's stream order.
+// --insert-overlap-deps: control_deps that pin the overlap the schedule
+// found, so a later pass (or the runtime's own scheduler) cannot undo it, as
+// upstream pins it: for each fully hidden collective, every hiding node
+// depends on its start and its wait on every hiding node. After bucketing,
+// upstream also keeps each process group's timeline (its starts, waits and
+// the compute nodes among them, in order): each event depends on the one
+// before. Edges between two collective starts/waits are left out, as
+// PyTorch leaves them to NCCL's stream order.
 
 #include <vector>
 
@@ -14,6 +17,6 @@ namespace osched {
 
 // Adds the edges (skipping ones already present as data or control inputs) and
 // returns how many were added. The graph's order must already satisfy them.
-int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals);
+int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals, bool group_timelines = false);
 
 } // namespace osched

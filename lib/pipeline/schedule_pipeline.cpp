@@ -124,7 +124,7 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
   }
   if (config.insert_overlap_deps)
     out.report["overlap_deps"] = {
-        {"control_deps_added", insert_overlap_deps(out.graph, intervals)}};
+        {"control_deps_added", insert_overlap_deps(out.graph, intervals, config.collective_bucketing)}};
   return out;
 }
 
