@@ -1,6 +1,7 @@
 #include "bucketing/bucket_planner.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_set>
@@ -74,6 +75,8 @@ class Planner {
   std::vector<bool> timeline_of_;          // collective starts and waits
   bool can_move_ = true;
   std::map<std::string, std::vector<size_t>> group_members_;  // group -> colls in start order
+  // Per group, (position, coll) of its starts and of its waits, sorted.
+  std::map<std::string, std::vector<std::pair<NodeId, size_t>>> group_starts_, group_waits_;
   std::unordered_set<NodeId> claimed_;  // nodes an earlier bucket moves: no second move
   std::vector<bool> written_;           // per storage: something writes it in place
   StorageMap storages_;
@@ -201,12 +204,19 @@ class Planner {
       earliest_wait = std::min(earliest_wait, colls_[m].wait);
     }
     // Other collectives of the group with a start or wait in the regions the
-    // placement moves across.
-    for (size_t o : group_members_.at(group)) {
-      if (in_bucket.count(o)) continue;
+    // placement moves across: (s, latest_start) and (earliest_wait, w).
+    std::unordered_set<size_t> others;
+    auto collect = [&](const std::vector<std::pair<NodeId, size_t>>& events, NodeId lo, NodeId hi) {
+      auto it = std::upper_bound(events.begin(), events.end(), std::make_pair(lo, std::numeric_limits<size_t>::max()));
+      for (; it != events.end() && it->first < hi; ++it)
+        if (!in_bucket.count(it->second)) others.insert(it->second);
+    };
+    collect(group_starts_.at(group), s, latest_start);
+    collect(group_waits_.at(group), s, latest_start);
+    collect(group_starts_.at(group), earliest_wait, w);
+    collect(group_waits_.at(group), earliest_wait, w);
+    for (size_t o : others) {
       const OverlapInterval& x = colls_[o];
-      auto in_moved = [&](NodeId p) { return (p > s && p < latest_start) || (p > earliest_wait && p < w); };
-      if (!in_moved(x.start) && !in_moved(x.wait)) continue;
       exec.emplace_back(x.start, x.wait);
       for (NodeId h : x.hiding) hiding.emplace_back(x.start, h);
     }
@@ -247,8 +257,17 @@ std::vector<Bucket> Planner::run() {
     if (!colls_[i].schedulable || touches_written(colls_[i])) continue;
     if (auto key = bucket_key(g_, colls_[i].start)) by_key[group][*key].push_back(i);
   }
-  for (auto& [group, list] : group_members_)
+  for (auto& [group, list] : group_members_) {
     std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
+    auto& starts = group_starts_[group];
+    auto& waits = group_waits_[group];
+    for (size_t c : list) {
+      starts.emplace_back(colls_[c].start, c);
+      if (colls_[c].wait >= 0) waits.emplace_back(colls_[c].wait, c);
+    }
+    std::sort(starts.begin(), starts.end());
+    std::sort(waits.begin(), waits.end());
+  }
   constexpr int kMaxConsecutiveFailures = 20;
   std::vector<Bucket> buckets;
   std::vector<bool> taken(colls_.size(), false);

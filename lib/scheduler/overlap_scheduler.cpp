@@ -15,6 +15,7 @@
 #include "scheduler/collective_uses.h"
 #include "scheduler/dependency_graph.h"
 #include "scheduler/potential_overlap.h"
+#include "scheduler/range_max.h"
 #include "scheduler/simulate.h"
 
 namespace osched {
@@ -88,7 +89,8 @@ public:
     compute_baseline_memory();
     budget_ = budget.value_or(memory_budget(original_peak_, opt_));
     max_in_flight_ = gb_to_bytes(opt_.max_in_flight_gb);
-    cumulative_prefetch_.assign(compute_nodes_.size(), 0);
+    cumulative_prefetch_.emplace(std::vector<int64_t>(compute_nodes_.size(), 0));
+    projected_.emplace(baseline_before_compute_);
 
     std::vector<NodeId> starts;
     for (const auto& c : colls_)
@@ -158,8 +160,9 @@ private:
   // Per compute index k: the most memory in the original order from after
   // compute k-1 through compute k (upstream's "memory before compute k").
   std::vector<int64_t> baseline_before_compute_;
-  // Per compute index: bytes of collectives prefetched across it so far.
-  std::vector<int64_t> cumulative_prefetch_;
+  // Per compute index: bytes of collectives prefetched across it so far,
+  // and baseline + those bytes.
+  std::optional<RangeAddMax> cumulative_prefetch_, projected_;
   int64_t original_peak_ = 0;
   int64_t budget_ = 0;
   int64_t max_in_flight_ = 0;
@@ -173,6 +176,9 @@ private:
   int64_t in_flight_bytes_ = 0;
   int32_t current_compute_index_ = 0;
   double wasted_compute_ = 0;
+  std::vector<uint32_t> desc_mark_;  // mark_descendants
+  uint32_t desc_stamp_ = 0;
+  std::vector<NodeId> desc_stack_;
 
   void identify_collectives() {
     std::map<std::string, int32_t> group_ids;
@@ -451,6 +457,28 @@ private:
     return remaining;
   }
 
+  // Marks the descendants of `overlap` up to position `bound` (one forward
+  // walk per overlap opportunity, not one per candidate). A candidate can
+  // never be an ancestor of `overlap`: everything `overlap` reads is
+  // scheduled already, the candidate is not.
+  void mark_descendants(NodeId overlap, NodeId bound) {
+    if (desc_mark_.empty()) desc_mark_.assign(g_.nodes.size(), 0);
+    ++desc_stamp_;
+    std::vector<NodeId>& stack = desc_stack_;
+    stack.assign(1, overlap);
+    while (!stack.empty()) {
+      NodeId v = stack.back();
+      stack.pop_back();
+      auto [b, e] = dg_.users(v);
+      for (auto p = b; p != e; ++p)
+        if (*p <= bound && desc_mark_[*p] != desc_stamp_) {
+          desc_mark_[*p] = desc_stamp_;
+          stack.push_back(*p);
+        }
+    }
+  }
+  bool is_descendant_marked(NodeId v) const { return desc_mark_[v] == desc_stamp_; }
+
   bool wait_is_hidden(NodeId wait, NodeId overlap) const {
     const auto& c = colls_[info_of_[wait]];
     return !is_exposed(c) &&
@@ -466,16 +494,12 @@ private:
     if (dom == kOffComputePath)
       return std::nullopt;
     const int64_t size = c.memory_bytes;
-    if (memory_.current_bytes() + size > budget_)
-      return std::string("would exceed the peak-memory budget");
-    for (int32_t k = current_compute_index_; k < dom; ++k) {
-      if (cumulative_prefetch_[k] + size > max_in_flight_)
-        return "would keep more than --max-in-flight-gb prefetched across compute '" +
-               g_.nodes[compute_nodes_[k]].name + "'";
-      if (baseline_before_compute_[k] + cumulative_prefetch_[k] + size > budget_)
-        return "would exceed the peak-memory budget at compute '" +
-               g_.nodes[compute_nodes_[k]].name + "'";
-    }
+    if (memory_.current_bytes() + size > budget_) return std::string("would exceed the peak-memory budget");
+    const size_t lo = static_cast<size_t>(current_compute_index_), hi = static_cast<size_t>(dom);
+    if (cumulative_prefetch_->max(lo, hi) > max_in_flight_ - size)
+      return std::string("would keep more than --max-in-flight-gb prefetched across the compute until its use");
+    if (projected_->max(lo, hi) > budget_ - size)
+      return std::string("would exceed the peak-memory budget at a compute node before its use");
     return std::nullopt;
   }
 
@@ -483,8 +507,8 @@ private:
     const int32_t dom = dom_[c.start];
     if (dom == kOffComputePath)
       return;
-    for (int32_t k = current_compute_index_; k < dom; ++k)
-      cumulative_prefetch_[k] += c.memory_bytes;
+    cumulative_prefetch_->add(current_compute_index_, dom, c.memory_bytes);
+    projected_->add(current_compute_index_, dom, c.memory_bytes);
   }
 
   void schedule_collectives_for_overlap(NodeId overlap, std::vector<double>& remaining,
@@ -505,6 +529,9 @@ private:
         continue;
       candidates.push_back(start);
     }
+    if (!candidates.empty()) mark_descendants(overlap, *std::max_element(candidates.begin(), candidates.end()));
+    // A forced wait may still have unscheduled inputs (in-place write orders).
+    const bool overlap_ready = in_degree_[overlap] == 0;
     // Reduce-scatters first (they release memory), then by the compute they block.
     std::sort(candidates.begin(), candidates.end(), [&](NodeId a, NodeId b) {
       bool rs_a = colls_[info_of_[a]].kind == CollectiveKind::ReduceScatter;
@@ -523,7 +550,7 @@ private:
                     "'");
         continue;
       }
-      if (dg_.is_ancestor(start, overlap) || dg_.is_ancestor(overlap, start)) {
+      if (is_descendant_marked(start) || (!overlap_ready && dg_.is_ancestor(start, overlap))) {
         note(c, "depends on, or is needed by, the nearby '" + oname + "'");
         continue;
       }
