@@ -555,6 +555,19 @@ def multiple_hiding_nodes_bucketing():
     return g
 
 
+def bucketing_group_order():
+    """Two all-gathers with an all-reduce of the same group between them:
+    bucketing them issues the second before the all-reduce, which only
+    --preserve-group-order forbids."""
+    g = G("bucketing-group-order")
+    a, b, c = (g.ph(n, [4, 4]) for n in "abc")
+    w1 = g.wait("wait_ag1", g.all_gather("ag1", a))
+    w2 = g.wait("wait_ar", g.all_reduce("ar", b))
+    w3 = g.wait("wait_ag2", g.all_gather("ag2", c))
+    g.output([w1, w2, w3])
+    return g
+
+
 def bucketing_with_convert_dtype():
     """Gathers of converted inputs and plain ones, all returned: one bucket;
     the conversions fuse into the bucket's copy-in."""
@@ -813,7 +826,7 @@ def main():
                reduce_scatter_bucketing, basic_all_reduce_bucketing, multidtype_bucketing,
                no_bucketing_with_dependent_hiding_nodes, no_bucketing_when_collective_depends_on_hiding_node,
                bucketing_wait_sink, bucketing_split_for_overlap, bucket_exposed_with_hidden_single_overlap,
-               multiple_hiding_nodes_bucketing, bucketing_with_convert_dtype):
+               multiple_hiding_nodes_bucketing, bucketing_with_convert_dtype, bucketing_group_order):
         fn().save(f"testdata/scenarios/{fn.__name__}.json")
     for name, doc in invalid_cases(sink_waits_raise_comms()).items():
         with open(f"testdata/invalid/{name}.json", "w") as f:

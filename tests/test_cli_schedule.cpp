@@ -11,17 +11,20 @@ using namespace osched::test;
 TEST_CASE("schedule writes graph + report, verify passes, reruns are byte-identical") {
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
-  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("a.json") + " --report " + tmp.file("a.rep.json"));
+  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("a.json") + " --report " +
+                        tmp.file("a.rep.json"));
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.find("simulated step:") != std::string::npos);
   CHECK(run_cli("verify " + in + " " + tmp.file("a.json")).exit_code == 0);
-  r = run_cli("schedule " + in + " -o " + tmp.file("b.pb") + " --report " + tmp.file("b.rep.json") + " -q");
+  r = run_cli("schedule " + in + " -o " + tmp.file("b.pb") + " --report " + tmp.file("b.rep.json") +
+              " -q");
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.empty());
   CHECK(read_text(tmp.file("a.rep.json")) == read_text(tmp.file("b.rep.json")));
   CHECK(run_cli("verify " + in + " " + tmp.file("b.pb")).exit_code == 0);
   auto rep = nlohmann::json::parse(read_text(tmp.file("a.rep.json")));
-  for (const char* key : {"tool", "input", "config", "counts", "memory", "time_ms", "simulation", "collectives"})
+  for (const char* key :
+       {"tool", "input", "config", "counts", "memory", "time_ms", "simulation", "collectives"})
     CHECK(rep.contains(key));
   CHECK(rep["config"]["max_in_flight_gb"] == 5.0);
   CHECK(rep["config"]["max_compute_pre_fetch"] == 200);
@@ -30,10 +33,12 @@ TEST_CASE("schedule writes graph + report, verify passes, reruns are byte-identi
 TEST_CASE("schedule options from --config, overridden by flags") {
   TempDir tmp;
   std::ofstream(tmp.file("cfg.json")) << R"({"max_in_flight_gb": 2.5, "max_coll_distance": 50,
-    "runtime_estimates": ")" << source_path("testdata/scenarios/estimates_unit.json") << R"("})";
+    "runtime_estimates": ")" << source_path("testdata/scenarios/estimates_unit.json")
+                                      << R"("})";
   std::string in = source_path("testdata/scenarios/sink_waits.json");
-  CliResult r = run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
-                        " --config " + tmp.file("cfg.json") + " --max-coll-distance 7 -q");
+  CliResult r =
+      run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
+              " --config " + tmp.file("cfg.json") + " --max-coll-distance 7 -q");
   REQUIRE(r.exit_code == 0);
   auto rep = nlohmann::json::parse(read_text(tmp.file("r.json")));
   CHECK(rep["config"]["max_in_flight_gb"] == 2.5);
@@ -58,16 +63,48 @@ TEST_CASE("schedule rejects bad options with exit 2 and writes nothing") {
   r = run_cli("schedule " + in + out + " --runtime-estimates " + tmp.file("est.json"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("ops.aten.mm.default") != std::string::npos);
-  CHECK(tmp.entries() == 2);  // only the two inputs written above
+  CHECK(tmp.entries() == 2); // only the two inputs written above
 }
 
 TEST_CASE("schedule reads the graph from stdin once and matches the file result") {
   TempDir tmp;
   std::string in = source_path("testdata/fsdp_tiny.json");
-  REQUIRE(run_cli("schedule - -o " + tmp.file("a.json") + " --report " + tmp.file("a.r.json") + " -q < " + in)
+  REQUIRE(run_cli("schedule - -o " + tmp.file("a.json") + " --report " + tmp.file("a.r.json") +
+                  " -q < " + in)
               .exit_code == 0);
-  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("b.json") + " --report " + tmp.file("b.r.json") + " -q")
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("b.json") + " --report " +
+                  tmp.file("b.r.json") + " -q")
               .exit_code == 0);
   CHECK(read_text(tmp.file("a.json")) == read_text(tmp.file("b.json")));
   CHECK(read_text(tmp.file("a.r.json")) == read_text(tmp.file("b.r.json")));
+}
+
+TEST_CASE("preserve-group-order keeps each group's issue order, which the default changes") {
+  TempDir tmp;
+  std::string in = source_path("testdata/example_llama_fsdp.json");
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("d.json") + " --report " +
+                  tmp.file("d.r.json") + " -q")
+              .exit_code == 0);
+  CHECK(run_cli("verify " + in + " " + tmp.file("d.json")).exit_code == 0);
+  CliResult v = run_cli("verify --group-order " + in + " " + tmp.file("d.json"));
+  CHECK(v.exit_code == 1);
+  CHECK(v.err.find("changing the group's issue order") != std::string::npos);
+
+  std::ofstream(tmp.file("cfg.json")) << R"({"preserve_group_order": true})";
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("p.json") + " --report " +
+                  tmp.file("p.r.json") + " --config " + tmp.file("cfg.json") + " -q")
+              .exit_code == 0);
+  CHECK(run_cli("verify --group-order " + in + " " + tmp.file("p.json")).exit_code == 0);
+  auto d = nlohmann::json::parse(read_text(tmp.file("d.r.json")));
+  auto p = nlohmann::json::parse(read_text(tmp.file("p.r.json")));
+  CHECK(p["config"]["preserve_group_order"] == true);
+  CHECK(d["config"]["preserve_group_order"] == false);
+  // Keeping the order gives up overlap upstream finds.
+  CHECK(p["simulation"]["step_ms_after"].get<double>() >=
+        d["simulation"]["step_ms_after"].get<double>());
+  // The flag form, and bucketing under it, keep the order too.
+  REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("b.json") +
+                  " --preserve-group-order --collective-bucketing -q")
+              .exit_code == 0);
+  CHECK(run_cli("verify --group-order " + in + " " + tmp.file("b.json")).exit_code == 0);
 }

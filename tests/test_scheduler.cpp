@@ -133,6 +133,18 @@ TEST_CASE("preserve-group-order: a later collective never overtakes an earlier o
   CHECK(v->find("collective 'ar2' is now issued before 'ar1'") != std::string::npos);
 }
 
+TEST_CASE("preserve-group-order: buckets only merge collectives adjacent in their group's order") {
+  ScheduleConfig cfg;
+  cfg.collective_bucketing = true;
+  auto merged = run_scenario("bucketing_group_order", cfg);
+  REQUIRE(merged.out.report["bucketing"]["buckets"].size() == 1);
+  CHECK(verify_reordering(merged.original, merged.out.graph, {true}).has_value());
+  cfg.scheduler.preserve_group_order = true;
+  auto kept = run_scenario("bucketing_group_order", cfg);
+  CHECK(kept.out.report["bucketing"]["buckets"].empty());
+  CHECK_FALSE(verify_reordering(kept.original, kept.out.graph, {true}).has_value());
+}
+
 TEST_CASE("memory budget stops a prefetch that would raise the peak") {
   ScheduleConfig tight;
   tight.scheduler.max_memory_increase_gb = 0;

@@ -60,7 +60,8 @@ bool in_order(const Graph& g, const std::vector<std::string>& patterns) {
     while (i < g.nodes.size() && g.nodes[i].target.find(p) == std::string::npos &&
            g.nodes[i].name != p)
       ++i;
-    if (i == g.nodes.size()) return false;
+    if (i == g.nodes.size())
+      return false;
     ++i;
   }
   return true;
@@ -69,14 +70,15 @@ bool in_order(const Graph& g, const std::vector<std::string>& patterns) {
 size_t count_target(const Graph& g, const std::string& pattern) {
   size_t n = 0;
   for (const auto& node : g.nodes)
-    if (node.target.find(pattern) != std::string::npos) ++n;
+    if (node.target.find(pattern) != std::string::npos)
+      ++n;
   return n;
 }
 
 const char* kAllGather = "_c10d_functional.all_gather_into_tensor";
 const char* kWait = "_c10d_functional.wait_tensor";
 
-}  // namespace
+} // namespace
 
 TEST_CASE("upstream test_schedulable_wait: a wait on a wait is not a collective's wait") {
   Port p = run_port("schedulable_wait", "estimates_unit.json", false);
@@ -84,10 +86,12 @@ TEST_CASE("upstream test_schedulable_wait: a wait on a wait is not a collective'
   REQUIRE(colls.size() == 2);
   CHECK(colls[0]["wait"] == "wait_tensor_default");
   CHECK(colls[1]["wait"] == "wait_tensor_default_1");
-  for (const auto& c : colls) CHECK(c["schedulable"] == true);
+  for (const auto& c : colls)
+    CHECK(c["schedulable"] == true);
 }
 
-TEST_CASE("upstream test_custom_estimator_for_non_compute_nodes: an estimated relu hides the all-reduce") {
+TEST_CASE("upstream test_custom_estimator_for_non_compute_nodes: an estimated relu hides the "
+          "all-reduce") {
   Port p = run_port("custom_estimator_for_non_compute_nodes", "estimates_relu.json", false);
   CHECK(in_order(p.out.graph, {"all_reduce", "relu", "wait_tensor"}));
   CHECK(p.out.report["counts"]["exposed"] == 0);
@@ -122,12 +126,15 @@ TEST_CASE("upstream test_no_bucketing_with_dependent_hiding_nodes: two all-gathe
   CHECK(count_target(p.out.graph, kAllGather) == 2);
 }
 
-TEST_CASE("upstream test_no_bucketing_when_collective_depends_on_hiding_node: two all-gathers stay") {
-  Port p = run_port("no_bucketing_when_collective_depends_on_hiding_node", "estimates_unit.json", true);
+TEST_CASE(
+    "upstream test_no_bucketing_when_collective_depends_on_hiding_node: two all-gathers stay") {
+  Port p =
+      run_port("no_bucketing_when_collective_depends_on_hiding_node", "estimates_unit.json", true);
   CHECK(count_target(p.out.graph, kAllGather) == 2);
 }
 
-TEST_CASE("upstream test_bucketing_wait_sink: four all-gathers, one bucket, its wait below both matmuls") {
+TEST_CASE("upstream test_bucketing_wait_sink: four all-gathers, one bucket, its wait below both "
+          "matmuls") {
   Port p = run_port("bucketing_wait_sink", "estimates_mm2.json", true);
   CHECK(count_target(p.out.graph, kAllGather) == 1);
   CHECK(count_target(p.out.graph, "aten.mm") == 2);
@@ -140,25 +147,30 @@ TEST_CASE("upstream test_bucketing_split_for_overlap: 2 + 2 buckets, each before
   CHECK(in_order(p.out.graph, {kAllGather, "aten.mm", kAllGather, "aten.mm"}));
 }
 
-TEST_CASE("upstream test_bucketing_split_for_overlap_blocking_deps: overlap pinned by control deps") {
+TEST_CASE(
+    "upstream test_bucketing_split_for_overlap_blocking_deps: overlap pinned by control deps") {
   Port p = run_port("bucketing_split_for_overlap", "estimates_mm2.json", true, true);
   // Each bucket's matmul depends on the bucket's start, its wait on the matmul.
   const Graph& g = p.out.graph;
   int pinned = 0;
   for (NodeId i = 0; i < g.size(); ++i) {
-    if (g.nodes[i].target != "aten.mm.default") continue;
+    if (g.nodes[i].target != "aten.mm.default")
+      continue;
     for (NodeId d : g.nodes[i].control_deps) {
-      if (g.nodes[d].target.find(kAllGather) == std::string::npos) continue;
+      if (g.nodes[d].target.find(kAllGather) == std::string::npos)
+        continue;
       for (NodeId w = i + 1; w < g.size(); ++w)
         for (NodeId wd : g.nodes[w].control_deps)
-          if (wd == i && g.nodes[w].target.find(kWait) != std::string::npos) ++pinned;
+          if (wd == i && g.nodes[w].target.find(kWait) != std::string::npos)
+            ++pinned;
     }
   }
   CHECK(pinned == 2);
   CHECK(in_order(g, {kAllGather, "aten.mm", kWait, kAllGather, "aten.mm", kWait}));
 }
 
-TEST_CASE("upstream test_bucket_exposed_with_hidden_single_overlap: one bucket keeps ag1's overlap") {
+TEST_CASE(
+    "upstream test_bucket_exposed_with_hidden_single_overlap: one bucket keeps ag1's overlap") {
   Port p = run_port("bucket_exposed_with_hidden_single_overlap", "estimates_unit.json", true);
   CHECK(count_target(p.out.graph, "wait_tensor.default") == 1);
   CHECK(in_order(p.out.graph, {kAllGather, "aten.mm", "wait_tensor"}));

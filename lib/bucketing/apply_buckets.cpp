@@ -32,16 +32,23 @@ struct FlatLayout {
   TensorMeta like;
   int64_t in_numel = 0, out_numel = 0;
 };
-FlatLayout flat_layout(const std::vector<const TensorMeta*>& ins, const std::vector<const TensorMeta*>& outs) {
+FlatLayout flat_layout(const std::vector<const TensorMeta*>& ins,
+                       const std::vector<const TensorMeta*>& outs) {
   FlatLayout f;
   f.like = *ins.front();
   bool mixed = false;
-  for (const TensorMeta* t : ins) mixed |= t->dtype != f.like.dtype;
-  if (mixed) f.like.dtype = DType::UInt8;
-  auto count = [&](const TensorMeta* t) { return mixed ? t->numel() * dtype_itemsize(t->dtype) : t->numel(); };
-  for (const TensorMeta* t : ins) f.in_numel += count(t);
+  for (const TensorMeta* t : ins)
+    mixed |= t->dtype != f.like.dtype;
+  if (mixed)
+    f.like.dtype = DType::UInt8;
+  auto count = [&](const TensorMeta* t) {
+    return mixed ? t->numel() * dtype_itemsize(t->dtype) : t->numel();
+  };
+  for (const TensorMeta* t : ins)
+    f.in_numel += count(t);
   for (const TensorMeta* t : outs)
-    if (t) f.out_numel += count(t);
+    if (t)
+      f.out_numel += count(t);
   return f;
 }
 
@@ -72,9 +79,9 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
   // nodes (ids into `fresh`) and moved old nodes (old_marker).
   std::unordered_map<NodeId, std::vector<size_t>> emit_at;
   std::unordered_set<NodeId> removed, moved;
-  const size_t kOld = size_t{1} << 62;  // marks an old node id in emit_at
+  const size_t kOld = size_t{1} << 62; // marks an old node id in emit_at
   auto old_marker = [&](NodeId v) { return kOld | static_cast<size_t>(v); };
-  std::unordered_set<std::string> created;  // names given to new nodes so far
+  std::unordered_set<std::string> created; // names given to new nodes so far
   auto unique = [&](const std::string& base) {
     std::string name = base;
     for (int i = 1; g.find(name) || created.count(name); ++i)
@@ -313,9 +320,10 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
           if (--missing[u] == 0)
             ready.push(u);
       }
-      seq = std::move(order);  // a cycle cannot arise: merges keep a DAG (bucket_planner.h)
+      seq = std::move(order); // a cycle cannot arise: merges keep a DAG (bucket_planner.h)
       for (size_t i = 0; i < seq.size(); ++i)
-        (seq[i].first ? new_final[seq[i].second] : old_final[seq[i].second]) = static_cast<NodeId>(i);
+        (seq[i].first ? new_final[seq[i].second] : old_final[seq[i].second]) =
+            static_cast<NodeId>(i);
     }
   }
 
@@ -354,7 +362,8 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
         hiding.insert(old_final[h]);
       iv.size_bytes += colls[c].size_bytes;
       iv.estimated_ms += colls[c].estimated_ms;
-      iv.exposed_ms += colls[c].exposed_ms; // pinned (overlap_deps) only when every member was hidden
+      iv.exposed_ms +=
+          colls[c].exposed_ms; // pinned (overlap_deps) only when every member was hidden
     }
     iv.hiding.assign(hiding.begin(), hiding.end());
     const Node& s = ng.nodes[iv.start];

@@ -21,64 +21,73 @@ std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
   const Node& n = g.nodes[start];
   auto sig = collective_signature(n.target);
   // In-place and out= forms write a buffer that a bucket's flat copy would not.
-  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll || sig->kind == CollectiveKind::Broadcast ||
-      !mutated_args(n).empty())
+  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll ||
+      sig->kind == CollectiveKind::Broadcast || !mutated_args(n).empty())
     return std::nullopt;
   auto group = collective_group_name(n);
   auto in = collective_input(g, start);
-  if (!group || !in || n.args.empty() || !n.args[0].is_ref()) return std::nullopt;
+  if (!group || !in || n.args.empty() || !n.args[0].is_ref())
+    return std::nullopt;
   std::string key = *group + "|" + n.target;
   // Gathers only copy bytes, so dtypes mix (upstream's multidtype mode);
   // reductions need one dtype.
-  if (sig->kind != CollectiveKind::AllGather) key += "|" + std::string(dtype_name(in->second));
+  if (sig->kind != CollectiveKind::AllGather)
+    key += "|" + std::string(dtype_name(in->second));
   // reduce op (reduce_scatter, all_reduce) and group_size (all_gather, reduce_scatter)
   for (size_t i = 1; i < n.args.size() && static_cast<int>(i) != sig->group_name_pos; ++i) {
     const Value& v = n.args[i];
-    if (v.kind == Value::Kind::String) key += "|" + v.s;
-    if (v.kind == Value::Kind::Int) key += "|" + std::to_string(v.i);
+    if (v.kind == Value::Kind::String)
+      key += "|" + v.s;
+    if (v.kind == Value::Kind::Int)
+      key += "|" + std::to_string(v.i);
   }
   return key;
 }
 
 class Planner {
- public:
+public:
   Planner(const Graph& g, const std::vector<OverlapInterval>& colls, const BucketOptions& opts)
       : g_(g), colls_(colls), opts_(opts), dg_(g, hiding_edges(colls)) {
     for (const auto& c : colls)
-      if (c.exposed_ms == 0) hiding_.insert(c.hiding.begin(), c.hiding.end());
-    for (const auto& c : colls) all_hiding_.insert(c.hiding.begin(), c.hiding.end());
+      if (c.exposed_ms == 0)
+        hiding_.insert(c.hiding.begin(), c.hiding.end());
+    for (const auto& c : colls)
+      all_hiding_.insert(c.hiding.begin(), c.hiding.end());
     timeline_of_.assign(g.nodes.size(), false);
     for (const auto& c : colls) {
       timeline_of_[c.start] = true;
-      if (c.wait >= 0) timeline_of_[c.wait] = true;
+      if (c.wait >= 0)
+        timeline_of_[c.wait] = true;
     }
     // Moving nodes across in-place writes is not modelled: with writers,
     // merged starts and waits stay where a member's already is.
-    can_move_ = std::none_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return !mutated_args(n).empty(); });
+    can_move_ = std::none_of(g.nodes.begin(), g.nodes.end(),
+                             [](const Node& n) { return !mutated_args(n).empty(); });
     if (!can_move_) {
       storages_ = build_storage_map(g);
       written_.assign(storages_.bytes.size(), false);
       for (const auto& w : storages_.writes)
-        for (StorageId st : w) written_[st] = true;
+        for (StorageId st : w)
+          written_[st] = true;
     }
   }
 
   std::vector<Bucket> run();
 
- private:
+private:
   const Graph& g_;
   const std::vector<OverlapInterval>& colls_;
   const BucketOptions& opts_;
   DependencyGraph dg_;
-  std::unordered_set<NodeId> hiding_;      // hiding nodes of fully hidden collectives
-  std::unordered_set<NodeId> all_hiding_;  // of any collective
-  std::vector<bool> timeline_of_;          // collective starts and waits
+  std::unordered_set<NodeId> hiding_;     // hiding nodes of fully hidden collectives
+  std::unordered_set<NodeId> all_hiding_; // of any collective
+  std::vector<bool> timeline_of_;         // collective starts and waits
   bool can_move_ = true;
-  std::map<std::string, std::vector<size_t>> group_members_;  // group -> colls in start order
+  std::map<std::string, std::vector<size_t>> group_members_; // group -> colls in start order
   // Per group, (position, coll) of its starts and of its waits, sorted.
   std::map<std::string, std::vector<std::pair<NodeId, size_t>>> group_starts_, group_waits_;
-  std::unordered_set<NodeId> claimed_;  // nodes an earlier bucket moves: no second move
-  std::vector<bool> written_;           // per storage: something writes it in place
+  std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
+  std::vector<bool> written_;          // per storage: something writes it in place
   StorageMap storages_;
 
   void claim(const Bucket& b) {
@@ -90,22 +99,28 @@ class Planner {
   // completes their outputs at another, which would cross an in-place write
   // of those buffers: collectives touching a written storage stay alone.
   bool touches_written(const OverlapInterval& iv) const {
-    if (can_move_) return false;  // no writers at all
+    if (can_move_)
+      return false; // no writers at all
     for (NodeId n : {iv.start, iv.wait})
       for (const auto* list : {&storages_.reads[n], &storages_.allocates[n]})
         for (StorageId s : *list)
-          if (written_[s]) return true;
+          if (written_[s])
+            return true;
     return false;
   }
 
   // Upstream's augmented order: start -> hiding node -> wait for hidden collectives.
-  static std::vector<std::pair<NodeId, NodeId>> hiding_edges(const std::vector<OverlapInterval>& colls) {
+  static std::vector<std::pair<NodeId, NodeId>>
+  hiding_edges(const std::vector<OverlapInterval>& colls) {
     std::vector<std::pair<NodeId, NodeId>> e;
     for (const auto& c : colls) {
-      if (c.exposed_ms != 0 || c.wait < 0) continue;
+      if (c.exposed_ms != 0 || c.wait < 0)
+        continue;
       for (NodeId h : c.hiding) {
-        if (c.start < h) e.emplace_back(c.start, h);
-        if (h < c.wait) e.emplace_back(h, c.wait);
+        if (c.start < h)
+          e.emplace_back(c.start, h);
+        if (h < c.wait)
+          e.emplace_back(h, c.wait);
       }
     }
     return e;
@@ -115,19 +130,22 @@ class Planner {
 
   bool movable(NodeId v) const {
     const Node& n = g_.nodes[v];
-    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !all_hiding_.count(v) && !is_compute_node(n) &&
-           !is_collective_node(n) && !is_wait_node(n);
+    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !all_hiding_.count(v) &&
+           !is_compute_node(n) && !is_collective_node(n) && !is_wait_node(n);
   }
 
   bool ancestor_conflicts(const Bucket& b, size_t cand) const {
     const OverlapInterval& c = colls_[cand];
     for (size_t m : b.members) {
       const OverlapInterval& e = colls_[m];
-      if (related(e.start, c.start) || related(e.wait, c.wait)) return true;
+      if (related(e.start, c.start) || related(e.wait, c.wait))
+        return true;
       for (NodeId h : e.hiding)
-        if (dg_.is_ancestor(c.wait, h)) return true;
+        if (dg_.is_ancestor(c.wait, h))
+          return true;
       for (NodeId h : c.hiding)
-        if (dg_.is_ancestor(e.wait, h)) return true;
+        if (dg_.is_ancestor(e.wait, h))
+          return true;
     }
     return false;
   }
@@ -142,18 +160,23 @@ class Planner {
     sunk.clear();
     bool ok = true;
     std::unordered_set<NodeId> member_nodes;
-    for (size_t m : members) member_nodes.insert({colls_[m].start, colls_[m].wait});
+    for (size_t m : members)
+      member_nodes.insert({colls_[m].start, colls_[m].wait});
     for (size_t m : members) {
-      if (colls_[m].start <= s) continue;
+      if (colls_[m].start <= s)
+        continue;
       dg_.walk_ancestors(
           colls_[m].start, [&](NodeId v) { return ok && v > s; },
           [&](NodeId v) {
-            if (member_nodes.count(v) || !movable(v)) ok = false;
-            else hoisted.push_back(v);
+            if (member_nodes.count(v) || !movable(v))
+              ok = false;
+            else
+              hoisted.push_back(v);
           });
     }
     for (size_t m : members) {
-      if (colls_[m].wait >= w) continue;
+      if (colls_[m].wait >= w)
+        continue;
       std::vector<NodeId> stack{colls_[m].wait};
       std::unordered_set<NodeId> seen;
       while (ok && !stack.empty()) {
@@ -161,7 +184,8 @@ class Planner {
         stack.pop_back();
         auto [b, e] = dg_.users(v);
         for (auto p = b; p != e; ++p) {
-          if (*p >= w || !seen.insert(*p).second) continue;
+          if (*p >= w || !seen.insert(*p).second)
+            continue;
           if (member_nodes.count(*p) || !movable(*p)) {
             ok = false;
             break;
@@ -171,11 +195,14 @@ class Planner {
         }
       }
     }
-    if (!ok) return false;
-    if ((!hoisted.empty() || !sunk.empty()) && !can_move_) return false;
+    if (!ok)
+      return false;
+    if ((!hoisted.empty() || !sunk.empty()) && !can_move_)
+      return false;
     for (const auto* list : {&hoisted, &sunk})
       for (NodeId v : *list)
-        if (claimed_.count(v)) return false;
+        if (claimed_.count(v))
+          return false;
     auto tidy = [](std::vector<NodeId>& v) {
       std::sort(v.begin(), v.end());
       v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -184,18 +211,21 @@ class Planner {
     tidy(sunk);
     // A node both raised and sunk would need to be in two places.
     for (NodeId v : hoisted)
-      if (std::binary_search(sunk.begin(), sunk.end(), v)) return false;
+      if (std::binary_search(sunk.begin(), sunk.end(), v))
+        return false;
     return true;
   }
 
   // Upstream's interval rule: no hiding interval (start, hiding node) lies
   // strictly inside an execution interval (start, wait) of the same group.
-  bool preserves_intervals(const std::vector<size_t>& members, const std::string& group, NodeId s, NodeId w) const {
+  bool preserves_intervals(const std::vector<size_t>& members, const std::string& group, NodeId s,
+                           NodeId w) const {
     std::vector<std::pair<NodeId, NodeId>> exec{{s, w}}, hiding;
     std::unordered_set<size_t> in_bucket(members.begin(), members.end());
     for (size_t m : members)
       for (NodeId h : colls_[m].hiding) {
-        if (h <= s || h >= w) return false;
+        if (h <= s || h >= w)
+          return false;
         hiding.emplace_back(s, h);
       }
     NodeId latest_start = s, earliest_wait = w;
@@ -207,9 +237,11 @@ class Planner {
     // placement moves across: (s, latest_start) and (earliest_wait, w).
     std::unordered_set<size_t> others;
     auto collect = [&](const std::vector<std::pair<NodeId, size_t>>& events, NodeId lo, NodeId hi) {
-      auto it = std::upper_bound(events.begin(), events.end(), std::make_pair(lo, std::numeric_limits<size_t>::max()));
+      auto it = std::upper_bound(events.begin(), events.end(),
+                                 std::make_pair(lo, std::numeric_limits<size_t>::max()));
       for (; it != events.end() && it->first < hi; ++it)
-        if (!in_bucket.count(it->second)) others.insert(it->second);
+        if (!in_bucket.count(it->second))
+          others.insert(it->second);
     };
     collect(group_starts_.at(group), s, latest_start);
     collect(group_waits_.at(group), s, latest_start);
@@ -218,26 +250,44 @@ class Planner {
     for (size_t o : others) {
       const OverlapInterval& x = colls_[o];
       exec.emplace_back(x.start, x.wait);
-      for (NodeId h : x.hiding) hiding.emplace_back(x.start, h);
+      for (NodeId h : x.hiding)
+        hiding.emplace_back(x.start, h);
     }
     for (const auto& hi : hiding)
       for (const auto& ex : exec)
-        if (ex.first < hi.first && hi.second < ex.second) return false;
+        if (ex.first < hi.first && hi.second < ex.second)
+          return false;
     return true;
   }
 
   bool try_add(Bucket& b, size_t cand, const std::string& group) const {
-    if (all_hiding_.count(colls_[cand].start) || all_hiding_.count(colls_[cand].wait)) return false;
-    if (ancestor_conflicts(b, cand)) return false;
+    if (all_hiding_.count(colls_[cand].start) || all_hiding_.count(colls_[cand].wait))
+      return false;
+    if (ancestor_conflicts(b, cand))
+      return false;
+    if (opts_.preserve_group_order) {
+      // No other collective of the group issued between the members.
+      NodeId lo = colls_[cand].start;
+      for (size_t m : b.members)
+        lo = std::min(lo, colls_[m].start);
+      const auto& starts = group_starts_.at(group);
+      auto it = std::upper_bound(starts.begin(), starts.end(),
+                                 std::make_pair(lo, std::numeric_limits<size_t>::max()));
+      for (; it != starts.end() && it->first < colls_[cand].start; ++it)
+        if (std::find(b.members.begin(), b.members.end(), it->second) == b.members.end())
+          return false;
+    }
     std::vector<size_t> members = b.members;
     members.push_back(cand);
     const std::pair<size_t, size_t> placements[] = {
         {b.start_at, cand}, {b.start_at, b.wait_at}, {cand, cand}, {cand, b.wait_at}};
     for (auto [start_at, wait_at] : placements) {
       const NodeId s = colls_[start_at].start, w = colls_[wait_at].wait;
-      if (s >= w || !preserves_intervals(members, group, s, w)) continue;
+      if (s >= w || !preserves_intervals(members, group, s, w))
+        continue;
       std::vector<NodeId> hoisted, sunk;
-      if (!closure(members, s, w, hoisted, sunk)) continue;
+      if (!closure(members, s, w, hoisted, sunk))
+        continue;
       b.members = std::move(members);
       b.start_at = start_at;
       b.wait_at = wait_at;
@@ -250,20 +300,24 @@ class Planner {
 };
 
 std::vector<Bucket> Planner::run() {
-  std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key;  // group -> key -> colls
+  std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key; // group -> key -> colls
   for (size_t i = 0; i < colls_.size(); ++i) {
     const std::string group = collective_group_name(g_.nodes[colls_[i].start]).value_or("");
     group_members_[group].push_back(i);
-    if (!colls_[i].schedulable || touches_written(colls_[i])) continue;
-    if (auto key = bucket_key(g_, colls_[i].start)) by_key[group][*key].push_back(i);
+    if (!colls_[i].schedulable || touches_written(colls_[i]))
+      continue;
+    if (auto key = bucket_key(g_, colls_[i].start))
+      by_key[group][*key].push_back(i);
   }
   for (auto& [group, list] : group_members_) {
-    std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
+    std::sort(list.begin(), list.end(),
+              [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
     auto& starts = group_starts_[group];
     auto& waits = group_waits_[group];
     for (size_t c : list) {
       starts.emplace_back(colls_[c].start, c);
-      if (colls_[c].wait >= 0) waits.emplace_back(colls_[c].wait, c);
+      if (colls_[c].wait >= 0)
+        waits.emplace_back(colls_[c].wait, c);
     }
     std::sort(starts.begin(), starts.end());
     std::sort(waits.begin(), waits.end());
@@ -273,10 +327,12 @@ std::vector<Bucket> Planner::run() {
   std::vector<bool> taken(colls_.size(), false);
   for (auto& [group, keys] : by_key) {
     for (auto& [key, list] : keys) {
-      std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
+      std::sort(list.begin(), list.end(),
+                [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
       for (size_t i = 0; i < list.size(); ++i) {
         const size_t first = list[i];
-        if (taken[first] || all_hiding_.count(colls_[first].start) || all_hiding_.count(colls_[first].wait))
+        if (taken[first] || all_hiding_.count(colls_[first].start) ||
+            all_hiding_.count(colls_[first].wait))
           continue;
         Bucket b;
         b.members = {first};
@@ -284,12 +340,15 @@ std::vector<Bucket> Planner::run() {
         b.start_at = b.wait_at = first;
         taken[first] = true;
         int failures = 0;
-        const size_t end = std::min(list.size(), i + 1 + static_cast<size_t>(opts_.max_coll_distance));
+        const size_t end =
+            std::min(list.size(), i + 1 + static_cast<size_t>(opts_.max_coll_distance));
         for (size_t j = i + 1; j < end; ++j) {
           const size_t cand = list[j];
           // A bucket too large ends the search (upstream's proxy for memory).
-          if (b.size_bytes + colls_[cand].size_bytes > opts_.max_bucket_bytes) break;
-          if (taken[cand]) continue;
+          if (b.size_bytes + colls_[cand].size_bytes > opts_.max_bucket_bytes)
+            break;
+          if (taken[cand])
+            continue;
           if (try_add(b, cand, group)) {
             b.size_bytes += colls_[cand].size_bytes;
             taken[cand] = true;
@@ -311,11 +370,11 @@ std::vector<Bucket> Planner::run() {
   return buckets;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                                  const BucketOptions& opts) {
   return Planner(g, colls, opts).run();
 }
 
-}  // namespace osched
+} // namespace osched

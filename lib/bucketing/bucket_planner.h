@@ -25,15 +25,19 @@
 namespace osched {
 
 struct BucketOptions {
-  int64_t max_bucket_bytes = int64_t{2} << 30;  // input + output bytes of one bucket (upstream: 2 GB)
-  int max_coll_distance = 200;                  // candidates looked at after a bucket's first member
+  int64_t max_bucket_bytes = int64_t{2}
+                             << 30; // input + output bytes of one bucket (upstream: 2 GB)
+  int max_coll_distance = 200;      // candidates looked at after a bucket's first member
+  // Members only consecutive in their group's issue order, so no other
+  // collective of the group is overtaken (--preserve-group-order).
+  bool preserve_group_order = false;
 };
 
 struct Bucket {
-  std::vector<size_t> members;  // indices into the intervals, in start order
+  std::vector<size_t> members; // indices into the intervals, in start order
   int64_t size_bytes = 0;
-  size_t start_at = 0;  // the member whose start position the merged start takes
-  size_t wait_at = 0;   // the member whose wait position the merged wait takes
+  size_t start_at = 0; // the member whose start position the merged start takes
+  size_t wait_at = 0;  // the member whose wait position the merged wait takes
   // Nodes that move: before the merged start (inputs of later members), and
   // after the merged wait (users of earlier members' waits), in order.
   std::vector<NodeId> hoisted, sunk;
@@ -42,4 +46,4 @@ struct Bucket {
 std::vector<Bucket> plan_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
                                  const BucketOptions& opts);
 
-}  // namespace osched
+} // namespace osched

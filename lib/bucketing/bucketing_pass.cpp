@@ -53,7 +53,8 @@ std::vector<MergedCollective> merges_of(const std::vector<Bucket>& buckets,
 // queueing spreads the cost), all are.
 std::vector<size_t> buckets_to_blame(const std::vector<Bucket>& buckets,
                                      const std::vector<OverlapInterval>& intervals,
-                                     const SimulationResult& before, const SimulationResult& after) {
+                                     const SimulationResult& before,
+                                     const SimulationResult& after) {
   std::vector<size_t> blamed;
   for (size_t k = 0; k < buckets.size(); ++k) {
     double members = 0, merged = 0;

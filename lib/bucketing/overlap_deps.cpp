@@ -32,7 +32,8 @@ bool add_dep(Graph& g, NodeId n, NodeId dep) {
 
 } // namespace
 
-int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals, bool group_timelines) {
+int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals,
+                        bool group_timelines) {
   int added = 0;
   if (group_timelines) {
     // Per group: its starts and waits, and the compute and hiding nodes.

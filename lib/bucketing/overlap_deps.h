@@ -17,6 +17,7 @@ namespace osched {
 
 // Adds the edges (skipping ones already present as data or control inputs) and
 // returns how many were added. The graph's order must already satisfy them.
-int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals, bool group_timelines = false);
+int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals,
+                        bool group_timelines = false);
 
 } // namespace osched

@@ -80,7 +80,8 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
     return out;
   std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
   if (config.collective_bucketing) {
-    BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance};
+    BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance,
+                     config.scheduler.preserve_group_order};
     // Bucketing may not raise the peak past the budget, nor past the schedule's
     // own peak where that already exceeds it.
     int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
@@ -91,7 +92,8 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
     std::iota(identity.begin(), identity.end(), 0);
     StepCheck step;
     step.simulate = [&](const Graph& graph, const std::vector<MergedCollective>& merged) {
-      if (!scheduled_rt) scheduled_rt = estimate_runtimes(graph, custom, primary, analytical);
+      if (!scheduled_rt)
+        scheduled_rt = estimate_runtimes(graph, custom, primary, analytical);
       return simulate_step(graph, *scheduled_rt, identity, merged);
     };
     step.merged_ms = [&](const Graph& graph, const Bucket& b) {
@@ -124,7 +126,8 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
   }
   if (config.insert_overlap_deps)
     out.report["overlap_deps"] = {
-        {"control_deps_added", insert_overlap_deps(out.graph, intervals, config.collective_bucketing)}};
+        {"control_deps_added",
+         insert_overlap_deps(out.graph, intervals, config.collective_bucketing)}};
   return out;
 }
 

@@ -176,7 +176,7 @@ private:
   int64_t in_flight_bytes_ = 0;
   int32_t current_compute_index_ = 0;
   double wasted_compute_ = 0;
-  std::vector<uint32_t> desc_mark_;  // mark_descendants
+  std::vector<uint32_t> desc_mark_; // mark_descendants
   uint32_t desc_stamp_ = 0;
   std::vector<NodeId> desc_stack_;
 
@@ -338,16 +338,78 @@ private:
     }
   }
 
+  // Why a collective was not started at some node, recorded cheaply (this
+  // runs for every refused candidate) and rendered once at the end.
+  enum class Refusal : uint8_t {
+    GroupTimeUsed,
+    Dependency,
+    MemoryNow,
+    PrefetchInFlight,
+    PrefetchBudget,
+    InFlightLimit,
+    PathCompute,
+    PathCollective,
+    PathWait,
+    PathComm
+  };
+  struct RefusalNote {
+    Refusal why;
+    NodeId at;      // the node it could have overlapped
+    NodeId blocker; // the node in its way, for path refusals
+    bool operator==(const RefusalNote& o) const {
+      return why == o.why && at == o.at && blocker == o.blocker;
+    }
+  };
+  std::vector<std::vector<RefusalNote>> refusals_; // per colls_ entry, newest first
+
   // Keeps the three most recent distinct reasons, newest first: the last
   // attempts are the ones nearest the collective's actual position.
-  void note(CollectiveOutcome& c, std::string why) {
-    auto it = std::find(c.why_exposed.begin(), c.why_exposed.end(), why);
-    if (it != c.why_exposed.end())
-      c.why_exposed.erase(it);
-    spdlog::debug("no overlap for {}: {}", g_.nodes[c.start].name, why);
-    c.why_exposed.insert(c.why_exposed.begin(), std::move(why));
-    if (c.why_exposed.size() > 3)
-      c.why_exposed.pop_back();
+  void note(int32_t idx, Refusal why, NodeId at, NodeId blocker = -1) {
+    if (refusals_.empty())
+      refusals_.resize(colls_.size());
+    auto& list = refusals_[idx];
+    const RefusalNote n{why, at, blocker};
+    auto it = std::find(list.begin(), list.end(), n);
+    if (it != list.end())
+      list.erase(it);
+    list.insert(list.begin(), n);
+    if (list.size() > 3)
+      list.pop_back();
+    if (spdlog::should_log(spdlog::level::debug))
+      spdlog::debug("no overlap for {}: {}", g_.nodes[colls_[idx].start].name,
+                    render(colls_[idx], n));
+  }
+
+  std::string render(const CollectiveOutcome& c, const RefusalNote& n) const {
+    const std::string at = "'" + g_.nodes[n.at].name + "'";
+    const std::string blocker = n.blocker >= 0 ? "'" + g_.nodes[n.blocker].name + "'" : "";
+    switch (n.why) {
+    case Refusal::GroupTimeUsed:
+      return at + " was already used to hide other collectives of group '" + c.group + "'";
+    case Refusal::Dependency:
+      return "depends on, or is needed by, the nearby " + at;
+    case Refusal::MemoryNow:
+      return "starting it before " + at + " would exceed the peak-memory budget";
+    case Refusal::PrefetchInFlight:
+      return "starting it before " + at +
+             " would keep more than --max-in-flight-gb prefetched across the compute until its use";
+    case Refusal::PrefetchBudget:
+      return "starting it before " + at +
+             " would exceed the peak-memory budget at a compute node before its use";
+    case Refusal::InFlightLimit:
+      return "in-flight byte limit (--max-in-flight-gb) reached";
+    case Refusal::PathCompute:
+      return "cannot start before " + at + ": needs compute " + blocker + " first";
+    case Refusal::PathCollective:
+      return "cannot start before " + at + ": needs collective " + blocker +
+             " (not yet issued) first";
+    case Refusal::PathWait:
+      return "cannot start before " + at + ": needs wait " + blocker +
+             ", which would expose its collective";
+    case Refusal::PathComm:
+      return "cannot start before " + at + ": needs " + blocker + " first";
+    }
+    return "";
   }
 
   void schedule(NodeId n) {
@@ -462,7 +524,8 @@ private:
   // never be an ancestor of `overlap`: everything `overlap` reads is
   // scheduled already, the candidate is not.
   void mark_descendants(NodeId overlap, NodeId bound) {
-    if (desc_mark_.empty()) desc_mark_.assign(g_.nodes.size(), 0);
+    if (desc_mark_.empty())
+      desc_mark_.assign(g_.nodes.size(), 0);
     ++desc_stamp_;
     std::vector<NodeId>& stack = desc_stack_;
     stack.assign(1, overlap);
@@ -489,17 +552,18 @@ private:
   // the bytes prefetched across some compute node over the in-flight limit,
   // at any compute node until the one it blocks? Collectives that block no
   // compute are exempt (as upstream).
-  std::optional<std::string> prefetch_exceeds_memory(const CollectiveOutcome& c) const {
+  std::optional<Refusal> prefetch_exceeds_memory(const CollectiveOutcome& c) const {
     const int32_t dom = dom_[c.start];
     if (dom == kOffComputePath)
       return std::nullopt;
     const int64_t size = c.memory_bytes;
-    if (memory_.current_bytes() + size > budget_) return std::string("would exceed the peak-memory budget");
+    if (memory_.current_bytes() + size > budget_)
+      return Refusal::MemoryNow;
     const size_t lo = static_cast<size_t>(current_compute_index_), hi = static_cast<size_t>(dom);
     if (cumulative_prefetch_->max(lo, hi) > max_in_flight_ - size)
-      return std::string("would keep more than --max-in-flight-gb prefetched across the compute until its use");
+      return Refusal::PrefetchInFlight;
     if (projected_->max(lo, hi) > budget_ - size)
-      return std::string("would exceed the peak-memory budget at a compute node before its use");
+      return Refusal::PrefetchBudget;
     return std::nullopt;
   }
 
@@ -529,7 +593,8 @@ private:
         continue;
       candidates.push_back(start);
     }
-    if (!candidates.empty()) mark_descendants(overlap, *std::max_element(candidates.begin(), candidates.end()));
+    if (!candidates.empty())
+      mark_descendants(overlap, *std::max_element(candidates.begin(), candidates.end()));
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
     // Reduce-scatters first (they release memory), then by the compute they block.
@@ -538,7 +603,6 @@ private:
       bool rs_b = colls_[info_of_[b]].kind == CollectiveKind::ReduceScatter;
       return std::make_tuple(!rs_a, dom_[a], a) < std::make_tuple(!rs_b, dom_[b], b);
     });
-    const std::string& oname = g_.nodes[overlap].name;
     for (NodeId start : candidates) {
       if (scheduled_[start])
         continue;
@@ -546,29 +610,28 @@ private:
       auto& c = colls_[idx];
       double& avail = remaining[group_of_[idx]];
       if (avail <= 0) {
-        note(c, "'" + oname + "' was already used to hide other collectives of group '" + c.group +
-                    "'");
+        note(idx, Refusal::GroupTimeUsed, overlap);
         continue;
       }
       if (is_descendant_marked(start) || (!overlap_ready && dg_.is_ancestor(start, overlap))) {
-        note(c, "depends on, or is needed by, the nearby '" + oname + "'");
+        note(idx, Refusal::Dependency, overlap);
         continue;
       }
       if (auto why = prefetch_exceeds_memory(c)) {
-        note(c, "starting it before '" + oname + "' " + *why);
+        note(idx, *why, overlap);
         continue;
       }
       while (!in_flight_.empty() && max_in_flight_ - in_flight_bytes_ < c.memory_bytes &&
              wait_is_hidden(colls_[in_flight_.front()].wait, overlap))
         force_oldest_wait();
       if (max_in_flight_ - in_flight_bytes_ < c.memory_bytes) {
-        note(c, "in-flight byte limit (--max-in-flight-gb) reached");
+        note(idx, Refusal::InFlightLimit, overlap);
         continue;
       }
       std::vector<NodeId> path;
-      if (!find_schedulable_path(start, overlap, path, c))
+      if (!find_schedulable_path(start, overlap, path, idx))
         continue;
-      spdlog::debug("overlapping {} with {}", g_.nodes[start].name, oname);
+      spdlog::debug("overlapping {} with {}", g_.nodes[start].name, g_.nodes[overlap].name);
       schedule_path(path);
       handle_collective_start(start);
       record_prefetch(c);
@@ -595,38 +658,37 @@ private:
   // hidden by something other than `overlap` (a wait that still needs
   // hiding, or that `overlap` hides, would be exposed by moving it here).
   bool find_schedulable_path(NodeId target, NodeId overlap, std::vector<NodeId>& path,
-                             CollectiveOutcome& c) {
-    std::string blocker;
+                             int32_t idx) {
+    std::optional<Refusal> why;
+    NodeId blocker = -1;
+    auto block = [&](Refusal r, NodeId v) {
+      why = r;
+      blocker = v;
+    };
     dg_.walk_ancestors(
-        target, [&](NodeId v) { return blocker.empty() && !scheduled_[v]; },
+        target, [&](NodeId v) { return !why && !scheduled_[v]; },
         [&](NodeId v) {
-          if (!blocker.empty())
+          if (why)
             return;
           switch (kind_[v]) {
           case Kind::Compute:
-            blocker = "needs compute '" + g_.nodes[v].name + "' first";
-            return;
+            return block(Refusal::PathCompute, v);
           case Kind::CollectiveStart:
-            blocker = "needs collective '" + g_.nodes[v].name + "' (not yet issued) first";
-            return;
+            return block(Refusal::PathCollective, v);
           case Kind::Wait:
-            if (!wait_is_hidden(v, overlap)) {
-              blocker = "needs wait '" + g_.nodes[v].name + "', which would expose its collective";
-              return;
-            }
+            if (!wait_is_hidden(v, overlap))
+              return block(Refusal::PathWait, v);
             break;
           default:
             // Other communication ops run from the main loop (as upstream).
             if (g_.nodes[v].target.find("c10") != std::string::npos ||
-                g_.nodes[v].target.find("_dtensor") != std::string::npos) {
-              blocker = "needs '" + g_.nodes[v].name + "' first";
-              return;
-            }
+                g_.nodes[v].target.find("_dtensor") != std::string::npos)
+              return block(Refusal::PathComm, v);
           }
           path.push_back(v);
         });
-    if (!blocker.empty()) {
-      note(c, "cannot start before '" + g_.nodes[overlap].name + "': " + blocker);
+    if (why) {
+      note(idx, *why, overlap, blocker);
       path.clear();
       return false;
     }
@@ -667,6 +729,9 @@ private:
     r.scheduled_peak_bytes = memory_profile(storages_, r.order).peak;
     r.memory_budget_bytes = budget_;
     r.wasted_compute_ms = wasted_compute_;
+    for (size_t k = 0; k < refusals_.size(); ++k)
+      for (const RefusalNote& n : refusals_[k])
+        colls_[k].why_exposed.push_back(render(colls_[k], n));
     for (auto& c : colls_) {
       if (!c.schedulable) {
         c.potentially_hideable = false;

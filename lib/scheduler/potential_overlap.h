@@ -10,7 +10,7 @@
 namespace osched {
 
 class PotentialOverlap {
- public:
+public:
   PotentialOverlap(const DependencyGraph& dg, const std::vector<NodeId>& compute_nodes)
       : dg_(dg), compute_(compute_nodes) {}
 
@@ -27,7 +27,7 @@ class PotentialOverlap {
                                           const std::vector<NodeId>& unlimited) const;
   bool bounded() const { return bounded_; }
 
- private:
+private:
   std::vector<NodeId> search(const std::vector<NodeId>& nodes, bool limit_one_per_compute,
                              const std::vector<NodeId>* unlimited) const;
 
@@ -36,4 +36,4 @@ class PotentialOverlap {
   mutable bool bounded_ = false;
 };
 
-}  // namespace osched
+} // namespace osched

@@ -8,24 +8,29 @@ namespace {
 void remap_refs(std::vector<Node>& nodes, const std::vector<NodeId>& new_index) {
   auto remap = [&](Value& v) { v.i = new_index[v.i]; };
   for (Node& n : nodes) {
-    for (auto& a : n.args) for_each_ref_mut(a, remap);
-    for (auto& kv : n.kwargs) for_each_ref_mut(kv.second, remap);
-    for (auto& d : n.control_deps) d = new_index[d];
+    for (auto& a : n.args)
+      for_each_ref_mut(a, remap);
+    for (auto& kv : n.kwargs)
+      for_each_ref_mut(kv.second, remap);
+    for (auto& d : n.control_deps)
+      d = new_index[d];
   }
 }
 
 std::vector<NodeId> inverse(const std::vector<NodeId>& order) {
   std::vector<NodeId> new_index(order.size(), -1);
-  for (size_t i = 0; i < order.size(); ++i) new_index[order[i]] = static_cast<NodeId>(i);
+  for (size_t i = 0; i < order.size(); ++i)
+    new_index[order[i]] = static_cast<NodeId>(i);
   return new_index;
 }
 
-}  // namespace
+} // namespace
 
 Graph apply_order(const Graph& g, const std::vector<NodeId>& order) {
   Graph out = g.without_nodes();
   out.nodes.reserve(order.size());
-  for (NodeId old : order) out.nodes.push_back(g.nodes[old]);
+  for (NodeId old : order)
+    out.nodes.push_back(g.nodes[old]);
   remap_refs(out.nodes, inverse(order));
   out.rebuild_index();
   return out;
@@ -36,7 +41,8 @@ Graph apply_order(Graph&& g, const std::vector<NodeId>& order) {
   // no second array of nodes exists even briefly.
   std::vector<bool> placed(order.size(), false);
   for (size_t start = 0; start < order.size(); ++start) {
-    if (placed[start]) continue;
+    if (placed[start])
+      continue;
     Node carry = std::move(g.nodes[start]);
     size_t j = start;
     while (static_cast<size_t>(order[j]) != start) {
@@ -53,4 +59,4 @@ Graph apply_order(Graph&& g, const std::vector<NodeId>& order) {
   return out;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -11,4 +11,4 @@ Graph apply_order(const Graph& g, const std::vector<NodeId>& order);
 // The same, moving the nodes out of `g` (no second copy of a large graph).
 Graph apply_order(Graph&& g, const std::vector<NodeId>& order);
 
-}  // namespace osched
+} // namespace osched

@@ -9,11 +9,13 @@
 
 namespace osched {
 
-SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order) {
+SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
+                               const std::vector<NodeId>& order) {
   return simulate_step(g, rt, order, {});
 }
 
-SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std::vector<NodeId>& order,
+SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
+                               const std::vector<NodeId>& order,
                                const std::vector<MergedCollective>& merged) {
   // Each merged member stands for the merged collective, held at its last
   // start (-1: not merged). Only the last start issues it.
@@ -21,23 +23,27 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
   std::vector<double> merged_ms;
   if (!merged.empty()) {
     std::vector<NodeId> position(g.nodes.size(), -1);
-    for (size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<NodeId>(i);
+    for (size_t i = 0; i < order.size(); ++i)
+      position[order[i]] = static_cast<NodeId>(i);
     stands_for.assign(g.nodes.size(), -1);
     merged_ms.assign(g.nodes.size(), 0);
     for (const MergedCollective& m : merged) {
       NodeId last = m.starts.front();
       for (NodeId s : m.starts)
-        if (position[s] > position[last]) last = s;
-      if (m.issued_by >= 0) last = m.issued_by;
-      for (NodeId s : m.starts) stands_for[s] = last;
+        if (position[s] > position[last])
+          last = s;
+      if (m.issued_by >= 0)
+        last = m.issued_by;
+      for (NodeId s : m.starts)
+        stands_for[s] = last;
       merged_ms[last] = m.ms;
     }
   }
   auto rep = [&](NodeId v) { return stands_for.empty() || stands_for[v] < 0 ? v : stands_for[v]; };
   SimulationResult r;
   r.collective_exposed_ms.assign(g.nodes.size(), 0.0);
-  std::vector<double> finish(g.nodes.size(), -1.0);  // collective end times
-  std::vector<NodeId> selects(g.nodes.size(), -1);    // getitem -> the node it selects from
+  std::vector<double> finish(g.nodes.size(), -1.0); // collective end times
+  std::vector<NodeId> selects(g.nodes.size(), -1);  // getitem -> the node it selects from
   std::map<std::string, double> stream_free;
   double t = 0;
   auto block_on = [&](NodeId coll) {
@@ -46,12 +52,13 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
       r.exposed_comm_ms += finish[coll] - t;
       t = finish[coll];
     }
-    finish[coll] = -1;  // later readers find it complete
+    finish[coll] = -1; // later readers find it complete
   };
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
     if (is_collective_node(n)) {
-      if (rep(v) != v) continue;  // issued by the merged collective's last start
+      if (rep(v) != v)
+        continue; // issued by the merged collective's last start
       const bool is_merged = !stands_for.empty() && stands_for[v] == v;
       double& free = stream_free[collective_group_name(n).value_or("")];
       double start = std::max(t, free);
@@ -61,15 +68,18 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
     // A reader of an in-flight collective (a wait, or any direct user of an
     // unschedulable one) blocks until it completes; metadata reads and
     // getitem selections do not touch the data.
-    if (is_metadata_node(n)) continue;
+    if (is_metadata_node(n))
+      continue;
     if (is_getitem_target(n.target)) {
       // A selected output of an in-flight collective is still in flight.
-      if (!n.args.empty() && n.args[0].is_ref()) selects[v] = static_cast<NodeId>(n.args[0].i);
+      if (!n.args.empty() && n.args[0].is_ref())
+        selects[v] = static_cast<NodeId>(n.args[0].i);
       continue;
     }
     for (NodeId in : data_inputs(n)) {
       const NodeId src = rep(selects[in] >= 0 ? selects[in] : in);
-      if (finish[src] >= 0) block_on(src);
+      if (finish[src] >= 0)
+        block_on(src);
     }
     if (is_compute_node(n)) {
       t += rt.ms[v];
@@ -78,9 +88,10 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt, const std
   }
   // Collectives nobody waited on still finish before the step ends.
   for (NodeId v = 0; v < g.size(); ++v)
-    if (finish[v] >= 0) block_on(v);
+    if (finish[v] >= 0)
+      block_on(v);
   r.step_ms = t;
   return r;
 }
 
-}  // namespace osched
+} // namespace osched
