@@ -555,6 +555,20 @@ def multiple_hiding_nodes_bucketing():
     return g
 
 
+def far_collective():
+    """500 pointwise nodes between a matmul and the next all-gather: the
+    candidates are the next unscheduled collectives, not a window of node
+    positions, so the matmul still hides it."""
+    g = G("far-collective")
+    x, p = g.ph("x", [64, 64]), g.ph("p", [32, 64])
+    h = g.mm("mm0", x, x)
+    for i in range(500):
+        h = g.relu(f"relu{i}", h)
+    w = g.wait("ag_wait", g.all_gather("ag", p))
+    g.output([g.mm("mm1", w, h)])
+    return g
+
+
 def bucketing_group_order():
     """Two all-gathers with an all-reduce of the same group between them:
     bucketing them issues the second before the all-reduce, which only
@@ -826,7 +840,8 @@ def main():
                reduce_scatter_bucketing, basic_all_reduce_bucketing, multidtype_bucketing,
                no_bucketing_with_dependent_hiding_nodes, no_bucketing_when_collective_depends_on_hiding_node,
                bucketing_wait_sink, bucketing_split_for_overlap, bucket_exposed_with_hidden_single_overlap,
-               multiple_hiding_nodes_bucketing, bucketing_with_convert_dtype, bucketing_group_order):
+               multiple_hiding_nodes_bucketing, bucketing_with_convert_dtype, bucketing_group_order,
+               far_collective):
         fn().save(f"testdata/scenarios/{fn.__name__}.json")
     for name, doc in invalid_cases(sink_waits_raise_comms()).items():
         with open(f"testdata/invalid/{name}.json", "w") as f:

@@ -145,6 +145,17 @@ TEST_CASE("preserve-group-order: buckets only merge collectives adjacent in thei
   CHECK_FALSE(verify_reordering(kept.original, kept.out.graph, {true}).has_value());
 }
 
+TEST_CASE("max_coll_distance counts unscheduled collectives, not node positions") {
+  // The all-gather is 501 nodes after mm0, which still hides it at the
+  // default of 200; with no candidates beyond the first, too.
+  auto s = run_scenario("far_collective");
+  CHECK(s.collective("ag")["hidden_by"] == nlohmann::json{"mm0"});
+  check_order(s, {"ag", "mm0", "relu0"});
+  ScheduleConfig one;
+  one.scheduler.max_coll_distance = 0;
+  CHECK(run_scenario("far_collective", one).collective("ag")["hidden_by"] == nlohmann::json{"mm0"});
+}
+
 TEST_CASE("memory budget stops a prefetch that would raise the peak") {
   ScheduleConfig tight;
   tight.scheduler.max_memory_increase_gb = 0;
