@@ -402,6 +402,14 @@ def _scale(g, name, x, k):
     return g.fn(name, "aten.mul.Tensor", [x], extra_args=[k])
 
 
+def _fold_add(g, terms, prefix="acc"):
+    """terms[0] + terms[1] + ... as a chain of adds named prefix_0, prefix_1, ..."""
+    acc = terms[0]
+    for i, t in enumerate(terms[1:]):
+        acc = _add(g, f"{prefix}_{i}", acc, t)
+    return acc
+
+
 def basic_all_gather_bucketing():
     g = G("basic-all-gather-bucketing")
     outs = []
@@ -434,8 +442,7 @@ def basic_all_reduce_bucketing():
         x = g.ph(n, [4, 4])
         w = g.wait(f"wait_tensor_{i}", g.all_reduce(f"all_reduce_{i}", x))
         sums.append(_sum(g, f"sum_{i}", w))
-    s = _add(g, "add", sums[0], sums[1])
-    g.output([_add(g, "add_1", s, sums[2])])
+    g.output([_fold_add(g, sums, "add")])
     return g
 
 
@@ -446,8 +453,7 @@ def multidtype_bucketing():
         x = g.ph(n, [4, 4], dt)
         w = g.wait(f"wait_tensor_{i}", g.all_gather(f"all_gather_{i}", x))
         sums.append(_sum(g, f"sum_{i}", w))
-    s = _add(g, "add", sums[0], sums[1])
-    g.output([_add(g, "add_1", s, sums[2])])
+    g.output([_fold_add(g, sums, "add")])
     return g
 
 
@@ -492,10 +498,7 @@ def _four_gathers(g):
 def _sum_all(g, waits, mms):
     terms = [_scale(g, f"scaled_{i}", _sum(g, f"sum_ag{i + 1}", w), 1.1 + 0.1 * i) for i, w in enumerate(waits)]
     terms += [_sum(g, f"sum_{m}", m) for m in mms]
-    acc = terms[0]
-    for i, t in enumerate(terms[1:]):
-        acc = _add(g, f"acc_{i}", acc, t)
-    return acc
+    return _fold_add(g, terms)
 
 
 def bucketing_wait_sink():
@@ -529,10 +532,7 @@ def bucket_exposed_with_hidden_single_overlap():
     s = _slice(g, "slice_a", a, 2)
     mm1 = g.mm("mm1", s, g.t("t_a", s))
     sums = [_sum(g, f"sum_{i}", w) for i, w in enumerate(waits)] + [_sum(g, "sum_mm", mm1)]
-    acc = sums[0]
-    for i, t in enumerate(sums[1:]):
-        acc = _add(g, f"acc_{i}", acc, t)
-    g.output([acc])
+    g.output([_fold_add(g, sums)])
     return g
 
 
@@ -548,10 +548,7 @@ def multiple_hiding_nodes_bucketing():
     ab = _add(g, "a_plus_b", a, b)
     mm3 = g.mm("mm3", ab, g.t("t_ab", ab))
     sums = [_sum(g, n, x) for n, x in (("sum_1", w1), ("sum_2", w2), ("sum_3", mm1), ("sum_4", mm2), ("sum_5", mm3))]
-    acc = sums[0]
-    for i, t in enumerate(sums[1:]):
-        acc = _add(g, f"acc_{i}", acc, t)
-    g.output([acc])
+    g.output([_fold_add(g, sums)])
     return g
 
 
