@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 cd build && ctest --output-on-failure -j"$(nproc)"
+cd ..
+scripts/test-sanitize.sh "${FUZZ_SECONDS:-20}"

@@ -3,6 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "test_support.h"
 
 using namespace osched::test;
@@ -11,7 +14,7 @@ namespace {
 
 struct Case {
   const char* file;
-  const char* message;  // expected substring of the single error line
+  const char* message; // expected substring of the single error line
 };
 
 const Case kCases[] = {
@@ -40,7 +43,17 @@ const Case kCases[] = {
     {"legacy_rank_out_of_range.json", "node 'all_reduce': ranks: rank 5 is out of range"},
 };
 
-}  // namespace
+} // namespace
+
+TEST_CASE("every file in testdata/invalid has its expected error in the table") {
+  // Regression inputs (fuzzer finds among them) must say what they expect.
+  for (const auto& e : std::filesystem::directory_iterator(source_path("testdata/invalid"))) {
+    const std::string name = e.path().filename().string();
+    INFO(name);
+    CHECK(std::any_of(std::begin(kCases), std::end(kCases),
+                      [&](const Case& c) { return name == c.file; }));
+  }
+}
 
 TEST_CASE("invalid graphs: one clear line, exit 2, no output file") {
   for (const auto& c : kCases) {
@@ -48,12 +61,14 @@ TEST_CASE("invalid graphs: one clear line, exit 2, no output file") {
     std::string path = source_path(std::string("testdata/invalid/") + c.file);
     TempDir tmp;
     std::string out = tmp.file("out.json");
-    for (const std::string& cmd : {std::string("validate "), std::string("convert "),
-                                   std::string("schedule ")}) {
+    for (const std::string& cmd :
+         {std::string("validate "), std::string("convert "), std::string("schedule ")}) {
       INFO(cmd);
       std::string args = cmd + "'" + path + "'";
-      if (cmd == "convert ") args += " '" + out + "'";
-      if (cmd == "schedule ") args += " -o '" + out + "' --report '" + tmp.file("report.json") + "'";
+      if (cmd == "convert ")
+        args += " '" + out + "'";
+      if (cmd == "schedule ")
+        args += " -o '" + out + "' --report '" + tmp.file("report.json") + "'";
       CliResult r = run_cli(args);
       CHECK(r.exit_code == 2);
       CHECK(r.err == "error: " + path + ": " + r.err.substr(9 + path.size()));
@@ -76,7 +91,8 @@ TEST_CASE("missing input file and bad options exit 2") {
 }
 
 TEST_CASE("unwritable output directory exits 4 and leaves nothing") {
-  CliResult r = run_cli("convert " + source_path("testdata/fsdp_tiny.json") + " /nonexistent-dir/out.json");
+  CliResult r =
+      run_cli("convert " + source_path("testdata/fsdp_tiny.json") + " /nonexistent-dir/out.json");
   CHECK(r.exit_code == 4);
   CHECK(r.err.find("/nonexistent-dir/out.json") != std::string::npos);
 }

@@ -1,5 +1,7 @@
 #include "cost/estimator.h"
 
+#include <iterator>
+
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -127,9 +129,14 @@ CustomEstimates load_custom_estimates(const std::string& path) {
   std::ifstream in(path);
   if (!in)
     throw std::invalid_argument(path + ": cannot open");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_custom_estimates(text, path);
+}
+
+CustomEstimates parse_custom_estimates(const std::string& text, const std::string& path) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(path + ": malformed JSON");
   }

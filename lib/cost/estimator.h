@@ -50,6 +50,8 @@ struct CustomEstimates {
 
 // Throws std::invalid_argument("FILE: field: reason").
 CustomEstimates load_custom_estimates(const std::string& path);
+// The same on the file's text; `path` names it in errors.
+CustomEstimates parse_custom_estimates(const std::string& text, const std::string& path);
 
 // "TARGET|dtype[d0,d1]|..." over the node's tensor inputs in argument order.
 std::string op_shape_key(const Graph& g, NodeId n);
