@@ -318,3 +318,24 @@ TEST_CASE("standard input is refused under mpirun, where only one rank gets it")
   CHECK(r.err.find("not supported under mpirun") != std::string::npos);
   CHECK(run_shell("\"$BIN\" schedule - -o out.json -q < '" + kTiny + "'", dir).exit_code == 0);
 }
+
+TEST_CASE("two runs writing the same output leave one complete file, never a mix") {
+  TempDir tmp;
+  const std::string a = source_path("testdata/example_llama_fsdp.json");
+  const std::string b = source_path("testdata/tp_two_groups.json");
+  // What each run alone writes.
+  REQUIRE(run_cli("schedule " + a + " -o " + tmp.file("a.json") + " -q").exit_code == 0);
+  REQUIRE(run_cli("schedule " + b + " -o " + tmp.file("b.json") + " -q").exit_code == 0);
+  const std::string want_a = read_text(tmp.file("a.json")), want_b = read_text(tmp.file("b.json"));
+  for (int round = 0; round < 3; ++round) {
+    Shell s = run_shell("\"$BIN\" schedule '" + a + "' -o same.json -q & \"$BIN\" schedule '" + b +
+                            "' -o same.json -q & wait %1 && wait %2",
+                        tmp);
+    CHECK(s.exit_code == 0);
+    const std::string got = read_text(tmp.file("same.json"));
+    CHECK((got == want_a || got == want_b));
+  }
+  // No temporaries are left beside it.
+  for (const auto& e : fs::directory_iterator(tmp.path))
+    CHECK(e.path().filename().string().find("osched-tmp") == std::string::npos);
+}
