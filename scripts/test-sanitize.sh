@@ -50,7 +50,7 @@ run_fuzz() {
     ls "$CORPUS"/crash-* "$CORPUS"/leak-* "$CORPUS"/timeout-* 2>/dev/null | head
     exit 1
   }
-  grep -E "^#[0-9]+ +DONE" "$CORPUS/$target.log" | tail -1 || true  # runs done, coverage
+  grep -E "^Done [0-9]+ runs" "$CORPUS/$target.log" | tail -1 || true
 }
 run_fuzz fuzz_json_graph "$CORPUS/json"
 run_fuzz fuzz_proto_graph "$CORPUS/pb"
