@@ -104,8 +104,8 @@ TEST_CASE("bucketing honours --bucket-max-gb") {
             .exit_code == 2);
 }
 
-TEST_CASE(
-    "bucketing the llama example keeps every member's overlap inside its bucket, deterministically") {
+TEST_CASE("bucketing the llama example keeps every member's overlap inside its bucket, "
+          "deterministically") {
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
   std::string args = " --collective-bucketing --insert-overlap-deps -q";
@@ -129,6 +129,9 @@ TEST_CASE(
   std::map<std::string, json> coll;
   for (const auto& c : rep["collectives"])
     coll[c["name"]] = c;
+  // Each of the 4 layers prefetches several same-group all-gathers behind
+  // one compute node in the forward and again in the backward: at least one
+  // bucket per layer and direction.
   REQUIRE(rep["bucketing"]["buckets"].size() >= 8);
   for (const auto& b : rep["bucketing"]["buckets"]) {
     INFO(b.dump());
@@ -136,7 +139,8 @@ TEST_CASE(
     size_t start = pos[b["name"]], wait = out["nodes"].size();
     for (size_t i = start + 1; i < out["nodes"].size(); ++i)
       if (out["nodes"][i]["target"] == "_c10d_functional.wait_tensor.default" &&
-          out["nodes"][i]["args"][0].dump().find(b["name"].get<std::string>()) != std::string::npos) {
+          out["nodes"][i]["args"][0].dump().find(b["name"].get<std::string>()) !=
+              std::string::npos) {
         wait = i;
         break;
       }
@@ -162,7 +166,8 @@ TEST_CASE(
         0);
 }
 
-TEST_CASE("insert-overlap-deps pins start -> hiding compute -> wait for every fully hidden collective") {
+TEST_CASE(
+    "insert-overlap-deps pins start -> hiding compute -> wait for every fully hidden collective") {
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
   REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " +
@@ -204,6 +209,7 @@ TEST_CASE("bucketing gives buckets up rather than exceed the memory budget") {
   int64_t limit = std::max(rep["memory"]["budget_bytes"].get<int64_t>(),
                            rep["memory"]["scheduled_peak_bytes"].get<int64_t>());
   CHECK(b["peak_bytes"].get<int64_t>() <= limit);
-  CHECK(rep["memory"]["scheduled_peak_bytes"].get<int64_t>() <= rep["memory"]["budget_bytes"].get<int64_t>());
+  CHECK(rep["memory"]["scheduled_peak_bytes"].get<int64_t>() <=
+        rep["memory"]["budget_bytes"].get<int64_t>());
   CHECK(b["buckets"].size() >= 1);
 }

@@ -49,9 +49,6 @@ public:
   Planner(const Graph& g, const std::vector<OverlapInterval>& colls, const BucketOptions& opts)
       : g_(g), colls_(colls), opts_(opts), dg_(g, hiding_edges(colls)) {
     for (const auto& c : colls)
-      if (c.exposed_ms == 0)
-        hiding_.insert(c.hiding.begin(), c.hiding.end());
-    for (const auto& c : colls)
       all_hiding_.insert(c.hiding.begin(), c.hiding.end());
     timeline_of_.assign(g.nodes.size(), false);
     for (const auto& c : colls) {
@@ -79,11 +76,9 @@ private:
   const std::vector<OverlapInterval>& colls_;
   const BucketOptions& opts_;
   DependencyGraph dg_;
-  std::unordered_set<NodeId> hiding_;     // hiding nodes of fully hidden collectives
-  std::unordered_set<NodeId> all_hiding_; // of any collective
+  std::unordered_set<NodeId> all_hiding_; // hiding nodes of any collective
   std::vector<bool> timeline_of_;         // collective starts and waits
   bool can_move_ = true;
-  std::map<std::string, std::vector<size_t>> group_members_; // group -> colls in start order
   // Per group, (position, coll) of its starts and of its waits, sorted.
   std::map<std::string, std::vector<std::pair<NodeId, size_t>>> group_starts_, group_waits_;
   std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
@@ -303,25 +298,17 @@ std::vector<Bucket> Planner::run() {
   std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key; // group -> key -> colls
   for (size_t i = 0; i < colls_.size(); ++i) {
     const std::string group = collective_group_name(g_.nodes[colls_[i].start]).value_or("");
-    group_members_[group].push_back(i);
+    group_starts_[group].emplace_back(colls_[i].start, i);
+    if (colls_[i].wait >= 0)
+      group_waits_[group].emplace_back(colls_[i].wait, i);
     if (!colls_[i].schedulable || touches_written(colls_[i]))
       continue;
     if (auto key = bucket_key(g_, colls_[i].start))
       by_key[group][*key].push_back(i);
   }
-  for (auto& [group, list] : group_members_) {
-    std::sort(list.begin(), list.end(),
-              [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
-    auto& starts = group_starts_[group];
-    auto& waits = group_waits_[group];
-    for (size_t c : list) {
-      starts.emplace_back(colls_[c].start, c);
-      if (colls_[c].wait >= 0)
-        waits.emplace_back(colls_[c].wait, c);
-    }
-    std::sort(starts.begin(), starts.end());
-    std::sort(waits.begin(), waits.end());
-  }
+  for (auto* events : {&group_starts_, &group_waits_})
+    for (auto& [group, list] : *events)
+      std::sort(list.begin(), list.end());
   constexpr int kMaxConsecutiveFailures = 20;
   std::vector<Bucket> buckets;
   std::vector<bool> taken(colls_.size(), false);
