@@ -102,10 +102,10 @@ TEST_CASE("matmul problems carry shapes, strides and dtype; unbacked dims are no
 
 TEST_CASE("collective input bytes and series keys") {
   Graph g = tiny();
-  auto in = collective_input(g, *g.find("ag0"));
+  auto in = decode_collective(g, *g.find("ag0"));
   REQUIRE(in);
-  CHECK(in->first == 32 * 128 * 4);
-  CHECK(in->second == DType::Float32);
+  CHECK(*in->input_bytes == 32 * 128 * 4);
+  CHECK(*in->dtype == DType::Float32);
   CollectiveProblem p{CollectiveKind::AllGather, DType::Float32, 16384, 4};
   CHECK(p.key() == "all_gather|float32|ranks=4|bytes=16384");
   CHECK(collective_model_bytes(CollectiveKind::AllGather, 100, 4) == 500);
@@ -148,9 +148,8 @@ TEST_CASE("aligned benchmarks on one rank: every key measured once, then served 
   CHECK(*est.compute_ms(g, *g.find("fwd_mm0")) == Approx(0.032));
   CHECK_FALSE(est.compute_ms(g, *g.find("fwd_relu0")));
   // One rank measured, the group has 4: scaled by the NCCL model's ratio.
-  NodeId ag = *g.find("ag0");
-  double model4 =
-      estimate_nccl_ms({CollectiveKind::AllGather, collective_size_bytes(g, ag), 4, 1}, hw);
+  const CollectiveInfo ag = *decode_collective(g, *g.find("ag0"));
+  double model4 = estimate_nccl_ms({CollectiveKind::AllGather, ag.size_bytes, 4, 1}, hw);
   double model1 =
       estimate_nccl_ms({CollectiveKind::AllGather,
                         collective_model_bytes(CollectiveKind::AllGather, 16384, 1), 1, 1},
@@ -176,9 +175,9 @@ TEST_CASE("collective estimates interpolate between measured powers of two") {
   t.nranks = 4; // the graph's group size: no scaling
   t.collectives["all_gather|float32|ranks=4"] = {{8192, 1.0}, {32768, 3.0}};
   BenchmarkEstimator est(t, default_hardware());
-  CHECK(*est.collective_ms(g, *g.find("ag0")) ==
+  CHECK(*est.collective_ms(g, *decode_collective(g, *g.find("ag0"))) ==
         Approx(1.0 + 2.0 * (16384 - 8192) / (32768.0 - 8192)));
-  CHECK_FALSE(est.collective_ms(g, *g.find("rs0"))); // no reduce-scatter series measured
+  CHECK_FALSE(est.collective_ms(g, *decode_collective(g, *g.find("rs0")))); // no reduce-scatter series measured
 }
 
 TEST_CASE("lower median as torch.median takes it") {

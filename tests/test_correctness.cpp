@@ -235,11 +235,12 @@ TEST_CASE("every collective variant is recognised with its kind, group and bytes
   for (const Want& w : want) {
     INFO(w.name);
     const NodeId id = *g.find(w.name);
-    REQUIRE(is_collective_node(g.nodes[id]));
-    CHECK(collective_signature(g.nodes[id].target)->kind == w.kind);
-    CHECK(collective_group_name(g.nodes[id]) == std::optional<std::string>(w.group));
-    CHECK(collective_size_bytes(g, id) == w.bytes);
-    CHECK(collective_group_size(g, id) == 2);
+    auto c = decode_collective(g, id);
+    REQUIRE(c);
+    CHECK(c->kind == w.kind);
+    CHECK(c->group == w.group);
+    CHECK(c->size_bytes == w.bytes);
+    CHECK(c->group_size == 2);
   }
   // The two ops in collective namespaces that are not modelled are named.
   REQUIRE(stats.warnings.size() == 2);

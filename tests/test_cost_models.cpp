@@ -62,14 +62,17 @@ TEST_CASE("custom estimates: node name beats op+shape beats op") {
 
 TEST_CASE("collective sizes: input + output bytes, all-reduce footprint halved") {
   Graph g = read_graph_file(source_path("testdata/fsdp_tiny.json"));
-  NodeId ag = *g.find("ag0");
-  CHECK(collective_size_bytes(g, ag) == (32 * 128 + 128 * 128) * 4);
-  CHECK(collective_memory_bytes(g, ag) == collective_size_bytes(g, ag));
+  auto ag = decode_collective(g, *g.find("ag0"));
+  REQUIRE(ag);
+  CHECK(ag->size_bytes == (32 * 128 + 128 * 128) * 4);
+  CHECK(ag->memory_bytes == ag->size_bytes);
   Graph tp = read_graph_file(source_path("testdata/tp_two_groups.json"));
-  NodeId ar = *tp.find("ar_tp1");
-  CHECK(collective_memory_bytes(tp, ar) == collective_size_bytes(tp, ar) / 2);
-  CHECK(collective_num_nodes(tp, ar, 8) == 1);
-  CHECK(collective_num_nodes(tp, *tp.find("ar_dp"), 2) == 2);
+  auto ar = decode_collective(tp, *tp.find("ar_tp1"));
+  REQUIRE(ar);
+  CHECK(ar->memory_bytes == ar->size_bytes / 2);
+  CHECK(ar->reduce_op == "sum");
+  CHECK(ar->num_hosts(8) == 1);
+  CHECK(decode_collective(tp, *tp.find("ar_dp"))->num_hosts(2) == 2);
 }
 
 TEST_CASE(

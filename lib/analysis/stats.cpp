@@ -3,7 +3,7 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "graph/mutation.h"
 #include "graph/op_table.h"
 
@@ -17,11 +17,11 @@ GraphStats compute_stats(const Graph& g) {
     s.by_op[std::string(node_op_name(n.op))]++;
     if (is_compute_node(n)) {
       s.compute_nodes++;
-    } else if (is_collective_node(n)) {
+    } else if (auto c = decode_collective(g, static_cast<NodeId>(&n - g.nodes.data()))) {
       s.collectives++;
-      auto& gs = s.groups[collective_group_name(n).value_or("?")];
+      auto& gs = s.groups[c->group.empty() ? "?" : c->group];
       gs.count++;
-      gs.by_kind[std::string(collective_kind_name(collective_signature(n.target)->kind))]++;
+      gs.by_kind[std::string(collective_kind_name(c->kind))]++;
       for (const auto& m : n.val)
         if (m) gs.bytes += m->nbytes();
     } else if (is_wait_node(n)) {

@@ -3,7 +3,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "memory/storage_map.h"
 #include "memory/write_order.h"
 
@@ -131,9 +131,10 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
   std::unordered_map<std::string, std::pair<NodeId, NodeId>> last; // group -> (orig, pos)
   for (NodeId o = 0; o < original.size(); ++o) {
     const Node& n = original.nodes[o];
-    if (!is_collective_node(n))
+    auto c = decode_collective(original, o);
+    if (!c)
       continue;
-    std::string group = collective_group_name(n).value_or("");
+    const std::string& group = c->group;
     auto it = last.find(group);
     if (it != last.end() && pos[o] < it->second.second)
       return "process group '" + group + "': collective '" + n.name + "' is now issued before '" +

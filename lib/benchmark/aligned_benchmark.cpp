@@ -67,16 +67,12 @@ run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const Hardw
   std::map<std::string, CollectiveProblem> colls;
   if (opts.collectives) {
     for (NodeId i = 0; i < g.size(); ++i) {
-      const Node& n = g.nodes[i];
-      auto sig = collective_signature(n.target);
+      auto c = decode_collective(g, i);
       // Broadcasts are not benchmarked: the scheduler keeps them in place.
-      if (!sig || n.op != NodeOp::CallFunction || sig->kind == CollectiveKind::Broadcast)
+      if (!c || c->kind == CollectiveKind::Broadcast || !c->input_bytes)
         continue;
-      auto in = collective_input(g, i);
-      if (!in)
-        continue;
-      for (int64_t bytes : measurement_sizes(in->first)) {
-        CollectiveProblem p{sig->kind, in->second, bytes, ctx.size()};
+      for (int64_t bytes : measurement_sizes(*c->input_bytes)) {
+        CollectiveProblem p{c->kind, *c->dtype, bytes, ctx.size()};
         colls.emplace(p.key(), p);
       }
     }
@@ -202,26 +198,22 @@ std::optional<double> BenchmarkEstimator::compute_ms(const Graph& g, NodeId n) {
   return it->second;
 }
 
-std::optional<double> BenchmarkEstimator::collective_ms(const Graph& g, NodeId n) {
-  auto sig = collective_signature(g.nodes[n].target);
-  if (!sig || sig->kind == CollectiveKind::Broadcast)
+std::optional<double> BenchmarkEstimator::collective_ms(const Graph&, const CollectiveInfo& c) {
+  if (c.kind == CollectiveKind::Broadcast || !c.input_bytes)
     return std::nullopt;
-  auto in = collective_input(g, n);
-  if (!in)
-    return std::nullopt;
-  CollectiveProblem series_of{sig->kind, in->second, 0, table_.nranks};
+  CollectiveProblem series_of{c.kind, *c.dtype, 0, table_.nranks};
   auto it = table_.collectives.find(series_of.series());
   if (it == table_.collectives.end())
     return std::nullopt;
-  auto ms = interpolate_ms(it->second, in->first);
+  auto ms = interpolate_ms(it->second, *c.input_bytes);
   if (!ms)
     return std::nullopt;
-  int group = collective_group_size(g, n);
-  int nodes = collective_num_nodes(g, n, hw_.gpus_per_node);
-  if (group != table_.nranks || nodes > 1) {
-    double target = estimate_nccl_ms({sig->kind, collective_size_bytes(g, n), group, nodes}, hw_);
+  // Measured on this machine's ranks: scale by the model to the graph's group.
+  const int hosts = c.num_hosts(hw_.gpus_per_node);
+  if (c.group_size != table_.nranks || hosts > 1) {
+    double target = estimate_nccl_ms({c.kind, c.size_bytes, c.group_size, hosts}, hw_);
     double measured = estimate_nccl_ms(
-        {sig->kind, collective_model_bytes(sig->kind, in->first, table_.nranks), table_.nranks, 1},
+        {c.kind, collective_model_bytes(c.kind, *c.input_bytes, table_.nranks), table_.nranks, 1},
         hw_);
     if (measured > 0)
       *ms *= target / measured;

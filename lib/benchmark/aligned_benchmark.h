@@ -57,7 +57,7 @@ public:
       : table_(table), hw_(std::move(hw)) {}
   std::string name() const override { return "benchmark"; }
   std::optional<double> compute_ms(const Graph& g, NodeId n) override;
-  std::optional<double> collective_ms(const Graph& g, NodeId n) override;
+  std::optional<double> collective_ms(const Graph& g, const CollectiveInfo& c) override;
 
 private:
   const BenchmarkTable& table_;

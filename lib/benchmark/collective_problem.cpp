@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "cost/flops.h"
 
 namespace osched {
 
@@ -13,29 +12,6 @@ std::string CollectiveProblem::series() const {
 
 std::string CollectiveProblem::key() const {
   return series() + "|bytes=" + std::to_string(input_bytes);
-}
-
-std::optional<std::pair<int64_t, DType>> collective_input(const Graph& g, NodeId id) {
-  const Node& n = g.nodes[id];
-  int64_t bytes = 0;
-  std::optional<DType> dtype;
-  bool unknown = false;
-  auto add = [&](const Value& v) {
-    const TensorMeta* t = ref_meta(g, v);
-    if (!t)
-      return;
-    if (t->has_unbacked_dims())
-      unknown = true;
-    bytes += t->nbytes();
-    if (!dtype)
-      dtype = t->dtype;
-  };
-  // Only the tensor inputs: the first argument (a list for coalesced forms).
-  if (!n.args.empty())
-    for_each_ref(n.args[0], add);
-  if (unknown || !dtype || bytes <= 0)
-    return std::nullopt;
-  return std::make_pair(bytes, *dtype);
 }
 
 int64_t collective_model_bytes(CollectiveKind kind, int64_t in, int nranks) {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "graph/dtype.h"
 #include "graph/graph.h"
 
@@ -27,10 +27,6 @@ struct CollectiveProblem {
   // "all_gather|bfloat16|ranks=8|bytes=1048576"
   std::string key() const;
 };
-
-// Input bytes per rank of a collective node (all inputs, for coalesced forms)
-// and its dtype; nullopt when metadata is missing or a dim is unbacked.
-std::optional<std::pair<int64_t, DType>> collective_input(const Graph& g, NodeId n);
 
 // Input + output bytes for `input_bytes` per rank, as the NCCL model sizes
 // collectives (all-gather output is nranks times its input, and so on).

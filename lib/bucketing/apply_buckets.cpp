@@ -6,8 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "cost/flops.h"
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 
 namespace osched {
 namespace {
@@ -121,11 +120,9 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
   int index = 0;
   for (const Bucket& b : buckets) {
     const Node& first = g.nodes[colls[b.members[0]].start];
-    CollectiveKind kind = collective_signature(first.target)->kind;
-    int64_t group_size = 1;
-    for (size_t i = 1; i < first.args.size(); ++i)
-      if (first.args[i].kind == Value::Kind::Int)
-        group_size = first.args[i].i;
+    const CollectiveInfo info = *decode_collective(g, colls[b.members[0]].start);
+    const CollectiveKind kind = info.kind;
+    const int64_t group_size = info.group_size;
     std::string base =
         unique("bucket" + std::to_string(index++) + "_" + std::string(collective_kind_name(kind)));
     const char* layout = kind == CollectiveKind::AllReduce ? "flat" : "rank_interleaved";
@@ -367,13 +364,14 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     }
     iv.hiding.assign(hiding.begin(), hiding.end());
     const Node& s = ng.nodes[iv.start];
+    const CollectiveInfo merged = *decode_collective(ng, iv.start);
     nlohmann::json hiding_names = nlohmann::json::array();
     for (NodeId h : iv.hiding)
       hiding_names.push_back(ng.nodes[h].name);
     out.report.push_back(
         {{"name", s.name},
-         {"kind", std::string(collective_kind_name(collective_signature(s.target)->kind))},
-         {"group", collective_group_name(s).value_or("")},
+         {"kind", std::string(collective_kind_name(merged.kind))},
+         {"group", merged.group},
          {"dtype", std::string(dtype_name(s.output()->dtype))},
          {"members", members},
          {"size_bytes", iv.size_bytes},

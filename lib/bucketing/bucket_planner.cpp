@@ -6,8 +6,7 @@
 #include <optional>
 #include <unordered_set>
 
-#include "benchmark/collective_problem.h"
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "graph/mutation.h"
 #include "graph/op_table.h"
 #include "memory/storage_map.h"
@@ -19,28 +18,19 @@ namespace {
 // Same key: the collectives can run as one.
 std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
   const Node& n = g.nodes[start];
-  auto sig = collective_signature(n.target);
+  auto c = decode_collective(g, start);
   // In-place and out= forms write a buffer that a bucket's flat copy would not.
-  if (!sig || sig->coalesced || sig->kind == CollectiveKind::AllToAll ||
-      sig->kind == CollectiveKind::Broadcast || !mutated_args(n).empty())
+  if (!c || c->coalesced || c->kind == CollectiveKind::AllToAll ||
+      c->kind == CollectiveKind::Broadcast || !mutated_args(n).empty())
     return std::nullopt;
-  auto group = collective_group_name(n);
-  auto in = collective_input(g, start);
-  if (!group || !in || n.args.empty() || !n.args[0].is_ref())
+  if (c->group.empty() || !c->input_bytes || n.args.empty() || !n.args[0].is_ref())
     return std::nullopt;
-  std::string key = *group + "|" + n.target;
+  // The group fixes the group size; the target fixes the kind and namespace.
+  std::string key = c->group + "|" + n.target;
   // Gathers only copy bytes, so dtypes mix (upstream's multidtype mode);
-  // reductions need one dtype.
-  if (sig->kind != CollectiveKind::AllGather)
-    key += "|" + std::string(dtype_name(in->second));
-  // reduce op (reduce_scatter, all_reduce) and group_size (all_gather, reduce_scatter)
-  for (size_t i = 1; i < n.args.size() && static_cast<int>(i) != sig->group_name_pos; ++i) {
-    const Value& v = n.args[i];
-    if (v.kind == Value::Kind::String)
-      key += "|" + v.s;
-    if (v.kind == Value::Kind::Int)
-      key += "|" + std::to_string(v.i);
-  }
+  // reductions need one dtype and one reduce op.
+  if (c->kind != CollectiveKind::AllGather)
+    key += "|" + std::string(dtype_name(*c->dtype)) + "|" + c->reduce_op;
   return key;
 }
 
@@ -297,7 +287,7 @@ private:
 std::vector<Bucket> Planner::run() {
   std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key; // group -> key -> colls
   for (size_t i = 0; i < colls_.size(); ++i) {
-    const std::string group = collective_group_name(g_.nodes[colls_[i].start]).value_or("");
+    const std::string group = decode_collective(g_, colls_[i].start)->group;
     group_starts_[group].emplace_back(colls_[i].start, i);
     if (colls_[i].wait >= 0)
       group_waits_[group].emplace_back(colls_[i].wait, i);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "graph/op_table.h"
 
 #include <map>
@@ -42,7 +42,7 @@ int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals,
     for (const OverlapInterval& iv : intervals) {
       if (!iv.schedulable || iv.wait < 0)
         continue;
-      auto& e = events[collective_group_name(g.nodes[iv.start]).value_or("")];
+      auto& e = events[decode_collective(g, iv.start)->group];
       e.push_back(iv.start);
       e.push_back(iv.wait);
       for (NodeId h : iv.hiding)

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -43,56 +42,8 @@ std::optional<double> AnalyticalEstimator::compute_ms(const Graph& g, NodeId id)
   return std::max(compute_s, memory_s) * 1e3;
 }
 
-std::optional<double> AnalyticalEstimator::collective_ms(const Graph& g, NodeId id) {
-  const Node& n = g.nodes[id];
-  auto sig = collective_signature(n.target);
-  if (!sig || n.op != NodeOp::CallFunction)
-    return std::nullopt;
-  CollectiveShape shape{sig->kind, collective_size_bytes(g, id), collective_group_size(g, id),
-                        collective_num_nodes(g, id, hw_.gpus_per_node)};
-  return estimate_nccl_ms(shape, hw_);
-}
-
-int64_t collective_size_bytes(const Graph& g, NodeId id) {
-  const Node& n = g.nodes[id];
-  int64_t in = 0;
-  bool any_input = false;
-  auto add = [&](const Value& v) {
-    if (const TensorMeta* t = ref_meta(g, v)) {
-      in += t->nbytes();
-      any_input = true;
-    }
-  };
-  for (const auto& a : n.args)
-    for_each_ref(a, add);
-  if (!any_input)
-    return 0;
-  int64_t out = 0;
-  for (const auto& m : n.val)
-    if (m)
-      out += m->nbytes();
-  return in + out;
-}
-
-int64_t collective_memory_bytes(const Graph& g, NodeId id) {
-  int64_t size = collective_size_bytes(g, id);
-  auto sig = collective_signature(g.nodes[id].target);
-  return sig && sig->kind == CollectiveKind::AllReduce ? size / 2 : size;
-}
-
-int collective_group_size(const Graph& g, NodeId id) {
-  auto ranks = collective_group_ranks(g, g.nodes[id]);
-  return ranks ? static_cast<int>(ranks->size()) : 1;
-}
-
-int collective_num_nodes(const Graph& g, NodeId id, int gpus_per_node) {
-  auto ranks = collective_group_ranks(g, g.nodes[id]);
-  if (!ranks)
-    return 1;
-  std::set<int64_t> hosts;
-  for (int64_t r : *ranks)
-    hosts.insert(r / std::max(1, gpus_per_node));
-  return static_cast<int>(hosts.size());
+std::optional<double> AnalyticalEstimator::collective_ms(const Graph&, const CollectiveInfo& c) {
+  return estimate_nccl_ms({c.kind, c.size_bytes, c.group_size, c.num_hosts(hw_.gpus_per_node)}, hw_);
 }
 
 std::string op_shape_key(const Graph& g, NodeId id) {
@@ -182,7 +133,7 @@ RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
   t.source.assign(g.nodes.size(), RuntimeSource::None);
   for (NodeId i = 0; i < g.size(); ++i) {
     const Node& n = g.nodes[i];
-    bool coll = is_collective_node(n);
+    const std::optional<CollectiveInfo> coll = decode_collective(g, i);
     if (!coll && !is_compute_node(n)) {
       // Other nodes take time only where the user says so; the scheduler
       // then lets them hide collectives too (as upstream does).
@@ -201,14 +152,14 @@ RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
     }
     std::optional<double> v;
     if (primary)
-      v = coll ? primary->collective_ms(g, i) : primary->compute_ms(g, i);
+      v = coll ? primary->collective_ms(g, *coll) : primary->compute_ms(g, i);
     if (v) {
       t.ms[i] = *v;
       t.source[i] =
           primary->name() == "analytical" ? RuntimeSource::Analytical : RuntimeSource::Benchmark;
       continue;
     }
-    v = coll ? fallback.collective_ms(g, i) : fallback.compute_ms(g, i);
+    v = coll ? fallback.collective_ms(g, *coll) : fallback.compute_ms(g, i);
     t.ms[i] = v.value_or(0.0);
     t.source[i] = v ? RuntimeSource::Analytical : RuntimeSource::None;
   }

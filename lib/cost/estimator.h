@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cost/hardware.h"
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "graph/graph.h"
 
 namespace osched {
@@ -21,7 +21,8 @@ class RuntimeEstimator {
   virtual ~RuntimeEstimator() = default;
   virtual std::string name() const = 0;
   virtual std::optional<double> compute_ms(const Graph& g, NodeId n) = 0;
-  virtual std::optional<double> collective_ms(const Graph& g, NodeId n) = 0;
+  // `c` is node c.node, decoded once by estimate_runtimes.
+  virtual std::optional<double> collective_ms(const Graph& g, const CollectiveInfo& c) = 0;
 };
 
 // Roofline for compute (FLOPs vs bytes moved), NCCL model for collectives.
@@ -30,7 +31,7 @@ class AnalyticalEstimator : public RuntimeEstimator {
   explicit AnalyticalEstimator(HardwareSpec hw) : hw_(std::move(hw)) {}
   std::string name() const override { return "analytical"; }
   std::optional<double> compute_ms(const Graph& g, NodeId n) override;
-  std::optional<double> collective_ms(const Graph& g, NodeId n) override;
+  std::optional<double> collective_ms(const Graph& g, const CollectiveInfo& c) override;
   const HardwareSpec& hardware() const { return hw_; }
 
  private:
@@ -55,14 +56,6 @@ CustomEstimates parse_custom_estimates(const std::string& text, const std::strin
 
 // "TARGET|dtype[d0,d1]|..." over the node's tensor inputs in argument order.
 std::string op_shape_key(const Graph& g, NodeId n);
-
-// Bytes a collective moves (inputs + outputs), as PyTorch sizes them.
-int64_t collective_size_bytes(const Graph& g, NodeId n);
-// Bytes live while it is in flight (all-reduce runs in place: half).
-int64_t collective_memory_bytes(const Graph& g, NodeId n);
-// Group size and number of nodes the group spans.
-int collective_group_size(const Graph& g, NodeId n);
-int collective_num_nodes(const Graph& g, NodeId n, int gpus_per_node);
 
 enum class RuntimeSource : uint8_t { None, Analytical, Custom, Benchmark };
 std::string_view runtime_source_name(RuntimeSource s);

@@ -45,11 +45,6 @@ double conv_flops(const TensorMeta* x, const TensorMeta* w, const TensorMeta* ou
 
 }  // namespace
 
-const TensorMeta* ref_meta(const Graph& g, const Value& v) {
-  if (!v.is_ref()) return nullptr;
-  const Node& src = g.nodes[v.i];
-  return src.output(v.ref_output < 0 ? 0 : static_cast<size_t>(v.ref_output));
-}
 
 double count_flops(const Graph& g, NodeId id) {
   const Node& n = g.nodes[id];

@@ -11,7 +11,4 @@ namespace osched {
 // FLOPs of node n, or 0 when the operator has no formula or shapes are missing.
 double count_flops(const Graph& g, NodeId n);
 
-// Shape (hints) of the tensor a value references, or nullptr.
-const TensorMeta* ref_meta(const Graph& g, const Value& v);
-
 }  // namespace osched

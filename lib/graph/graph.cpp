@@ -99,4 +99,11 @@ UserLists build_user_lists(const Graph& g, const InputLists& inputs) {
   return u;
 }
 
+const TensorMeta* ref_meta(const Graph& g, const Value& v) {
+  if (!v.is_ref())
+    return nullptr;
+  const Node& src = g.nodes[v.i];
+  return src.output(v.ref_output < 0 ? 0 : static_cast<size_t>(v.ref_output));
+}
+
 }  // namespace osched

@@ -109,6 +109,10 @@ struct InputLists {
 };
 
 InputLists build_input_lists(const Graph& g, bool include_control = true);
+
+// Metadata of the tensor a value references (its output 0 unless the
+// reference names one), or nullptr for literals and outputs without metadata.
+const TensorMeta* ref_meta(const Graph& g, const Value& v);
 UserLists build_user_lists(const Graph& g, const InputLists& inputs);
 
 }  // namespace osched

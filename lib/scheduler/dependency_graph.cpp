@@ -4,7 +4,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "graph/dedupe.h"
 
 namespace osched {
@@ -13,9 +13,10 @@ std::vector<std::pair<NodeId, NodeId>> group_order_edges(const Graph& g) {
   std::vector<std::pair<NodeId, NodeId>> edges;
   std::unordered_map<std::string, NodeId> last_in_group;
   for (NodeId i = 0; i < g.size(); ++i) {
-    if (!is_collective_node(g.nodes[i]))
+    auto c = decode_collective(g, i);
+    if (!c)
       continue;
-    auto [it, fresh] = last_in_group.try_emplace(collective_group_name(g.nodes[i]).value_or(""), i);
+    auto [it, fresh] = last_in_group.try_emplace(c->group, i);
     if (!fresh) {
       edges.emplace_back(it->second, i);
       it->second = i;

@@ -1,5 +1,7 @@
 #include "scheduler/overlap_scheduler.h"
 
+#include "graph/collective_info.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -183,15 +185,15 @@ private:
   void identify_collectives() {
     std::map<std::string, int32_t> group_ids;
     for (NodeId i = 0; i < g_.size(); ++i) {
-      const Node& node = g_.nodes[i];
-      if (!is_collective_node(node))
+      const std::optional<CollectiveInfo> info = decode_collective(g_, i);
+      if (!info)
         continue;
       CollectiveOutcome c;
       c.start = i;
-      c.kind = collective_signature(node.target)->kind;
-      c.group = collective_group_name(node).value_or("");
-      c.size_bytes = collective_size_bytes(g_, i);
-      c.memory_bytes = collective_memory_bytes(g_, i);
+      c.kind = info->kind;
+      c.group = info->group;
+      c.size_bytes = info->size_bytes;
+      c.memory_bytes = info->memory_bytes;
       c.estimated_ms = c.exposed_ms = rt_.ms[i];
       // Schedulable: waited on, and otherwise read only for metadata.
       CollectiveUses uses = collective_uses(g_, data_users_, i);

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "graph/collective.h"
+#include "graph/collective_info.h"
 #include "graph/op_table.h"
 
 namespace osched {
@@ -56,11 +56,11 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
   };
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
-    if (is_collective_node(n)) {
+    if (auto c = decode_collective(g, v)) {
       if (rep(v) != v)
         continue; // issued by the merged collective's last start
       const bool is_merged = !stands_for.empty() && stands_for[v] == v;
-      double& free = stream_free[collective_group_name(n).value_or("")];
+      double& free = stream_free[c->group];
       double start = std::max(t, free);
       free = finish[v] = start + (is_merged ? merged_ms[v] : rt.ms[v]);
       continue;
