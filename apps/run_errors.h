@@ -1,18 +1,13 @@
 #pragma once
-// Error categories the CLI maps to exit codes. The library throws
-// GraphError / IoError / DeviceError; the CLI adds input and output errors.
-
-#include <stdexcept>
+// Error categories the CLI maps to exit codes: the library's GraphError,
+// IoError, DeviceError, InputError and OutputError.
 
 #include "benchmark/device_error.h"
+#include "pipeline/job_errors.h"
 
 namespace osched::cli {
 
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-struct OutputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using osched::InputError;
+using osched::OutputError;
 
-}  // namespace osched::cli
+} // namespace osched::cli

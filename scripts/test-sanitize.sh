@@ -32,9 +32,10 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # forms); a crash, sanitizer finding, leak or broken invariant stops the run.
 CORPUS=$(mktemp -d)
 trap 'rm -rf "$CORPUS"' EXIT
-mkdir -p "$CORPUS"/{json,pb,est}
+mkdir -p "$CORPUS"/{json,pb,est,cfg}
 cp testdata/*.json testdata/scenarios/*.json testdata/invalid/*.json "$CORPUS/json/"
 cp testdata/scenarios/estimates*.json "$CORPUS/est/"
+cp testdata/configs/*.json "$CORPUS/cfg/"
 for f in testdata/fsdp_tiny.json testdata/tp_two_groups.json testdata/scenarios/*bucketing*.json; do
   [[ $f == *estimates* ]] && continue
   "$B/overlap-sched" convert "$f" "$CORPUS/pb/$(basename "$f" .json).pb" >/dev/null
@@ -56,4 +57,5 @@ run_fuzz fuzz_json_graph "$CORPUS/json"
 run_fuzz fuzz_proto_graph "$CORPUS/pb"
 run_fuzz fuzz_estimates "$CORPUS/est"
 run_fuzz fuzz_schedule "$CORPUS/json"
+run_fuzz fuzz_config "$CORPUS/cfg"
 echo "sanitizers and fuzzers: clean"

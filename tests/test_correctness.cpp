@@ -51,7 +51,7 @@ struct Run {
 Run schedule(Graph g, ScheduleConfig cfg = {}) {
   Run r;
   r.original = g;
-  r.out = run_schedule(r.original, graph_to_json_text(r.original), cfg);
+  r.out = run_schedule(schedule_input(r.original, graph_to_json_text(r.original), cfg), cfg);
   for (const auto& n : r.out.graph.nodes)
     r.order.push_back(n.name);
   auto violation = verify_reordering(r.original, r.out.graph);
@@ -332,7 +332,7 @@ TEST_CASE("the report's peak is the output's peak and never above the budget") {
       }
       cfg.collective_bucketing = variant == 2;
       Graph g = read_graph_file(path);
-      ScheduleOutput out = run_schedule(g, read_text(path), cfg);
+      ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
       const json& m = out.report["memory"];
       const int64_t peak = m["scheduled_peak_bytes"].get<int64_t>();
       CHECK(peak == measured_peak(out.graph));
@@ -364,7 +364,7 @@ TEST_CASE("a bucket that makes the step slower is given up") {
   ScheduleConfig cfg = bucketing_config("estimates_bucketing_slow.json");
   Graph g = scenario("bucketing");
   ScheduleOutput out =
-      run_schedule(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg);
+      run_schedule(schedule_input(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg), cfg);
   const json& b = out.report["bucketing"];
   // ag_a + ag_b + ag_c would merge (test_bucketing.cpp), but the merged
   // all-gather takes 5 ms against 3 x 0.2 ms.
@@ -420,7 +420,7 @@ TEST_CASE("collectives whose buffers are written in place are not bucketed") {
   // result is then written in place by its user, so moving ag_a's completion
   // would cross that write.
   g.nodes[*g.find("use_ag_a_wait")].mutates = std::vector<MutatedArg>{{0, ""}};
-  ScheduleOutput out = run_schedule(g, graph_to_json_text(g), cfg);
+  ScheduleOutput out = run_schedule(schedule_input(g, graph_to_json_text(g), cfg), cfg);
   for (const auto& b : out.report["bucketing"]["buckets"])
     CHECK(b["members"].dump().find("\"ag_a\"") == std::string::npos);
   CHECK(out.graph.find("ag_a").has_value());
@@ -434,7 +434,7 @@ TEST_CASE("the step predicted for buckets before the rewrite is the rewritten gr
   cfg.collective_bucketing = true;
   const std::string path = source_path("testdata/example_llama_fsdp.json");
   Graph g = read_graph_file(path);
-  ScheduleOutput out = run_schedule(g, read_text(path), cfg);
+  ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
   const json& b = out.report["bucketing"];
   REQUIRE(b["buckets"].size() > 0);
   CHECK(b["dropped_for_memory"] == 0);

@@ -38,7 +38,7 @@ Scheduled run_scenario(const std::string& name, ScheduleConfig cfg = {}) {
   s.original = read_graph_file(path);
   cfg.custom_estimates =
       load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
-  s.out = run_schedule(s.original, read_text(path), cfg);
+  s.out = run_schedule(schedule_input(s.original, read_text(path), cfg), cfg);
   for (const auto& n : s.out.graph.nodes)
     s.order.push_back(n.name);
   auto violation = verify_reordering(s.original, s.out.graph);
@@ -184,8 +184,8 @@ TEST_CASE("every testdata graph schedules, verifies and reports deterministicall
     INFO(name);
     std::string path = source_path(name);
     Graph g = read_graph_file(path);
-    ScheduleOutput a = run_schedule(g, read_text(path), {});
-    ScheduleOutput b = run_schedule(g, read_text(path), {});
+    ScheduleOutput a = run_schedule(schedule_input(g, read_text(path), {}), {});
+    ScheduleOutput b = run_schedule(schedule_input(g, read_text(path), {}), {});
     auto violation = verify_reordering(g, a.graph);
     INFO((violation ? *violation : std::string("ok")));
     CHECK_FALSE(violation.has_value());
@@ -199,7 +199,7 @@ TEST_CASE("every testdata graph schedules, verifies and reports deterministicall
 TEST_CASE("the FSDP example hides most of its communication") {
   std::string path = source_path("testdata/example_llama_fsdp.json");
   Graph g = read_graph_file(path);
-  ScheduleOutput out = run_schedule(g, read_text(path), {});
+  ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), {}), {});
   const auto& sim = out.report["simulation"];
   CHECK(sim["exposed_comm_ms_after"].get<double>() <
         0.5 * sim["exposed_comm_ms_before"].get<double>());

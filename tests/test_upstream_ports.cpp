@@ -45,7 +45,7 @@ Port run_port(const std::string& scenario, const std::string& estimates, bool bu
   cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/" + estimates));
   cfg.collective_bucketing = bucketing;
   cfg.insert_overlap_deps = overlap_deps;
-  p.out = run_schedule(p.original, read_text(path), cfg);
+  p.out = run_schedule(schedule_input(p.original, read_text(path), cfg), cfg);
   auto violation = verify_reordering(p.original, p.out.graph);
   INFO((violation ? *violation : std::string("ok")));
   REQUIRE_FALSE(violation.has_value());

@@ -7,6 +7,7 @@
 #include "bucketing/bucketing_pass.h"
 #include "bucketing/overlap_deps.h"
 #include "bucketing/overlap_interval.h"
+#include "pipeline/schedule_options.h"
 #include "report/content_hash.h"
 #include "report/report.h"
 #include "scheduler/overlap_scheduler.h"
@@ -15,39 +16,34 @@
 
 namespace osched {
 
-nlohmann::json ScheduleConfig::to_json() const {
-  return {{"max_in_flight_gb", scheduler.max_in_flight_gb},
-          {"max_compute_pre_fetch", scheduler.max_compute_pre_fetch},
-          {"compute_overlap_multiplier", scheduler.compute_overlap_multiplier},
-          {"max_coll_distance", scheduler.max_coll_distance},
-          {"max_memory_increase_gb", scheduler.max_memory_increase_gb},
-          {"max_memory_increase_ratio", scheduler.max_memory_increase_ratio},
-          {"preserve_group_order", scheduler.preserve_group_order},
-          {"release_memory_early", scheduler.release_memory_early},
-          {"collective_estimator", collective_estimator},
-          {"benchmark_compute", benchmark_compute},
-          {"benchmark_backend", benchmark_backend},
-          {"benchmark_cache", benchmark_cache_path},
-          {"collective_bucketing", collective_bucketing},
-          {"bucket_max_gb", bucket_max_gb},
-          {"insert_overlap_deps", insert_overlap_deps},
-          {"runtime_estimates", runtime_estimates_path}};
-}
-
-HardwareSpec resolve_hardware(const Graph& g, const nlohmann::json& overrides) {
+HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg) {
+  nlohmann::json overrides = cfg.hardware_overrides;
+  // The flags join the config's fields, so `gpu` sets the base that the
+  // other fields then adjust, wherever each came from.
+  if ((overrides.is_null() || overrides.is_object()) && (!cfg.gpu.empty() || cfg.gpus_per_node)) {
+    if (!cfg.gpu.empty())
+      overrides["gpu"] = cfg.gpu;
+    if (cfg.gpus_per_node)
+      overrides["gpus_per_node"] = *cfg.gpus_per_node;
+  }
   HardwareSpec hw = default_hardware();
   apply_hardware_overrides(hw, g.hardware);
   apply_hardware_overrides(hw, overrides);
   return hw;
 }
 
-namespace {
+ScheduleInput schedule_input(Graph g, std::string_view input_bytes, const ScheduleConfig& cfg) {
+  ScheduleInput in;
+  in.hardware = resolve_hardware(g, cfg);
+  in.input_hash = content_hash(std::string(input_bytes));
+  in.graph = std::move(g);
+  return in;
+}
 
-// `owned`, when given, is `g` itself and gives its nodes to the result.
-ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& input_hash,
-                              const ScheduleConfig& config, RuntimeEstimator* primary,
-                              const nlohmann::json& report_extra) {
-  HardwareSpec hw = resolve_hardware(g, config.hardware_overrides);
+ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
+  const Graph& g = in.graph;
+  const HardwareSpec& hw = in.hardware;
+  RuntimeEstimator* primary = in.measured;
   AnalyticalEstimator analytical(hw);
   const CustomEstimates* custom = config.custom_estimates ? &*config.custom_estimates : nullptr;
   RuntimeTable rt = estimate_runtimes(g, custom, primary, analytical);
@@ -61,20 +57,20 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
                after.step_ms);
 
   // The report reads the original graph, so it is built before the nodes move.
-  nlohmann::json cfg = config.to_json();
+  nlohmann::json cfg = schedule_options_echo(config);
   cfg["hardware"] = hw.to_json();
-  ReportInputs in;
-  in.graph = &g;
-  in.input_hash = input_hash;
-  in.config = cfg;
-  in.runtimes = &rt;
-  in.schedule = &sched;
-  in.before = &before;
-  in.after = &after;
-  in.extra = report_extra;
-  ScheduleOutput out{{}, build_report(in)};
-  out.graph = owned ? apply_order(std::move(*owned), sched.order) : apply_order(g, sched.order);
-  // From here on `g` may be empty.
+  ReportInputs ri;
+  ri.graph = &g;
+  ri.input_hash = in.input_hash;
+  ri.config = cfg;
+  ri.runtimes = &rt;
+  ri.schedule = &sched;
+  ri.before = &before;
+  ri.after = &after;
+  if (!in.benchmark_report.is_null())
+    ri.extra["benchmark"] = in.benchmark_report;
+  ScheduleOutput out{{}, build_report(ri)};
+  out.graph = apply_order(std::move(in.graph), sched.order);
 
   if (!config.collective_bucketing && !config.insert_overlap_deps)
     return out;
@@ -129,20 +125,6 @@ ScheduleOutput schedule_graph(const Graph& g, Graph* owned, const std::string& i
         {"control_deps_added",
          insert_overlap_deps(out.graph, intervals, config.collective_bucketing)}};
   return out;
-}
-
-} // namespace
-
-ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
-                            const ScheduleConfig& config, RuntimeEstimator* primary,
-                            const nlohmann::json& report_extra) {
-  return schedule_graph(g, nullptr, content_hash(input_bytes), config, primary, report_extra);
-}
-
-ScheduleOutput run_schedule_owned(Graph&& g, const std::string& input_hash,
-                                  const ScheduleConfig& config, RuntimeEstimator* primary,
-                                  const nlohmann::json& report_extra) {
-  return schedule_graph(g, &g, input_hash, config, primary, report_extra);
 }
 
 } // namespace osched

@@ -1,54 +1,48 @@
 #pragma once
-// The whole `schedule` job as a library call: estimate runtimes, schedule,
-// simulate before/after, build the reordered graph and the report. The CLI
-// only adds file IO and option parsing.
+// The schedule core as a library call: estimate runtimes, schedule,
+// simulate before/after, build the reordered graph and the report. Reading
+// files, ranks and measurement are the job's (pipeline/schedule_job.h).
 
-#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "cost/estimator.h"
 #include "cost/hardware.h"
 #include "graph/graph.h"
-#include "scheduler/options.h"
+#include "pipeline/schedule_config.h"
 
 namespace osched {
-
-struct ScheduleConfig {
-  SchedulerOptions scheduler;
-  nlohmann::json hardware_overrides; // applied after the graph's own `hardware`
-  std::optional<CustomEstimates> custom_estimates;
-  std::string runtime_estimates_path; // recorded in the report
-  std::string collective_estimator = "analytical";
-  bool benchmark_compute = false;
-  std::string benchmark_backend;    // "" when nothing is benchmarked
-  std::string benchmark_cache_path; // recorded in the report
-  bool collective_bucketing = false;
-  double bucket_max_gb = 2.0;  // upstream's max_bucket_memory_gb
-  bool insert_overlap_deps = false;
-
-  nlohmann::json to_json() const;
-};
 
 struct ScheduleOutput {
   Graph graph;
   nlohmann::json report;
 };
 
-// Effective hardware: defaults, then the graph's `hardware`, then overrides.
-// Throws std::invalid_argument on a bad field.
-HardwareSpec resolve_hardware(const Graph& g, const nlohmann::json& overrides);
+// What the schedule core reads besides its options: prepared by
+// run_schedule_job (pipeline/schedule_job.h) or by an embedder through
+// schedule_input().
+struct ScheduleInput {
+  Graph graph;
+  std::string input_hash; // of the serialized input, for the report
+  HardwareSpec hardware;  // resolve_hardware(graph, cfg)
+  // Measured runtimes (the benchmark estimator), taking precedence over the
+  // models; nullptr for none. Its report section goes with it.
+  RuntimeEstimator* measured = nullptr;
+  nlohmann::json benchmark_report;
+};
 
-// `primary` (optional) supplies measured runtimes, e.g. the benchmark estimator.
-// The same, consuming `g` (its nodes move into the result; for large graphs)
-// and taking the input's content hash instead of its bytes.
-ScheduleOutput run_schedule_owned(Graph&& g, const std::string& input_hash, const ScheduleConfig& config,
-                                  RuntimeEstimator* primary = nullptr,
-                                  const nlohmann::json& report_extra = nlohmann::json::object());
+// Effective hardware: defaults, then the graph's `hardware`, then the
+// config's overrides with --gpu / --gpus-per-node. Throws
+// std::invalid_argument on a bad field.
+HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg);
 
-ScheduleOutput run_schedule(const Graph& g, const std::string& input_bytes,
-                            const ScheduleConfig& config, RuntimeEstimator* primary = nullptr,
-                            const nlohmann::json& report_extra = nlohmann::json::object());
+// An input without measurements: hashes `input_bytes`, resolves the hardware.
+ScheduleInput schedule_input(Graph g, std::string_view input_bytes, const ScheduleConfig& cfg);
+
+// Estimate runtimes, schedule, simulate before/after, bucket and pin when
+// asked, and report. The graph moves through the passes into the result.
+ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& cfg);
 
 } // namespace osched

@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     cfg.insert_overlap_deps = true;
     osched::ScheduleOutput out;
     try {
-      out = osched::run_schedule(g, text, cfg);
+      out = osched::run_schedule(osched::schedule_input(g, text, cfg), cfg);
     } catch (const std::exception&) {
       continue; // e.g. an unknown GPU in the graph's hardware: a clear error
     }

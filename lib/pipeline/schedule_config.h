@@ -1,0 +1,38 @@
+#pragma once
+// Everything the schedule job is asked to do: the scheduler's limits, how
+// runtimes are estimated, bucketing and pinning, the target hardware. Each
+// field that a user sets is declared once in pipeline/schedule_options.cpp
+// (flag, config key, help, accepted values, report echo).
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cost/estimator.h"
+#include "scheduler/options.h"
+
+namespace osched {
+
+struct ScheduleConfig {
+  SchedulerOptions scheduler;
+  std::string collective_estimator = "analytical"; // or "benchmark"
+  bool benchmark_compute = false;
+  std::string benchmark_backend = "gpu"; // or "synthetic"
+  std::string benchmark_cache;           // path of the medians cache; "" for none
+  bool collective_bucketing = false;
+  double bucket_max_gb = 2.0; // upstream's max_bucket_memory_gb
+  bool insert_overlap_deps = false;
+  std::string runtime_estimates; // path of user estimates; "" for none
+  std::string gpu;               // target GPU name; "" keeps the graph's or the default
+  std::optional<int> gpus_per_node;
+  nlohmann::json hardware_overrides; // applied after the graph's own `hardware`
+
+  // Loaded from `runtime_estimates` by the job, or set directly by embedders.
+  std::optional<CustomEstimates> custom_estimates;
+
+  bool benchmarks_collectives() const { return collective_estimator == "benchmark"; }
+  bool benchmarking() const { return benchmarks_collectives() || benchmark_compute; }
+};
+
+} // namespace osched

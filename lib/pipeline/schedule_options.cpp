@@ -1,0 +1,274 @@
+#include "pipeline/schedule_options.h"
+
+#include <climits>
+#include <sstream>
+
+#include "cost/hardware.h"
+#include "io/escape.h"
+#include "pipeline/job_errors.h"
+
+namespace osched {
+namespace {
+
+std::string fmt_number(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+std::string check_gpu(const ScheduleConfig& c) {
+  if (c.gpu.empty() || is_known_gpu(c.gpu))
+    return "";
+  return "unknown GPU '" + escape_quoted(c.gpu) +
+         "' (known: names containing A100, V100, H100, H200, B100, B200 or GB200)";
+}
+
+std::string check_gpus_per_node(const ScheduleConfig& c) {
+  if (!c.gpus_per_node || (*c.gpus_per_node >= 1 && *c.gpus_per_node <= 1024))
+    return "";
+  return "must be from 1 to 1024, got " + std::to_string(*c.gpus_per_node);
+}
+
+template <typename T>
+OptionSpec row(std::string_view flag, std::string_view key, std::string_view help,
+               OptionFieldRef<T> field) {
+  OptionSpec s;
+  s.flag = flag;
+  s.key = key;
+  s.help = help;
+  s.field = field;
+  return s;
+}
+
+OptionSpec number(std::string_view flag, std::string_view key, std::string_view help,
+                  OptionFieldRef<double> field, double lo, double hi, bool lo_open) {
+  OptionSpec s = row(flag, key, help, field);
+  s.lo = lo;
+  s.hi = hi;
+  s.lo_open = lo_open;
+  return s;
+}
+
+// Counts: >= 0 (the config reader keeps them within 32 bits).
+OptionSpec count(std::string_view flag, std::string_view key, std::string_view help,
+                 OptionFieldRef<int> field) {
+  OptionSpec s = row(flag, key, help, field);
+  s.lo = 0;
+  s.hi = INT_MAX;
+  return s;
+}
+
+OptionSpec choice(std::string_view flag, std::string_view key, std::string_view help,
+                  OptionFieldRef<std::string> field, std::vector<std::string_view> choices) {
+  OptionSpec s = row(flag, key, help, field);
+  s.choices = std::move(choices);
+  return s;
+}
+
+std::vector<OptionSpec> build_table() {
+  using C = ScheduleConfig;
+  std::vector<OptionSpec> t;
+  t.push_back(number(
+      "--max-in-flight-gb", "max_in_flight_gb", "max GB of collectives in flight",
+      [](C& c) -> double& { return c.scheduler.max_in_flight_gb; }, 0, 1e9, true));
+  t.push_back(count("--max-compute-pre-fetch", "max_compute_pre_fetch",
+                    "max compute nodes a collective may be started ahead of its use",
+                    [](C& c) -> int& { return c.scheduler.max_compute_pre_fetch; }));
+  t.push_back(number(
+      "--compute-overlap-multiplier", "compute_overlap_multiplier",
+      "scale of compute time available to hide collectives",
+      [](C& c) -> double& { return c.scheduler.compute_overlap_multiplier; }, 0, 1e6, false));
+  t.push_back(count("--max-coll-distance", "max_coll_distance",
+                    "how many of the next unscheduled collectives each compute node may start",
+                    [](C& c) -> int& { return c.scheduler.max_coll_distance; }));
+  t.push_back(row<bool>("--preserve-group-order", "preserve_group_order",
+                        "never change a process group's collective issue order (not upstream; "
+                        "hang-safe even if ranks could decide differently)",
+                        [](C& c) -> bool& { return c.scheduler.preserve_group_order; }));
+  t.push_back(
+      row<bool>("--release-memory-early", "release_memory_early",
+                "run nodes that free more than they allocate as soon as they are ready (not "
+                "upstream; lowers the peak)",
+                [](C& c) -> bool& { return c.scheduler.release_memory_early; }));
+  t.push_back(number(
+      "--max-memory-increase-gb", "max_memory_increase_gb",
+      "peak memory may grow by max(this, ratio x baseline peak)",
+      [](C& c) -> double& { return c.scheduler.max_memory_increase_gb; }, 0, 1e9, false));
+  t.push_back(number(
+      "--max-memory-increase-ratio", "max_memory_increase_ratio", "see --max-memory-increase-gb",
+      [](C& c) -> double& { return c.scheduler.max_memory_increase_ratio; }, 0, 1e6, false));
+  t.push_back(choice("--collective-estimator", "collective_estimator",
+                     "analytical or benchmark (NCCL on local GPUs, under mpirun)",
+                     [](C& c) -> std::string& { return c.collective_estimator; },
+                     {"analytical", "benchmark"}));
+  t.push_back(row<bool>("--benchmark-compute", "benchmark_compute", "benchmark matmuls with cuBLAS",
+                        [](C& c) -> bool& { return c.benchmark_compute; }));
+  t.push_back(
+      row<std::string>("--benchmark-cache", "benchmark_cache",
+                       "JSON cache of aligned benchmark medians, read and updated (by rank 0)",
+                       [](C& c) -> std::string& { return c.benchmark_cache; }));
+  t.back().benchmark_only = true;
+  t.push_back(choice("--benchmark-backend", "benchmark_backend",
+                     "gpu (cuBLAS/NCCL) or synthetic (per-rank CPU model, for testing alignment)",
+                     [](C& c) -> std::string& { return c.benchmark_backend; },
+                     {"gpu", "synthetic"}));
+  t.back().benchmark_only = true;
+  t.push_back(
+      row<std::string>("--runtime-estimates", "runtime_estimates",
+                       "JSON of user estimates in ms (by node name or op), taking precedence",
+                       [](C& c) -> std::string& { return c.runtime_estimates; }));
+  t.push_back(row<std::string>(
+      "--gpu", "", "target GPU for the analytical model (H100-SXM, H200, A100-SXM, B200, V100)",
+      [](C& c) -> std::string& { return c.gpu; }));
+  t.back().check = check_gpu;
+  t.back().echo = false; // the report echoes the resolved hardware
+  t.push_back(row<std::optional<int>>("--gpus-per-node", "", "GPUs per node of the target machine",
+                                      [](C& c) -> std::optional<int>& { return c.gpus_per_node; }));
+  t.back().check = check_gpus_per_node;
+  t.back().echo = false;
+  t.push_back(row<nlohmann::json>("", "hardware",
+                                  "hardware fields over the graph's own (graph-format.md)",
+                                  [](C& c) -> nlohmann::json& { return c.hardware_overrides; }));
+  t.back().echo = false;
+  t.push_back(row<bool>("--collective-bucketing", "collective_bucketing",
+                        "merge collectives the schedule overlaps with the same compute",
+                        [](C& c) -> bool& { return c.collective_bucketing; }));
+  t.push_back(number(
+      "--bucket-max-gb", "bucket_max_gb", "max bytes of one bucket, in GB",
+      [](C& c) -> double& { return c.bucket_max_gb; }, 0, 1e9, true));
+  t.push_back(
+      row<bool>("--insert-overlap-deps", "insert_overlap_deps",
+                "write control_deps that pin each hidden collective around its hiding compute",
+                [](C& c) -> bool& { return c.insert_overlap_deps; }));
+  return t;
+}
+
+template <class... Fs> struct Overloaded : Fs... { using Fs::operator()...; };
+template <class... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
+
+} // namespace
+
+const std::vector<OptionSpec>& schedule_options() {
+  static const std::vector<OptionSpec> table = build_table();
+  return table;
+}
+
+void apply_schedule_config(const std::string& text, const std::string& path, ScheduleConfig& cfg,
+                           const std::function<bool(std::string_view flag)>& given) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(path + ": malformed JSON");
+  }
+  if (!j.is_object())
+    throw InputError(path + ": config must be a JSON object");
+  for (const auto& item : j.items()) {
+    const std::string key = item.key();
+    const nlohmann::json& v = item.value();
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& s : schedule_options())
+      if (!s.key.empty() && s.key == key)
+        spec = &s;
+    if (!spec)
+      throw InputError(path + ": " + key + ": unknown option");
+    auto fail = [&](const char* why) { throw InputError(path + ": " + key + ": " + why); };
+    auto int32_of = [&](const nlohmann::json& n) {
+      if (!n.is_number_integer() || n.get<int64_t>() < INT32_MIN || n.get<int64_t>() > INT32_MAX ||
+          (n.is_number_unsigned() && n.get<uint64_t>() > INT32_MAX))
+        fail("must be an integer that fits in 32 bits");
+      return static_cast<int>(n.get<int64_t>());
+    };
+    const bool keep = !spec->flag.empty() && given && given(spec->flag);
+    std::visit(Overloaded{
+                   [&](OptionFieldRef<double> f) {
+                     if (!v.is_number())
+                       fail("must be a number");
+                     if (!keep)
+                       f(cfg) = v.get<double>(); // ranges: check_schedule_options
+                   },
+                   [&](OptionFieldRef<int> f) {
+                     if (!keep)
+                       f(cfg) = int32_of(v);
+                   },
+                   [&](OptionFieldRef<std::optional<int>> f) {
+                     if (!keep)
+                       f(cfg) = int32_of(v);
+                   },
+                   [&](OptionFieldRef<bool> f) {
+                     if (!v.is_boolean())
+                       fail("must be true or false");
+                     if (!keep)
+                       f(cfg) = v.get<bool>();
+                   },
+                   [&](OptionFieldRef<std::string> f) {
+                     if (!v.is_string())
+                       fail(spec->choices.empty() ? "must be a path string" : "must be a string");
+                     if (!keep)
+                       f(cfg) = v.get<std::string>();
+                   },
+                   [&](OptionFieldRef<nlohmann::json> f) {
+                     if (!keep)
+                       f(cfg) = v; // checked where the hardware is resolved
+                   },
+               },
+               spec->field);
+  }
+}
+
+void check_schedule_options(const ScheduleConfig& given_cfg) {
+  ScheduleConfig cfg = given_cfg; // the accessors hand out references to a copy
+  for (const OptionSpec& s : schedule_options()) {
+    const std::string name(s.flag.empty() ? s.key : s.flag);
+    auto fail = [&](const std::string& why) { throw InputError(name + ": " + why); };
+    if (const auto* f = std::get_if<OptionFieldRef<double>>(&s.field)) {
+      const double v = (*f)(cfg);
+      if (!(s.lo_open ? v > s.lo : v >= s.lo) || !(v <= s.hi))
+        fail(std::string("must be ") + (s.lo_open ? "> " : ">= ") + fmt_number(s.lo) +
+             " and <= " + fmt_number(s.hi) + ", got " + fmt_number(v));
+    } else if (const auto* f = std::get_if<OptionFieldRef<int>>(&s.field)) {
+      if ((*f)(cfg) < s.lo)
+        fail("must be >= " + fmt_number(s.lo));
+    } else if (const auto* f = std::get_if<OptionFieldRef<std::string>>(&s.field)) {
+      const std::string& v = (*f)(cfg);
+      bool ok = s.choices.empty();
+      std::string expected;
+      for (size_t i = 0; i < s.choices.size(); ++i) {
+        ok |= v == s.choices[i];
+        expected += (i == 0                      ? ""
+                     : i + 1 == s.choices.size() ? " or "
+                                                 : ", ") +
+                    std::string(s.choices[i]);
+      }
+      if (!ok)
+        fail("expected " + expected + ", got '" + escape_quoted(v) + "'");
+    }
+    if (s.check)
+      if (std::string why = s.check(cfg); !why.empty())
+        fail(why);
+  }
+}
+
+nlohmann::json schedule_options_echo(const ScheduleConfig& given_cfg) {
+  ScheduleConfig cfg = given_cfg; // the accessors hand out references to a copy
+  nlohmann::json out = nlohmann::json::object();
+  const bool benchmarking = cfg.benchmarking();
+  for (const OptionSpec& s : schedule_options()) {
+    if (!s.echo)
+      continue;
+    const std::string key(s.key);
+    if (s.benchmark_only && !benchmarking) {
+      out[key] = "";
+      continue;
+    }
+    std::visit(Overloaded{[&](OptionFieldRef<std::optional<int>> f) {
+                            if (f(cfg))
+                              out[key] = *f(cfg);
+                          },
+                          [&](auto f) { out[key] = f(cfg); }},
+               s.field);
+  }
+  return out;
+}
+
+} // namespace osched

@@ -1,0 +1,59 @@
+#pragma once
+// The schedule job's options, each declared once: command-line flag,
+// config-file key, help, accepted values, and whether the report echoes it.
+// The CLI registers its flags from this table, config files load through it,
+// values are checked by it and the report's `config` section is written from
+// it. Adding an option = one field in ScheduleConfig + one row in
+// schedule_options.cpp.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/schedule_config.h"
+
+namespace osched {
+
+template <typename T> using OptionFieldRef = T& (*)(ScheduleConfig&);
+using OptionField = std::variant<OptionFieldRef<double>, OptionFieldRef<int>, OptionFieldRef<bool>,
+                                 OptionFieldRef<std::string>, OptionFieldRef<std::optional<int>>,
+                                 OptionFieldRef<nlohmann::json>>;
+
+struct OptionSpec {
+  std::string_view flag; // "--max-in-flight-gb"; "" for config-file only
+  std::string_view key;  // "max_in_flight_gb"; "" for command-line only
+  std::string_view help;
+  OptionField field;
+  // Numbers: lo <= v <= hi (lo < v when lo_open); written so NaN fails.
+  double lo = 0, hi = 0;
+  bool lo_open = false;
+  // Strings: one of these when not empty.
+  std::vector<std::string_view> choices;
+  // Anything else: "" when fine, else the reason ("unknown GPU 'X' ...").
+  std::string (*check)(const ScheduleConfig&) = nullptr;
+  bool echo = true;            // recorded in the report's `config`
+  bool benchmark_only = false; // echoed as "" when nothing is benchmarked
+};
+
+// In the order `schedule --help` lists them.
+const std::vector<OptionSpec>& schedule_options();
+
+// Applies a config file's JSON object (`path` names it in errors). Keys the
+// command line `given` already set keep their command-line value. Throws
+// InputError("PATH: KEY: reason") on unknown keys and wrong types; values
+// are range-checked by check_schedule_options afterwards.
+void apply_schedule_config(const std::string& text, const std::string& path, ScheduleConfig& cfg,
+                           const std::function<bool(std::string_view flag)>& given);
+
+// Throws InputError("--flag: reason") on the first value out of range.
+void check_schedule_options(const ScheduleConfig& cfg);
+
+// The report's `config` section (the effective values of echoed options).
+nlohmann::json schedule_options_echo(const ScheduleConfig& cfg);
+
+} // namespace osched

@@ -1,0 +1,31 @@
+// The schedule job's config-file reader on arbitrary text: loading, the
+// option checks, the report's echo and the hardware it resolves. Only the
+// library's InputError (and std::invalid_argument from the hardware fields)
+// may come out.
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "pipeline/job_errors.h"
+#include "pipeline/schedule_options.h"
+#include "pipeline/schedule_pipeline.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  osched::ScheduleConfig cfg;
+  try {
+    osched::apply_schedule_config(text, "fuzz.json", cfg, [](std::string_view flag) {
+      return flag == "--max-coll-distance"; // one flag "given": its key must be kept
+    });
+    if (cfg.scheduler.max_coll_distance != 200)
+      __builtin_trap();
+    osched::check_schedule_options(cfg);
+    (void)osched::schedule_options_echo(cfg).dump();
+    (void)osched::resolve_hardware(osched::Graph{}, cfg);
+  } catch (const osched::InputError&) {
+  } catch (const std::invalid_argument&) {
+  }
+  return 0;
+}

@@ -1,0 +1,127 @@
+// The option table (pipeline/schedule_options.h): one row per option gives
+// its flag, config key, checks and report echo, so these tests walk the
+// table rather than naming options one by one.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+#include <variant>
+
+#include "pipeline/job_errors.h"
+#include "pipeline/schedule_options.h"
+#include "test_support.h"
+
+using namespace osched;
+using namespace osched::test;
+
+namespace {
+
+std::string load_error(const std::string& text) {
+  ScheduleConfig cfg;
+  try {
+    apply_schedule_config(text, "c.json", cfg, {});
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("option table: every row is reachable, and names are unique") {
+  std::set<std::string> flags, keys;
+  for (const OptionSpec& s : schedule_options()) {
+    INFO(std::string(s.flag) << " / " << std::string(s.key));
+    CHECK((!s.flag.empty() || !s.key.empty()));
+    CHECK(!s.help.empty());
+    if (!s.flag.empty())
+      CHECK(flags.insert(std::string(s.flag)).second);
+    if (!s.key.empty())
+      CHECK(keys.insert(std::string(s.key)).second);
+    CHECK((!s.echo || !s.key.empty()));
+  }
+  // The CLI registers every flag of the table.
+  CliResult help = run_cli("schedule --help");
+  for (const std::string& f : flags)
+    CHECK(help.out.find(f) != std::string::npos);
+}
+
+TEST_CASE("option table: a config naming every key is loaded and echoed as given") {
+  const std::string text = read_text(source_path("testdata/configs/every_option.json"));
+  nlohmann::json want = nlohmann::json::parse(text);
+  ScheduleConfig cfg;
+  apply_schedule_config(text, "every_option.json", cfg, {});
+  check_schedule_options(cfg);
+  nlohmann::json echo = schedule_options_echo(cfg);
+  for (const OptionSpec& s : schedule_options()) {
+    if (s.key.empty())
+      continue;
+    const std::string key(s.key);
+    INFO(key);
+    REQUIRE(want.contains(key)); // the seed config covers the whole table
+    if (s.echo && !s.benchmark_only)
+      CHECK(echo[key] == want[key]);
+  }
+  CHECK(cfg.hardware_overrides == want["hardware"]);
+  // Benchmark-only options are echoed empty when nothing is benchmarked.
+  CHECK(echo["benchmark_backend"] == "");
+}
+
+TEST_CASE("option table: command-line values win over the config file") {
+  ScheduleConfig cfg;
+  cfg.scheduler.max_coll_distance = 7;
+  apply_schedule_config(R"({"max_coll_distance": 3, "max_in_flight_gb": 2.5})", "c.json", cfg,
+                        [](std::string_view flag) { return flag == "--max-coll-distance"; });
+  CHECK(cfg.scheduler.max_coll_distance == 7);
+  CHECK(cfg.scheduler.max_in_flight_gb == 2.5);
+}
+
+TEST_CASE("option table: config errors name the file and the key") {
+  CHECK(load_error(R"({"max_in_flght_gb": 1})") == "c.json: max_in_flght_gb: unknown option");
+  CHECK(load_error(R"({"max_in_flight_gb": "1"})") == "c.json: max_in_flight_gb: must be a number");
+  CHECK(load_error(R"({"max_coll_distance": 1.5})") ==
+        "c.json: max_coll_distance: must be an integer that fits in 32 bits");
+  CHECK(load_error(R"({"max_coll_distance": 4294967296})") ==
+        "c.json: max_coll_distance: must be an integer that fits in 32 bits");
+  CHECK(load_error(R"({"collective_bucketing": 1})") ==
+        "c.json: collective_bucketing: must be true or false");
+  CHECK(load_error(R"({"runtime_estimates": 3})") ==
+        "c.json: runtime_estimates: must be a path string");
+  CHECK(load_error(R"({"collective_estimator": 3})") ==
+        "c.json: collective_estimator: must be a string");
+  CHECK(load_error("[1]") == "c.json: config must be a JSON object");
+  CHECK(load_error("{") == "c.json: malformed JSON");
+}
+
+TEST_CASE(
+    "option table: every number rejects NaN and every choice an unknown value, naming the flag") {
+  for (const OptionSpec& s : schedule_options()) {
+    ScheduleConfig cfg;
+    const std::string name(s.flag.empty() ? s.key : s.flag);
+    INFO(name);
+    if (auto f = std::get_if<OptionFieldRef<double>>(&s.field)) {
+      (*f)(cfg) = std::nan("");
+    } else if (auto f = std::get_if<OptionFieldRef<int>>(&s.field)) {
+      (*f)(cfg) = -1;
+    } else if (auto f = std::get_if<OptionFieldRef<std::string>>(&s.field);
+               f && !s.choices.empty()) {
+      (*f)(cfg) = "nonsense";
+    } else {
+      continue;
+    }
+    try {
+      check_schedule_options(cfg);
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).rfind(name + ": ", 0) == 0);
+    }
+  }
+  ScheduleConfig cfg;
+  cfg.gpu = "TPU";
+  CHECK_THROWS_WITH(check_schedule_options(cfg), Catch::Contains("--gpu: unknown GPU 'TPU'"));
+  cfg = ScheduleConfig{};
+  cfg.gpus_per_node = 0;
+  CHECK_THROWS_WITH(check_schedule_options(cfg), "--gpus-per-node: must be from 1 to 1024, got 0");
+  CHECK_NOTHROW(check_schedule_options(ScheduleConfig{}));
+}
