@@ -14,7 +14,8 @@
 #include "io/output_batch.h"
 #include "pipeline/schedule_job.h"
 #include "pipeline/schedule_options.h"
-#include "report/report.h"
+#include "report/report_json.h"
+#include "report/report_summary.h"
 #include "run_errors.h"
 
 namespace osched::cli {
@@ -102,7 +103,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
       a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
   // Both outputs complete before either replaces anything, so a failure
   // leaves neither (and the input, even when -o names it, intact).
-  const std::string report_text = job.output.report.dump(2) + "\n";
+  const std::string report_text = report_to_json(job.output.report).dump(2) + "\n";
   OutputBatch batch;
   add_graph_output(batch, output, job.output.graph, out_format);
   if (!report.empty())

@@ -14,6 +14,8 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/simulate.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/reorder.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_json.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_summary.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/content_hash.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_pipeline.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_options.cpp

@@ -6,7 +6,7 @@ sets, compared byte for byte with testdata/golden/.
   scripts/golden.py BIN --update    (after an intended change of output)
 
 Reports are stored whole (they are what a reviewer diffs); reordered graphs
-as a SHA-256 each, since the report already names what moved and the graphs
+and the stderr summaries as a SHA-256 each, since the report already names what moved and the graphs
 would triple the size of the repository's test data. Runs from the
 repository root so the paths echoed in reports are the same everywhere.
 """
@@ -72,7 +72,7 @@ def cases():
 def run_case(binary, name, graph, args, tmp):
     out_graph = os.path.join(tmp, name + ".graph")
     report = os.path.join(tmp, name + ".report.json")
-    cmd = [binary, "schedule", graph, "-o", out_graph, "--report", report, "-q", "--format", "json"] + args
+    cmd = [binary, "schedule", graph, "-o", out_graph, "--report", report, "--format", "json"] + args
     if "--out-format" not in args:
         cmd += ["--out-format", "json"]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -80,8 +80,9 @@ def run_case(binary, name, graph, args, tmp):
         sys.exit("%s: exit %d: %s" % (name, p.returncode, p.stderr.strip()))
     with open(out_graph, "rb") as f:
         graph_hash = hashlib.sha256(f.read()).hexdigest()
+    summary_hash = hashlib.sha256(p.stderr.encode()).hexdigest()
     with open(report, "rb") as f:
-        return f.read(), graph_hash
+        return f.read(), graph_hash, summary_hash
 
 
 def main():
@@ -93,8 +94,9 @@ def main():
     hashes, failures = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for name, graph, args in cases():
-            report, graph_hash = run_case(binary, name, graph, args, tmp)
+            report, graph_hash, summary_hash = run_case(binary, name, graph, args, tmp)
             hashes.append("%s  %s\n" % (graph_hash, name))
+            hashes.append("%s  %s.summary\n" % (summary_hash, name))
             path = os.path.join(golden_dir, name + ".report.json")
             if mode == "--update":
                 with open(path, "wb") as f:
@@ -105,7 +107,7 @@ def main():
     if mode == "--update":
         with open(hash_path, "w") as f:
             f.writelines(hashes)
-        print("golden: wrote %d reports and graph hashes" % len(hashes))
+        print("golden: wrote %d reports with graph and summary hashes" % (len(hashes) // 2))
         return
     want = open(hash_path).readlines() if os.path.exists(hash_path) else []
     if want != hashes:
@@ -113,14 +115,15 @@ def main():
         for l in want:
             h, n = l.split()
             if got.get(n) != h:
-                failures.append("%s: reordered graph differs (sha256 %s, golden %s)" % (n, got.get(n), h))
+                what = "stderr summary" if n.endswith(".summary") else "reordered graph"
+                failures.append("%s: %s differs (sha256 %s, golden %s)" % (n, what, got.get(n), h))
         if len(want) != len(hashes):
             failures.append("golden has %d cases, this run %d: run --update" % (len(want), len(hashes)))
     for f in failures:
         print(f)
     if failures:
         sys.exit("golden: %d mismatches (scripts/golden.py BIN --update if intended)" % len(failures))
-    print("golden: %d cases match" % len(hashes))
+    print("golden: %d cases match" % (len(hashes) // 2))
 
 
 if __name__ == "__main__":

@@ -117,18 +117,19 @@ TEST_CASE("three ranks with different measurements agree on the medians") {
   for (int r = 1; r < 3; ++r) {
     CHECK(results[static_cast<size_t>(r)].first.compute == t0.compute);
     CHECK(results[static_cast<size_t>(r)].first.collectives == t0.collectives);
-    CHECK(results[static_cast<size_t>(r)].first.report == t0.report);
+    const BenchmarkSummary& other = results[static_cast<size_t>(r)].first.summary;
+    CHECK(other.compute.size() == t0.summary.compute.size());
+    for (size_t i = 0; i < other.compute.size(); ++i)
+      CHECK(other.compute[i].median_ms == t0.summary.compute[i].median_ms);
   }
   // Synthetic factors 1, 1.5, 3 (x for matmuls, / for collectives): the median is rank 1's.
-  for (const auto& e : t0.report["compute"]) {
-    auto v = e["per_rank_ms"].get<std::vector<double>>();
-    CHECK(v[1] == Approx(1.5 * v[0]));
-    CHECK(e["median_ms"].get<double>() == v[1]);
+  for (const BenchmarkEntry& e : t0.summary.compute) {
+    CHECK(e.per_rank_ms[1] == Approx(1.5 * e.per_rank_ms[0]));
+    CHECK(e.median_ms == e.per_rank_ms[1]);
   }
-  for (const auto& e : t0.report["collectives"]) {
-    auto v = e["per_rank_ms"].get<std::vector<double>>();
-    CHECK(v[1] == Approx(v[0] / 1.5));
-    CHECK(e["median_ms"].get<double>() == v[1]);
+  for (const BenchmarkEntry& e : t0.summary.collectives) {
+    CHECK(e.per_rank_ms[1] == Approx(e.per_rank_ms[0] / 1.5));
+    CHECK(e.median_ms == e.per_rank_ms[1]);
   }
 }
 

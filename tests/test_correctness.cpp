@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "report/report_json.h"
 #include "analysis/stats.h"
 #include "analysis/verify.h"
 #include "cost/flops.h"
@@ -32,6 +33,7 @@ namespace {
 struct Run {
   Graph original;
   ScheduleOutput out;
+  json report;  // out.report as written
   std::vector<std::string> order;
   size_t pos(const std::string& name) const {
     auto it = std::find(order.begin(), order.end(), name);
@@ -40,11 +42,11 @@ struct Run {
     return static_cast<size_t>(it - order.begin());
   }
   const json& collective(const std::string& name) const {
-    for (const auto& c : out.report["collectives"])
+    for (const auto& c : report["collectives"])
       if (c["name"] == name)
         return c;
     FAIL("no collective " << name);
-    return out.report;
+    return report;
   }
 };
 
@@ -52,6 +54,7 @@ Run schedule(Graph g, ScheduleConfig cfg = {}) {
   Run r;
   r.original = g;
   r.out = run_schedule(schedule_input(r.original, graph_to_json_text(r.original), cfg), cfg);
+  r.report = report_to_json(r.out.report);
   for (const auto& n : r.out.graph.nodes)
     r.order.push_back(n.name);
   auto violation = verify_reordering(r.original, r.out.graph);
@@ -248,8 +251,8 @@ TEST_CASE("every collective variant is recognised with its kind, group and bytes
   CHECK(stats.warnings[1].find("'dtensor_a2a'") != std::string::npos);
 
   Run r = schedule(g);
-  CHECK(r.out.report["warnings"].size() == 2);
-  CHECK(r.out.report["collectives"].size() == 10);
+  CHECK(r.out.report.warnings.size() == 2);
+  CHECK(r.out.report.collectives.size() == 10);
   CHECK_FALSE(r.collective("bcast")["schedulable"].get<bool>());
   CHECK(r.collective("bcast")["why_exposed"][0].get<std::string>().find("broadcast") !=
         std::string::npos);
@@ -333,11 +336,11 @@ TEST_CASE("the report's peak is the output's peak and never above the budget") {
       cfg.collective_bucketing = variant == 2;
       Graph g = read_graph_file(path);
       ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
-      const json& m = out.report["memory"];
-      const int64_t peak = m["scheduled_peak_bytes"].get<int64_t>();
+      const auto& m = out.report.memory;
+      const int64_t peak = m.scheduled_peak_bytes;
       CHECK(peak == measured_peak(out.graph));
-      CHECK(peak <= m["budget_bytes"].get<int64_t>());
-      CHECK(m["original_peak_bytes"].get<int64_t>() == measured_peak(g));
+      CHECK(peak <= m.budget_bytes);
+      CHECK(m.original_peak_bytes == measured_peak(g));
       CHECK_FALSE(verify_reordering(g, out.graph).has_value());
     }
   }
@@ -350,14 +353,14 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
   ScheduleConfig cfg;
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
-  CHECK(schedule(scenario("moe_a2a_sym_size"), cfg).out.report["memory"]["kept_original_order"] ==
+  CHECK(schedule(scenario("moe_a2a_sym_size"), cfg).out.report.memory.kept_original_order ==
         true);
   cfg.scheduler.release_memory_early = true;
   Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
-  const json& m = r.out.report["memory"];
-  CHECK(m["scheduled_peak_bytes"] == m["original_peak_bytes"]);
-  CHECK(m["scheduled_peak_bytes"].get<int64_t>() == measured_peak(r.out.graph));
-  CHECK_FALSE(m["kept_original_order"].get<bool>());
+  const auto& m = r.out.report.memory;
+  CHECK(m.scheduled_peak_bytes == m.original_peak_bytes);
+  CHECK(m.scheduled_peak_bytes == measured_peak(r.out.graph));
+  CHECK_FALSE(m.kept_original_order);
 }
 
 TEST_CASE("a bucket that makes the step slower is given up") {
@@ -365,12 +368,12 @@ TEST_CASE("a bucket that makes the step slower is given up") {
   Graph g = scenario("bucketing");
   ScheduleOutput out =
       run_schedule(schedule_input(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg), cfg);
-  const json& b = out.report["bucketing"];
+  const ReportBucketing& b = *out.report.bucketing;
   // ag_a + ag_b + ag_c would merge (test_bucketing.cpp), but the merged
   // all-gather takes 5 ms against 3 x 0.2 ms.
-  CHECK(b["buckets"].empty());
-  CHECK(b["dropped_for_time"] == 1);
-  CHECK(b["simulated_step_ms"].get<double>() <= b["unbucketed_step_ms"].get<double>());
+  CHECK(b.buckets.empty());
+  CHECK(b.dropped_for_time == 1);
+  CHECK(b.simulated_step_ms <= b.unbucketed_step_ms);
   CHECK(out.graph.find("ag_a").has_value());
   CHECK(out.graph.find("ag_b").has_value());
   CHECK_FALSE(verify_reordering(g, out.graph).has_value());
@@ -390,18 +393,18 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
   unit.custom_estimates =
       load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
   Run loose = schedule(scenario("memory_tight"), unit);
-  CHECK(loose.out.report["memory"]["original_peak_bytes"] == 20 * mib);
-  CHECK(loose.out.report["memory"]["scheduled_peak_bytes"] == 24 * mib);
+  CHECK(loose.out.report.memory.original_peak_bytes == 20 * mib);
+  CHECK(loose.out.report.memory.scheduled_peak_bytes == 24 * mib);
   CHECK(loose.collective("ag")["hidden_by"] == json::array({"mm0"}));
 
   ScheduleConfig cfg = unit;
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
   Run tight = schedule(scenario("memory_tight"), cfg);
-  const json& m = tight.out.report["memory"];
-  CHECK(m["kept_original_order"].get<bool>());
-  CHECK(m["budget_retries"] == 1); // a lower budget does not stop an exempt prefetch
-  CHECK(m["scheduled_peak_bytes"] == 20 * mib);
+  const auto& m = tight.out.report.memory;
+  CHECK(m.kept_original_order);
+  CHECK(m.budget_retries == 1); // a lower budget does not stop an exempt prefetch
+  CHECK(m.scheduled_peak_bytes == 20 * mib);
   std::vector<std::string> original;
   for (const auto& n : tight.original.nodes)
     original.push_back(n.name);
@@ -409,8 +412,8 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
   CHECK(tight.collective("ag")["hidden_by"].empty());
   CHECK(tight.collective("ag")["why_exposed"][0].get<std::string>().find(
             "kept in the original order") == 0);
-  CHECK(tight.out.report["simulation"]["step_ms_after"] ==
-        tight.out.report["simulation"]["step_ms_before"]);
+  CHECK(tight.out.report.simulation.step_ms_after ==
+        tight.out.report.simulation.step_ms_before);
 }
 
 TEST_CASE("collectives whose buffers are written in place are not bucketed") {
@@ -421,8 +424,8 @@ TEST_CASE("collectives whose buffers are written in place are not bucketed") {
   // would cross that write.
   g.nodes[*g.find("use_ag_a_wait")].mutates = std::vector<MutatedArg>{{0, ""}};
   ScheduleOutput out = run_schedule(schedule_input(g, graph_to_json_text(g), cfg), cfg);
-  for (const auto& b : out.report["bucketing"]["buckets"])
-    CHECK(b["members"].dump().find("\"ag_a\"") == std::string::npos);
+  for (const auto& b : out.report.bucketing->buckets)
+    CHECK(std::count(b.members.begin(), b.members.end(), "ag_a") == 0);
   CHECK(out.graph.find("ag_a").has_value());
   CHECK_FALSE(verify_reordering(g, out.graph).has_value());
 }
@@ -435,10 +438,10 @@ TEST_CASE("the step predicted for buckets before the rewrite is the rewritten gr
   const std::string path = source_path("testdata/example_llama_fsdp.json");
   Graph g = read_graph_file(path);
   ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
-  const json& b = out.report["bucketing"];
-  REQUIRE(b["buckets"].size() > 0);
-  CHECK(b["dropped_for_memory"] == 0);
-  CHECK(b["predicted_step_ms"].get<double>() ==
-        Approx(b["simulated_step_ms"].get<double>()).epsilon(1e-9));
-  CHECK(b["simulated_step_ms"].get<double>() <= b["unbucketed_step_ms"].get<double>());
+  const ReportBucketing& b = *out.report.bucketing;
+  REQUIRE(b.buckets.size() > 0);
+  CHECK(b.dropped_for_memory == 0);
+  CHECK(b.predicted_step_ms ==
+        Approx(b.simulated_step_ms).epsilon(1e-9));
+  CHECK(b.simulated_step_ms <= b.unbucketed_step_ms);
 }

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "report/report_json.h"
 #include "analysis/verify.h"
 #include "cost/estimator.h"
 #include "io/graph_file.h"
@@ -19,13 +20,14 @@ namespace {
 struct Scheduled {
   Graph original;
   ScheduleOutput out;
+  nlohmann::json report;  // out.report as written
   std::vector<std::string> order;
   const nlohmann::json& collective(const std::string& name) const {
-    for (const auto& c : out.report["collectives"])
+    for (const auto& c : report["collectives"])
       if (c["name"] == name)
         return c;
     FAIL("no collective " << name);
-    return out.report;
+    return report;
   }
   size_t pos(const std::string& name) const {
     return std::find(order.begin(), order.end(), name) - order.begin();
@@ -39,6 +41,7 @@ Scheduled run_scenario(const std::string& name, ScheduleConfig cfg = {}) {
   cfg.custom_estimates =
       load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
   s.out = run_schedule(schedule_input(s.original, read_text(path), cfg), cfg);
+  s.report = report_to_json(s.out.report);
   for (const auto& n : s.out.graph.nodes)
     s.order.push_back(n.name);
   auto violation = verify_reordering(s.original, s.out.graph);
@@ -60,28 +63,28 @@ void check_order(const Scheduled& s, const std::vector<std::string>& names) {
 TEST_CASE("sink waits: the wait sinks below the independent matmul") {
   auto s = run_scenario("sink_waits");
   check_order(s, {"all_reduce", "mm", "wait_tensor", "mm_1"});
-  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.out.report.counts.exposed == 0);
   CHECK(s.collective("all_reduce")["hidden_by"] == nlohmann::json{"mm"});
 }
 
 TEST_CASE("raise comms: the all-reduce is raised above the second matmul") {
   auto s = run_scenario("raise_comms");
   check_order(s, {"mm", "all_reduce", "mm_1", "wait_tensor", "mm_2"});
-  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.out.report.counts.exposed == 0);
 }
 
 TEST_CASE("sink waits and raise comms: exact schedule of PyTorch's expected graph") {
   auto s = run_scenario("sink_waits_raise_comms");
   CHECK(s.order == std::vector<std::string>{"arg0_1", "mm", "relu", "all_reduce", "mm_1", "relu_1",
                                             "mm_2", "wait_tensor", "mm_3", "output"});
-  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.out.report.counts.exposed == 0);
 }
 
 TEST_CASE("reorder compute for overlap: each collective overlaps one matmul, one stays exposed") {
   auto s = run_scenario("reorder_compute_for_overlap_mul");
   check_order(s, {"all_reduce", "mm", "mm_1", "wait_tensor", "mul_1", "all_reduce_1",
                   "wait_tensor_1", "mm_2"});
-  CHECK(s.out.report["counts"]["exposed"] == 1);
+  CHECK(s.out.report.counts.exposed == 1);
   CHECK(s.collective("all_reduce_1")["exposed_ms"] == 1.0);
   CHECK_FALSE(s.collective("all_reduce_1")["why_exposed"].empty());
 }
@@ -89,8 +92,8 @@ TEST_CASE("reorder compute for overlap: each collective overlaps one matmul, one
 TEST_CASE("default comms ordering: collectives stay in order, none hideable") {
   auto s = run_scenario("default_comms_ordering");
   check_order(s, {"all_reduce", "all_reduce_1", "all_reduce_2"});
-  CHECK(s.out.report["counts"]["exposed"] == 3);
-  CHECK(s.out.report["counts"]["exposed_though_hideable"] == 0);
+  CHECK(s.out.report.counts.exposed == 3);
+  CHECK(s.out.report.counts.exposed_though_hideable == 0);
   CHECK(s.collective("all_reduce")["why_exposed"][0] == "no compute node is independent of it");
 }
 
@@ -98,9 +101,9 @@ TEST_CASE("multi-group: one matmul hides a collective of each group independentl
   auto s = run_scenario("multi_group");
   CHECK(s.collective("ar_tp")["hidden_by"] == nlohmann::json{"mm0"});
   CHECK(s.collective("ar_dp")["hidden_by"] == nlohmann::json{"mm0"});
-  CHECK(s.out.report["counts"]["exposed"] == 0);
-  CHECK(s.out.report["simulation"]["step_ms_after"] == 3.0);
-  CHECK(s.out.report["simulation"]["step_ms_before"] == 5.0);
+  CHECK(s.out.report.counts.exposed == 0);
+  CHECK(s.out.report.simulation.step_ms_after == 3.0);
+  CHECK(s.out.report.simulation.step_ms_before == 5.0);
 }
 
 TEST_CASE("same-group order: upstream lets a ready later collective go first, waits stay in issue "
@@ -111,7 +114,7 @@ TEST_CASE("same-group order: upstream lets a ready later collective go first, wa
   auto s = run_scenario("same_group_order");
   CHECK(s.order == std::vector<std::string>{"a", "ar2", "mm0", "ar1", "mm1", "mm2", "wait2",
                                             "wait1", "add", "mm3", "output"});
-  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.out.report.counts.exposed == 0);
   CHECK(s.collective("ar2")["hidden_by"] == nlohmann::json{"mm0"});
   CHECK(s.collective("ar1")["hidden_by"] == nlohmann::json{"mm1"});
 }
@@ -123,9 +126,9 @@ TEST_CASE("preserve-group-order: a later collective never overtakes an earlier o
   check_order(s, {"mm0", "ar1", "mm1", "ar2", "mm2"});
   CHECK(s.collective("ar1")["hidden_by"] == nlohmann::json{"mm1"});
   CHECK(s.collective("ar2")["hidden_by"] == nlohmann::json{"mm2"});
-  CHECK(s.out.report["counts"]["exposed"] == 0);
+  CHECK(s.out.report.counts.exposed == 0);
   CHECK_FALSE(verify_reordering(s.original, s.out.graph, {true}).has_value());
-  CHECK(s.out.report["config"]["preserve_group_order"] == true);
+  CHECK(s.out.report.config["preserve_group_order"] == true);
 
   auto upstream = run_scenario("same_group_order");
   auto v = verify_reordering(upstream.original, upstream.out.graph, {true});
@@ -137,11 +140,11 @@ TEST_CASE("preserve-group-order: buckets only merge collectives adjacent in thei
   ScheduleConfig cfg;
   cfg.collective_bucketing = true;
   auto merged = run_scenario("bucketing_group_order", cfg);
-  REQUIRE(merged.out.report["bucketing"]["buckets"].size() == 1);
+  REQUIRE(merged.out.report.bucketing->buckets.size() == 1);
   CHECK(verify_reordering(merged.original, merged.out.graph, {true}).has_value());
   cfg.scheduler.preserve_group_order = true;
   auto kept = run_scenario("bucketing_group_order", cfg);
-  CHECK(kept.out.report["bucketing"]["buckets"].empty());
+  CHECK(kept.out.report.bucketing->buckets.empty());
   CHECK_FALSE(verify_reordering(kept.original, kept.out.graph, {true}).has_value());
 }
 
@@ -189,10 +192,9 @@ TEST_CASE("every testdata graph schedules, verifies and reports deterministicall
     auto violation = verify_reordering(g, a.graph);
     INFO((violation ? *violation : std::string("ok")));
     CHECK_FALSE(violation.has_value());
-    CHECK(a.report.dump() == b.report.dump());
-    CHECK(a.report["simulation"]["step_ms_after"].get<double>() <=
-          a.report["simulation"]["step_ms_before"].get<double>() + 1e-9);
-    CHECK(a.report["collectives"].size() == a.report["counts"]["collectives"].get<size_t>());
+    CHECK(report_to_json(a.report).dump() == report_to_json(b.report).dump());
+    CHECK(a.report.simulation.step_ms_after <= a.report.simulation.step_ms_before + 1e-9);
+    CHECK(a.report.collectives.size() == a.report.counts.collectives);
   }
 }
 
@@ -200,12 +202,11 @@ TEST_CASE("the FSDP example hides most of its communication") {
   std::string path = source_path("testdata/example_llama_fsdp.json");
   Graph g = read_graph_file(path);
   ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), {}), {});
-  const auto& sim = out.report["simulation"];
-  CHECK(sim["exposed_comm_ms_after"].get<double>() <
-        0.5 * sim["exposed_comm_ms_before"].get<double>());
-  CHECK(out.report["memory"]["scheduled_peak_bytes"] <= out.report["memory"]["budget_bytes"]);
+  const auto& sim = out.report.simulation;
+  CHECK(sim.exposed_comm_ms_after < 0.5 * sim.exposed_comm_ms_before);
+  CHECK(out.report.memory.scheduled_peak_bytes <= out.report.memory.budget_bytes);
   // The very first all-gather has nothing to hide behind.
-  for (const auto& c : out.report["collectives"])
-    if (c["name"] == "fwd0_qkv_ag")
-      CHECK(c["why_exposed"][0] == "no compute node is independent of it");
+  for (const auto& c : out.report.collectives)
+    if (c.name == "fwd0_qkv_ag")
+      CHECK(c.why_exposed.at(0) == "no compute node is independent of it");
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "report/report_json.h"
 #include "analysis/verify.h"
 #include "cost/estimator.h"
 #include "io/graph_file.h"
@@ -82,26 +83,26 @@ const char* kWait = "_c10d_functional.wait_tensor";
 
 TEST_CASE("upstream test_schedulable_wait: a wait on a wait is not a collective's wait") {
   Port p = run_port("schedulable_wait", "estimates_unit.json", false);
-  const json& colls = p.out.report["collectives"];
+  const auto& colls = p.out.report.collectives;
   REQUIRE(colls.size() == 2);
-  CHECK(colls[0]["wait"] == "wait_tensor_default");
-  CHECK(colls[1]["wait"] == "wait_tensor_default_1");
+  CHECK(colls[0].wait == "wait_tensor_default");
+  CHECK(colls[1].wait == "wait_tensor_default_1");
   for (const auto& c : colls)
-    CHECK(c["schedulable"] == true);
+    CHECK(c.schedulable);
 }
 
 TEST_CASE("upstream test_custom_estimator_for_non_compute_nodes: an estimated relu hides the "
           "all-reduce") {
   Port p = run_port("custom_estimator_for_non_compute_nodes", "estimates_relu.json", false);
   CHECK(in_order(p.out.graph, {"all_reduce", "relu", "wait_tensor"}));
-  CHECK(p.out.report["counts"]["exposed"] == 0);
-  CHECK(p.out.report["collectives"][0]["hidden_by"] == json::array({"relu"}));
+  CHECK(p.out.report.counts.exposed == 0);
+  CHECK(p.out.report.collectives[0].hidden_by == std::vector<std::string>{"relu"});
   // Traced by hand: without the relu estimate, relu runs as plain work and
   // the matmul after it (1 ms) is the first chance to start the all-reduce.
   Port plain = run_port("custom_estimator_for_non_compute_nodes", "estimates_unit.json", false);
   CHECK(in_order(plain.out.graph, {"relu", "all_reduce", "aten.mm", "wait_tensor"}));
-  CHECK(plain.out.report["collectives"][0]["hidden_by"] == json::array({"mm"}));
-  CHECK(plain.out.report["counts"]["exposed"] == 0);
+  CHECK(plain.out.report.collectives[0].hidden_by == std::vector<std::string>{"mm"});
+  CHECK(plain.out.report.counts.exposed == 0);
 }
 
 TEST_CASE("upstream test_basic_all_gather_bucketing: three independent all-gathers become one") {

@@ -142,20 +142,14 @@ run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const Hardw
       v.push_back(all[static_cast<size_t>(r) * keys.size() + i]);
     return v;
   };
-  nlohmann::json compute_report = nlohmann::json::array();
-  nlohmann::json coll_report = nlohmann::json::array();
+  BenchmarkSummary& summary = table.summary;
   idx = 0;
   for (const auto& [k, e] : compute) {
     std::vector<double> v = per_rank(idx);
     double med = lower_median(v);
     table.compute[k] = med;
     table.cache.entries[keys[idx]] = med;
-    compute_report.push_back({{"key", k},
-                              {"nodes", e.nodes},
-                              {"per_rank_ms", v},
-                              {"median_ms", med},
-                              {"analytical_ms", e.analytical_ms},
-                              {"source", cached[idx] ? "cache" : "measured"}});
+    summary.compute.push_back({k, e.nodes, v, med, e.analytical_ms, cached[idx]});
     (cached[idx] ? table.cache_hits : table.measured)++;
     ++idx;
   }
@@ -166,25 +160,18 @@ run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const Hardw
     table.cache.entries[keys[idx]] = med;
     CollectiveShape shape{p.kind, collective_model_bytes(p.kind, p.input_bytes, p.nranks), p.nranks,
                           1};
-    coll_report.push_back({{"key", k},
-                           {"per_rank_ms", v},
-                           {"median_ms", med},
-                           {"analytical_ms", estimate_nccl_ms(shape, hw)},
-                           {"source", cached[idx] ? "cache" : "measured"}});
+    summary.collectives.push_back({k, {}, v, med, estimate_nccl_ms(shape, hw), cached[idx]});
     (cached[idx] ? table.cache_hits : table.measured)++;
     ++idx;
   }
   for (auto& [_, pts] : table.collectives)
     std::sort(pts.begin(), pts.end());
 
-  table.report = {{"backend", opts.backend},
-                  {"ranks", ctx.size()},
-                  {"devices", ctx.allgather_strings(device)},
-                  {"alignment", "per-key median over ranks (lower middle)"},
-                  {"cache_hits", table.cache_hits},
-                  {"measured", table.measured},
-                  {"compute", compute_report},
-                  {"collectives", coll_report}};
+  summary.backend = opts.backend;
+  summary.ranks = ctx.size();
+  summary.devices = ctx.allgather_strings(device);
+  summary.cache_hits = table.cache_hits;
+  summary.measured = table.measured;
   return table;
 }
 

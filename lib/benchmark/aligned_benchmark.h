@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "benchmark/benchmark_cache.h"
+#include "benchmark/benchmark_summary.h"
 #include "benchmark/measurer.h"
 #include "benchmark/rank_context.h"
 #include "cost/estimator.h"
@@ -38,7 +39,7 @@ struct BenchmarkTable {
   BenchmarkCache cache; // the given cache plus this run's medians
   int cache_hits = 0;
   int measured = 0;
-  nlohmann::json report; // the report's "benchmark" section
+  BenchmarkSummary summary; // the report's "benchmark" section
 };
 
 // Every rank calls this together with the same graph. `make_measurer` runs

@@ -350,11 +350,11 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     OverlapInterval iv;
     iv.start = new_final[m.start];
     iv.wait = new_final[m.wait];
-    nlohmann::json members = nlohmann::json::array();
+    BucketSummary summary;
     std::set<NodeId> hiding;
     for (size_t c : m.bucket->members) {
       bucketed.insert(c);
-      members.push_back(g.nodes[colls[c].start].name);
+      summary.members.push_back(g.nodes[colls[c].start].name);
       for (NodeId h : colls[c].hiding)
         hiding.insert(old_final[h]);
       iv.size_bytes += colls[c].size_bytes;
@@ -365,17 +365,14 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     iv.hiding.assign(hiding.begin(), hiding.end());
     const Node& s = ng.nodes[iv.start];
     const CollectiveInfo merged = *decode_collective(ng, iv.start);
-    nlohmann::json hiding_names = nlohmann::json::array();
+    summary.name = s.name;
+    summary.kind = std::string(collective_kind_name(merged.kind));
+    summary.group = merged.group;
+    summary.dtype = std::string(dtype_name(s.output()->dtype));
+    summary.size_bytes = iv.size_bytes;
     for (NodeId h : iv.hiding)
-      hiding_names.push_back(ng.nodes[h].name);
-    out.report.push_back(
-        {{"name", s.name},
-         {"kind", std::string(collective_kind_name(merged.kind))},
-         {"group", merged.group},
-         {"dtype", std::string(dtype_name(s.output()->dtype))},
-         {"members", members},
-         {"size_bytes", iv.size_bytes},
-         {"hiding_nodes", hiding_names}});
+      summary.hiding_nodes.push_back(ng.nodes[h].name);
+    out.buckets.push_back(std::move(summary));
     out.intervals.push_back(std::move(iv));
   }
   for (size_t c = 0; c < colls.size(); ++c) {
@@ -395,11 +392,6 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
 }
 
 } // namespace
-
-BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
-                            const std::vector<Bucket>& buckets) {
-  return rewrite(g, nullptr, colls, buckets);
-}
 
 Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
                               const Bucket& bucket) {
@@ -437,7 +429,7 @@ Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>
   return mini;
 }
 
-BucketedGraph apply_buckets(Graph&& g, const std::vector<OverlapInterval>& colls,
+BucketedGraph apply_buckets(Graph g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets) {
   BucketedGraph out = rewrite(g, &g, colls, buckets);
   std::vector<Node>().swap(g.nodes); // the moved-from shells

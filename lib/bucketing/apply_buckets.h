@@ -26,14 +26,24 @@
 
 namespace osched {
 
+// A merged collective as the report lists it.
+struct BucketSummary {
+  std::string name; // the merged collective's node
+  std::string kind, group, dtype;
+  std::vector<std::string> members; // the collectives it replaces, in order
+  int64_t size_bytes = 0;
+  std::vector<std::string> hiding_nodes;
+};
+
 struct BucketedGraph {
   Graph graph;
   std::vector<OverlapInterval>
       intervals; // in the new graph's indices; one per bucket or kept collective
-  nlohmann::json report = nlohmann::json::array(); // one entry per bucket
+  std::vector<BucketSummary> buckets;
 };
 
-BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& colls,
+// Consumes `g`: pass a copy to keep the original.
+BucketedGraph apply_buckets(Graph g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets);
 
 // The bucket's merged collective alone, as the rewrite would make it: node 0
@@ -41,8 +51,5 @@ BucketedGraph apply_buckets(const Graph& g, const std::vector<OverlapInterval>& 
 // its runtime before anything is rewritten.
 Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
                               const Bucket& bucket);
-// The same, moving the kept nodes out of `g` (for large graphs).
-BucketedGraph apply_buckets(Graph&& g, const std::vector<OverlapInterval>& colls,
-                            const std::vector<Bucket>& buckets);
 
 } // namespace osched

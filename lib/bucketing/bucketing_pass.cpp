@@ -125,7 +125,7 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
     }
     while (!buckets.empty()) {
       if (may_exceed && !compact_backup)
-        r.bucketed = apply_buckets(scheduled, intervals, buckets); // a copy; `scheduled` stays
+        r.bucketed = apply_buckets(Graph(scheduled), intervals, buckets); // `scheduled` stays
       else
         r.bucketed = apply_buckets(std::move(scheduled), intervals, buckets);
       r.peak_bytes = peak_of(r.bucketed.graph);

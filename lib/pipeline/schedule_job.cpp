@@ -110,7 +110,7 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     table = measure(cfg, in.graph, in.hardware, cache, *ctx);
     // What is not measured keeps the models: model the GPU that was measured
     // (rank 0's, so all ranks agree) unless the graph or options name one.
-    const std::string device = table->report["devices"][0].get<std::string>();
+    const std::string device = table->summary.devices.at(0);
     if (cfg.benchmark_backend == "gpu" && in.graph.hardware.is_null() &&
         cfg.hardware_overrides.is_null() && cfg.gpu.empty() && !cfg.gpus_per_node &&
         is_known_gpu(device)) {
@@ -119,7 +119,7 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     }
     measured = std::make_unique<BenchmarkEstimator>(*table, in.hardware);
     in.measured = measured.get();
-    in.benchmark_report = table->report;
+    in.benchmark = table->summary;
   }
   try {
     result.output = run_schedule(std::move(in), cfg);

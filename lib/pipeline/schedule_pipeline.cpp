@@ -40,90 +40,111 @@ ScheduleInput schedule_input(Graph g, std::string_view input_bytes, const Schedu
   return in;
 }
 
-ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
-  const Graph& g = in.graph;
-  const HardwareSpec& hw = in.hardware;
-  RuntimeEstimator* primary = in.measured;
-  AnalyticalEstimator analytical(hw);
-  const CustomEstimates* custom = config.custom_estimates ? &*config.custom_estimates : nullptr;
-  RuntimeTable rt = estimate_runtimes(g, custom, primary, analytical);
-  ScheduleResult sched = schedule_overlap(g, rt, config.scheduler);
+namespace {
 
-  std::vector<NodeId> original(g.nodes.size());
-  std::iota(original.begin(), original.end(), 0);
-  SimulationResult before = simulate_step(g, rt, original);
-  SimulationResult after = simulate_step(g, rt, sched.order);
-  spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", g.size(), before.step_ms,
+// Every estimate of the run comes from here: user estimates, then measured
+// runtimes, then the models.
+struct Estimators {
+  const CustomEstimates* custom;
+  RuntimeEstimator* measured;
+  AnalyticalEstimator analytical;
+  RuntimeTable of(const Graph& g) { return estimate_runtimes(g, custom, measured, analytical); }
+};
+
+std::vector<NodeId> identity_order(size_t n) {
+  std::vector<NodeId> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  return order;
+}
+
+// Schedules `g`, fills the report's core sections (names are read before the
+// nodes move) and returns the reordered graph.
+Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
+              ScheduleResult& sched, ScheduleReport& report) {
+  const RuntimeTable rt = est.of(in.graph);
+  sched = schedule_overlap(in.graph, rt, config.scheduler);
+  const SimulationResult before =
+      simulate_step(in.graph, rt, identity_order(in.graph.nodes.size()));
+  const SimulationResult after = simulate_step(in.graph, rt, sched.order);
+  spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", in.graph.size(), before.step_ms,
                after.step_ms);
-
-  // The report reads the original graph, so it is built before the nodes move.
-  nlohmann::json cfg = schedule_options_echo(config);
-  cfg["hardware"] = hw.to_json();
   ReportInputs ri;
-  ri.graph = &g;
+  ri.graph = &in.graph;
   ri.input_hash = in.input_hash;
-  ri.config = cfg;
+  ri.config = schedule_options_echo(config);
+  ri.config["hardware"] = in.hardware.to_json();
   ri.runtimes = &rt;
   ri.schedule = &sched;
   ri.before = &before;
   ri.after = &after;
-  if (!in.benchmark_report.is_null())
-    ri.extra["benchmark"] = in.benchmark_report;
-  ScheduleOutput out{{}, build_report(ri)};
-  out.graph = apply_order(std::move(in.graph), sched.order);
+  report = build_report(ri);
+  return apply_order(std::move(in.graph), sched.order);
+}
 
+// Merges collectives that overlap the same compute; `intervals` follow the
+// rewrite.
+ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
+                       const ScheduleResult& sched, const ScheduleConfig& config, Estimators& est) {
+  BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance,
+                   config.scheduler.preserve_group_order};
+  // Bucketing may not raise the peak past the budget, nor past the schedule's
+  // own peak where that already exceeds it.
+  const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
+  // The step is judged on the scheduled graph with buckets simulated as
+  // merged collectives, before anything is rewritten.
+  std::optional<RuntimeTable> scheduled_rt;
+  const std::vector<NodeId> identity = identity_order(g.nodes.size());
+  StepCheck step;
+  step.simulate = [&](const Graph& graph, const std::vector<MergedCollective>& merged) {
+    if (!scheduled_rt)
+      scheduled_rt = est.of(graph);
+    return simulate_step(graph, *scheduled_rt, identity, merged);
+  };
+  step.merged_ms = [&](const Graph& graph, const Bucket& b) {
+    return est.of(merged_collective_graph(graph, intervals, b)).ms[1];
+  };
+  BucketingResult br =
+      bucket_collectives(std::move(g), intervals, bo, limit, sched.scheduled_peak_bytes, &step);
+  scheduled_rt.reset();
+  g = std::move(br.bucketed.graph);
+  intervals = std::move(br.bucketed.intervals);
+  // The merged collectives are estimated and the final graph simulated anew.
+  const SimulationResult final_sim = simulate_step(g, est.of(g), identity_order(g.nodes.size()));
+  ReportBucketing r;
+  r.bucket_max_gb = config.bucket_max_gb;
+  r.buckets = std::move(br.bucketed.buckets);
+  r.collectives_merged = br.collectives_merged;
+  r.collectives_after = intervals.size();
+  r.simulated_step_ms = final_sim.step_ms;
+  r.unbucketed_step_ms = br.unbucketed_step_ms;
+  r.predicted_step_ms = br.bucketed_step_ms;
+  r.exposed_comm_ms = final_sim.exposed_comm_ms;
+  r.peak_bytes = br.peak_bytes;
+  r.dropped_for_memory = br.dropped_for_memory;
+  r.dropped_for_time = br.dropped_for_time;
+  return r;
+}
+
+} // namespace
+
+ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
+  Estimators est{config.custom_estimates ? &*config.custom_estimates : nullptr, in.measured,
+                 AnalyticalEstimator(in.hardware)};
+  ScheduleOutput out;
+  std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
+  ScheduleResult sched;
+  out.graph = reorder(std::move(in), config, est, sched, out.report);
+  out.report.benchmark = std::move(benchmark);
   if (!config.collective_bucketing && !config.insert_overlap_deps)
     return out;
   std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
   if (config.collective_bucketing) {
-    BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance,
-                     config.scheduler.preserve_group_order};
-    // Bucketing may not raise the peak past the budget, nor past the schedule's
-    // own peak where that already exceeds it.
-    int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
-    // The step is judged on the scheduled graph with buckets simulated as
-    // merged collectives, before anything is rewritten.
-    std::optional<RuntimeTable> scheduled_rt;
-    std::vector<NodeId> identity(out.graph.nodes.size());
-    std::iota(identity.begin(), identity.end(), 0);
-    StepCheck step;
-    step.simulate = [&](const Graph& graph, const std::vector<MergedCollective>& merged) {
-      if (!scheduled_rt)
-        scheduled_rt = estimate_runtimes(graph, custom, primary, analytical);
-      return simulate_step(graph, *scheduled_rt, identity, merged);
-    };
-    step.merged_ms = [&](const Graph& graph, const Bucket& b) {
-      Graph mini = merged_collective_graph(graph, intervals, b);
-      return estimate_runtimes(mini, custom, primary, analytical).ms[1];
-    };
-    BucketingResult br = bucket_collectives(std::move(out.graph), intervals, bo, limit,
-                                            sched.scheduled_peak_bytes, &step);
-    scheduled_rt.reset();
-    out.graph = std::move(br.bucketed.graph);
-    intervals = std::move(br.bucketed.intervals);
-    // The merged collectives are estimated and the final graph simulated anew.
-    RuntimeTable final_rt = estimate_runtimes(out.graph, custom, primary, analytical);
-    identity.resize(out.graph.nodes.size());
-    std::iota(identity.begin(), identity.end(), 0);
-    const SimulationResult final_sim = simulate_step(out.graph, final_rt, identity);
-    out.report["bucketing"] = {{"bucket_max_gb", config.bucket_max_gb},
-                               {"buckets", br.bucketed.report},
-                               {"collectives_merged", br.collectives_merged},
-                               {"collectives_after", intervals.size()},
-                               {"simulated_step_ms", final_sim.step_ms},
-                               {"unbucketed_step_ms", br.unbucketed_step_ms},
-                               {"predicted_step_ms", br.bucketed_step_ms},
-                               {"exposed_comm_ms", final_sim.exposed_comm_ms},
-                               {"peak_bytes", br.peak_bytes},
-                               {"dropped_for_memory", br.dropped_for_memory},
-                               {"dropped_for_time", br.dropped_for_time}};
-    // The report's peak is the output's.
-    out.report["memory"]["scheduled_peak_bytes"] = br.peak_bytes;
+    out.report.bucketing = bucket(out.graph, intervals, sched, config, est);
+    out.report.memory.scheduled_peak_bytes = out.report.bucketing->peak_bytes; // the output's
   }
   if (config.insert_overlap_deps)
-    out.report["overlap_deps"] = {
-        {"control_deps_added",
-         insert_overlap_deps(out.graph, intervals, config.collective_bucketing)}};
+    out.report.overlap_deps = ReportOverlapDeps{static_cast<size_t>(
+        insert_overlap_deps(out.graph, intervals, config.collective_bucketing))};
   return out;
 }
 

@@ -3,6 +3,7 @@
 // simulate before/after, build the reordered graph and the report. Reading
 // files, ranks and measurement are the job's (pipeline/schedule_job.h).
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,12 +13,13 @@
 #include "cost/hardware.h"
 #include "graph/graph.h"
 #include "pipeline/schedule_config.h"
+#include "report/schedule_report.h"
 
 namespace osched {
 
 struct ScheduleOutput {
   Graph graph;
-  nlohmann::json report;
+  ScheduleReport report;
 };
 
 // What the schedule core reads besides its options: prepared by
@@ -30,7 +32,7 @@ struct ScheduleInput {
   // Measured runtimes (the benchmark estimator), taking precedence over the
   // models; nullptr for none. Its report section goes with it.
   RuntimeEstimator* measured = nullptr;
-  nlohmann::json benchmark_report;
+  std::optional<BenchmarkSummary> benchmark;
 };
 
 // Effective hardware: defaults, then the graph's `hardware`, then the

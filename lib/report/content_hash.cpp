@@ -16,4 +16,4 @@ std::string content_hash(const std::string& bytes) {
   return buf;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -8,4 +8,4 @@ namespace osched {
 
 std::string content_hash(const std::string& bytes);
 
-}  // namespace osched
+} // namespace osched

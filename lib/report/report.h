@@ -1,6 +1,7 @@
 #pragma once
-// The schedule report: machine-readable JSON (byte-identical for identical
-// input and options) and a readable summary.
+// Builds the schedule report's core sections from the scheduler's and the
+// simulation's results; the pipeline adds the optional sections (benchmark,
+// bucketing, overlap deps) as those passes run.
 
 #include <string>
 
@@ -8,23 +9,25 @@
 
 #include "cost/estimator.h"
 #include "graph/graph.h"
+#include "report/schedule_report.h"
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/simulate.h"
 
 namespace osched {
 
 struct ReportInputs {
-  const Graph* graph = nullptr;
+  const Graph* graph = nullptr; // the graph as scheduled (names are read from it)
   std::string input_hash;
-  nlohmann::json config;  // the full effective configuration
+  nlohmann::json config; // the full effective configuration
   const RuntimeTable* runtimes = nullptr;
   const ScheduleResult* schedule = nullptr;
   const SimulationResult* before = nullptr;
   const SimulationResult* after = nullptr;
-  nlohmann::json extra;  // optional sections (benchmark medians, bucketing)
 };
 
-nlohmann::json build_report(const ReportInputs& in);
-std::string report_summary(const nlohmann::json& report);
+ScheduleReport build_report(const ReportInputs& in);
 
-}  // namespace osched
+// Fixed precision keeps reports stable across platforms and easy to diff.
+double report_round(double v);
+
+} // namespace osched

@@ -26,17 +26,7 @@ std::vector<NodeId> inverse(const std::vector<NodeId>& order) {
 
 } // namespace
 
-Graph apply_order(const Graph& g, const std::vector<NodeId>& order) {
-  Graph out = g.without_nodes();
-  out.nodes.reserve(order.size());
-  for (NodeId old : order)
-    out.nodes.push_back(g.nodes[old]);
-  remap_refs(out.nodes, inverse(order));
-  out.rebuild_index();
-  return out;
-}
-
-Graph apply_order(Graph&& g, const std::vector<NodeId>& order) {
+Graph apply_order(Graph g, const std::vector<NodeId>& order) {
   // Permute in place, cycle by cycle (nodes[i] takes old nodes[order[i]]), so
   // no second array of nodes exists even briefly.
   std::vector<bool> placed(order.size(), false);

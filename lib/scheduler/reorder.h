@@ -7,8 +7,7 @@
 
 namespace osched {
 
-Graph apply_order(const Graph& g, const std::vector<NodeId>& order);
-// The same, moving the nodes out of `g` (no second copy of a large graph).
-Graph apply_order(Graph&& g, const std::vector<NodeId>& order);
+// Consumes `g` (its nodes move; pass a copy to keep the original).
+Graph apply_order(Graph g, const std::vector<NodeId>& order);
 
 } // namespace osched

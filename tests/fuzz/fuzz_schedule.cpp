@@ -41,9 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (osched::verify_reordering(g, out.graph).has_value())
       std::abort();
-    const auto& m = out.report["memory"];
-    if (m["scheduled_peak_bytes"].get<int64_t>() > m["budget_bytes"].get<int64_t>() &&
-        m["scheduled_peak_bytes"].get<int64_t>() > m["original_peak_bytes"].get<int64_t>())
+    const auto& m = out.report.memory;
+    if (m.scheduled_peak_bytes > m.budget_bytes &&
+        m.scheduled_peak_bytes > m.original_peak_bytes)
       std::abort();
   }
   return 0;

@@ -1,0 +1,93 @@
+#include "report/report_summary.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "io/escape.h"
+
+namespace osched {
+namespace {
+
+std::string fmt(double v, int prec = 3) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", prec, v);
+  return buf;
+}
+
+std::string mib(int64_t b) {
+  return fmt(static_cast<double>(b) / (1024.0 * 1024.0), 1) + " MiB";
+}
+
+} // namespace
+
+std::string report_summary(const ScheduleReport& r) {
+  std::ostringstream o;
+  const ReportCounts& c = r.counts;
+  const ReportTimes& t = r.time_ms;
+  const ReportSimulation& sim = r.simulation;
+  const ReportMemory& m = r.memory;
+  o << "overlap-sched: " << r.input.name << " (" << r.input.nodes << " nodes, " << c.collectives
+    << " collectives)\n";
+  o << "  simulated step: " << fmt(sim.step_ms_before) << " ms -> " << fmt(sim.step_ms_after)
+    << " ms";
+  if (sim.step_ms_before > 0)
+    o << " (" << fmt(100.0 * (sim.step_ms_before - sim.step_ms_after) / sim.step_ms_before, 1)
+      << "% faster)";
+  o << "\n";
+  o << "  exposed communication: " << fmt(sim.exposed_comm_ms_before) << " ms -> "
+    << fmt(sim.exposed_comm_ms_after)
+    << " ms (simulated); scheduler accounting: " << fmt(t.total_exposed) << " ms exposed, "
+    << fmt(t.hideable_exposed) << " ms of it hideable\n";
+  o << "  collectives: " << c.exposed << " fully exposed (" << c.exposed_though_hideable
+    << " though hideable), " << c.partially_exposed << " partially, " << c.potentially_hidden
+    << " potentially hidden\n";
+  o << "  peak memory: " << mib(m.original_peak_bytes) << " -> " << mib(m.scheduled_peak_bytes)
+    << " (budget " << mib(m.budget_bytes) << ")\n";
+  if (m.kept_original_order)
+    o << "  kept the original order: every reordering found passed the peak-memory budget\n";
+  o << "  wasted compute: " << fmt(t.wasted_compute) << " ms\n";
+  for (const std::string& w : r.warnings)
+    o << "  warning: " << w << "\n";
+  if (r.benchmark) {
+    const BenchmarkSummary& b = *r.benchmark;
+    o << "  benchmarks (" << b.backend << ", " << b.ranks
+      << " rank(s), medians): " << b.compute.size() << " matmul and " << b.collectives.size()
+      << " collective keys, " << b.measured << " measured, " << b.cache_hits << " from cache\n";
+  }
+  if (r.bucketing) {
+    const ReportBucketing& b = *r.bucketing;
+    o << "  bucketing: " << b.collectives_merged << " collectives merged into " << b.buckets.size()
+      << " buckets";
+    if (b.dropped_for_memory > 0)
+      o << " (" << b.dropped_for_memory << " more given up to stay within the memory budget)";
+    if (b.dropped_for_time > 0)
+      o << " (" << b.dropped_for_time << " given up because the step got slower with them)";
+    o << "; peak " << mib(b.peak_bytes) << ", step " << fmt(b.simulated_step_ms)
+      << " ms (simulated)\n";
+  }
+  if (r.overlap_deps)
+    o << "  overlap deps: " << r.overlap_deps->control_deps_added << " control_deps added\n";
+  int shown = 0;
+  for (const ReportCollective& col : r.collectives) {
+    if (!col.exposed || col.exposed_ms <= 0)
+      continue;
+    if (shown++ == 5) {
+      o << "  ... more exposed collectives in the JSON report\n";
+      break;
+    }
+    o << "  exposed " << col.name << " (" << col.kind << ", " << fmt(col.exposed_ms)
+      << " ms): " << (col.why_exposed.empty() ? std::string("-") : col.why_exposed[0]) << "\n";
+  }
+  // Names come from the input: no line of theirs may break the summary's.
+  std::string text = o.str(), safe;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    safe += escape_line(std::string_view(text).substr(start, end - start)) + "\n";
+    start = end + 1;
+  }
+  return safe;
+}
+
+} // namespace osched

@@ -1,0 +1,86 @@
+#pragma once
+// The schedule report as data: sections filled by the pipeline as each pass
+// finishes, optional ones present only when that pass ran. Its JSON (byte-
+// identical for identical input and options) and the stderr summary are
+// both written from this struct (report/report_json.h, report/report_summary.h).
+// Times are rounded to 6 decimals when filled, so both show the same values.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "benchmark/benchmark_summary.h"
+#include "bucketing/apply_buckets.h"
+
+namespace osched {
+
+struct ReportInputSection {
+  std::string name, hash;
+  int64_t nodes = 0, rank = 0, world_size = 1;
+};
+
+struct ReportCounts {
+  size_t collectives = 0;
+  int exposed = 0, partially_exposed = 0, exposed_though_hideable = 0, potentially_hidden = 0,
+      unschedulable = 0;
+};
+
+struct ReportMemory {
+  int64_t original_peak_bytes = 0, scheduled_peak_bytes = 0, budget_bytes = 0;
+  int budget_retries = 0;
+  bool kept_original_order = false;
+};
+
+struct ReportTimes {
+  double total_exposed = 0, hideable_exposed = 0, potential_exposed = 0, wasted_compute = 0;
+};
+
+struct ReportSimulation {
+  double step_ms_before = 0, step_ms_after = 0, compute_ms = 0, exposed_comm_ms_before = 0,
+         exposed_comm_ms_after = 0;
+};
+
+struct ReportCollective {
+  std::string name, kind, group;
+  int64_t bytes = 0;
+  double estimated_ms = 0;
+  std::string estimate_source;
+  double exposed_ms = 0, simulated_exposed_ms = 0;
+  std::vector<std::string> hidden_by;
+  bool schedulable = true;
+  std::optional<std::string> wait;
+  bool exposed = false; // exposed_ms > 0 before rounding: why_exposed is shown
+  std::vector<std::string> why_exposed;
+};
+
+struct ReportBucketing {
+  double bucket_max_gb = 0;
+  std::vector<BucketSummary> buckets;
+  size_t collectives_merged = 0, collectives_after = 0;
+  double simulated_step_ms = 0, unbucketed_step_ms = 0, predicted_step_ms = 0, exposed_comm_ms = 0;
+  int64_t peak_bytes = 0;
+  size_t dropped_for_memory = 0, dropped_for_time = 0;
+};
+
+struct ReportOverlapDeps {
+  size_t control_deps_added = 0;
+};
+
+struct ScheduleReport {
+  ReportInputSection input;
+  nlohmann::json config; // the option table's echo plus the resolved hardware
+  ReportCounts counts;
+  ReportMemory memory;
+  std::vector<std::string> warnings;
+  ReportTimes time_ms;
+  ReportSimulation simulation;
+  std::vector<ReportCollective> collectives;
+  std::optional<BenchmarkSummary> benchmark;
+  std::optional<ReportBucketing> bucketing;
+  std::optional<ReportOverlapDeps> overlap_deps;
+};
+
+} // namespace osched
