@@ -10,10 +10,16 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/collective_uses.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/dependency_graph.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/potential_overlap.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/exposure.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/schedule_analysis.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/schedule_policy.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/schedule_policy_upstream.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/schedule_policy_release_early.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/overlap_scheduler.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/simulate.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/reorder.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/exposure_text.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_json.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_summary.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/content_hash.cpp

@@ -5,27 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include "graph/collective_info.h"
-#include "io/json_io.h"
+#include "test_support.h"
 
 using namespace osched;
+using osched::test::inline_graph;
 
-namespace {
-
-// x: f32[4, 8] (128 bytes), s: f32 with an unbacked dim; groups "tp" (ranks
-// 0..3) and "dp" (ranks 0, 4).
-Graph inline_graph(const std::string& nodes) {
-  return graph_from_json_text(R"({"format": "overlap-sched.graph", "version": 1, "world_size": 8,
-    "process_groups": {"tp": {"ranks": [0, 1, 2, 3]}, "dp": {"ranks": [0, 4]}},
-    "nodes": [
-      {"name": "x", "op": "placeholder", "target": "x",
-       "val": {"dtype": "float32", "shape": [4, 8], "stride": [8, 1], "device": "cuda:0"}},
-      {"name": "s", "op": "placeholder", "target": "s",
-       "val": {"dtype": "float32", "shape": [{"sym": "u0"}, 8], "stride": [8, 1], "device": "cuda:0"}},
-      )" + nodes + R"(,
-      {"name": "output", "op": "output", "target": "output", "args": [[]]}]})");
-}
-
-} // namespace
 
 TEST_CASE("decode_collective: all-gather sizes input + output, group from group_name") {
   Graph g = inline_graph(R"(

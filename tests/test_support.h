@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "io/json_io.h"
+
 namespace osched::test {
 
 inline std::string source_path(const std::string& rel) { return std::string(OSCHED_SOURCE_DIR) + "/" + rel; }
@@ -32,6 +34,22 @@ inline std::vector<std::string> valid_graphs() {
         out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// A small graph written inline: `nodes` is the JSON of the nodes between two
+// float32 placeholders x [4, 8] and s [u0, 8] (an unbacked dim) and the
+// output node (returning `output`, a JSON list). Groups "tp" (ranks 0..3)
+// and "dp" (ranks 0, 4) of an 8-rank world.
+inline Graph inline_graph(const std::string& nodes, const std::string& output = "[]") {
+  return graph_from_json_text(R"({"format": "overlap-sched.graph", "version": 1, "world_size": 8,
+    "process_groups": {"tp": {"ranks": [0, 1, 2, 3]}, "dp": {"ranks": [0, 4]}},
+    "nodes": [
+      {"name": "x", "op": "placeholder", "target": "x",
+       "val": {"dtype": "float32", "shape": [4, 8], "stride": [8, 1], "device": "cuda:0"}},
+      {"name": "s", "op": "placeholder", "target": "s",
+       "val": {"dtype": "float32", "shape": [{"sym": "u0"}, 8], "stride": [8, 1], "device": "cuda:0"}},
+      )" + nodes + R"(,
+      {"name": "output", "op": "output", "target": "output", "args": [)" + output + R"(]}]})");
 }
 
 // A fresh directory under the system temp dir, removed on destruction.

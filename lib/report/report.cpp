@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "report/exposure_text.h"
+
 namespace osched {
 
 double report_round(double v) {
@@ -49,7 +51,8 @@ ScheduleReport build_report(const ReportInputs& in) {
       rc.wait = g.nodes[c.wait].name;
     rc.exposed = c.exposed_ms > 0;
     if (rc.exposed)
-      rc.why_exposed = c.why_exposed;
+      for (const ExposureNote& n : c.why_exposed)
+        rc.why_exposed.push_back(exposure_text(g, c, n));
     r.collectives.push_back(std::move(rc));
   }
   return r;

@@ -1,33 +1,23 @@
 #include "scheduler/overlap_scheduler.h"
 
-#include "graph/collective_info.h"
-
 #include <algorithm>
 #include <limits>
-#include <map>
+#include <memory>
 #include <queue>
 #include <set>
 #include <tuple>
 
 #include <spdlog/spdlog.h>
 
-#include "graph/op_table.h"
+#include "graph/collective.h"
 #include "memory/memory_tracker.h"
-#include "memory/write_order.h"
-#include "scheduler/collective_uses.h"
-#include "scheduler/dependency_graph.h"
-#include "scheduler/potential_overlap.h"
 #include "scheduler/range_max.h"
+#include "scheduler/schedule_analysis.h"
+#include "scheduler/schedule_policy.h"
 #include "scheduler/simulate.h"
 
 namespace osched {
 namespace {
-
-constexpr int32_t kOffComputePath = std::numeric_limits<int32_t>::max();
-
-enum class Kind : uint8_t { Placeholder, Compute, CollectiveStart, Wait, Other, Output };
-
-using Score = std::tuple<int32_t, int32_t, NodeId>;
 
 // Upstream's counters: exposed = nothing hid it at all; bad_exposed = exposed
 // though some compute node is independent of it.
@@ -45,66 +35,25 @@ void count_outcome(ScheduleResult& r, const CollectiveOutcome& c) {
   r.potential_exposed_ms += c.estimated_ms;
 }
 
-// Edges beyond data and control: in-place write orders, the later waits of
-// a coalesced collective after its first one, and with preserve_group_order
-// each group's issue order.
-std::vector<std::pair<NodeId, NodeId>> scheduler_edges(const Graph& g, const StorageMap& storages,
-                                                       const UserLists& data_users,
-                                                       bool group_order) {
-  std::vector<std::pair<NodeId, NodeId>> edges;
-  if (group_order)
-    edges = group_order_edges(g);
-  for (const WriteOrderEdge& e : write_order_edges(g, storages))
-    edges.emplace_back(e.before, e.after);
-  for (NodeId i = 0; i < g.size(); ++i) {
-    if (!is_collective_node(g.nodes[i]))
-      continue;
-    CollectiveUses u = collective_uses(g, data_users, i);
-    for (size_t k = 1; k < u.waits.size(); ++k)
-      edges.emplace_back(u.waits[0], u.waits[k]);
-  }
-  return edges;
-}
-
+// The mechanism: a list scheduler over the ready set that, at each node
+// with time to give, starts candidate collectives behind it within the
+// in-flight and memory limits, and accounts what each hides. Choices are
+// the policy's; what is known before scheduling is the analysis's.
 class Scheduler {
 public:
-  Scheduler(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& opt,
+  Scheduler(const ScheduleAnalysis& a, const SchedulePolicy& policy, const SchedulerOptions& opt,
             std::optional<int64_t> budget)
-      : g_(g), rt_(rt), opt_(opt), storages_(build_storage_map(g)),
-        data_users_(build_user_lists(g, build_input_lists(g, false))),
-        dg_(g, scheduler_edges(g, storages_, data_users_, opt.preserve_group_order)),
-        memory_(storages_) {
-    const NodeId n = g.size();
-    kind_.resize(n, Kind::Other);
-    info_of_.assign(n, -1);
-    for (NodeId i = 0; i < n; ++i) {
-      const Node& node = g.nodes[i];
-      if (node.op == NodeOp::Placeholder || node.op == NodeOp::GetAttr)
-        kind_[i] = Kind::Placeholder;
-      else if (node.op == NodeOp::Output)
-        kind_[i] = Kind::Output;
-      else if (is_compute_node(node))
-        kind_[i] = Kind::Compute;
-    }
-    identify_collectives();
-    compute_domination();
-    compute_baseline_memory();
-    budget_ = budget.value_or(memory_budget(original_peak_, opt_));
+      : a_(a), g_(a.graph), rt_(a.runtimes), dg_(a.deps), opt_(opt), policy_(policy),
+        memory_(a.storages), colls_(a.collectives),
+        ctx_{a, opt, scheduled_, colls_, memory_} {
+    const NodeId n = g_.size();
+    budget_ = budget.value_or(memory_budget(a.original_peak, opt_));
     max_in_flight_ = gb_to_bytes(opt_.max_in_flight_gb);
-    cumulative_prefetch_.emplace(std::vector<int64_t>(compute_nodes_.size(), 0));
-    projected_.emplace(baseline_before_compute_);
-
-    std::vector<NodeId> starts;
+    cumulative_prefetch_.emplace(std::vector<int64_t>(a.compute_nodes.size(), 0));
+    projected_.emplace(a.baseline_before_compute);
     for (const auto& c : colls_)
       if (c.schedulable)
-        starts.push_back(c.start);
-    PotentialOverlap potential(dg_, compute_nodes_);
-    auto hideable = potential.find_hiding(starts);
-    size_t k = 0;
-    for (auto& c : colls_)
-      if (c.schedulable)
-        c.potentially_hideable = hideable[k++] >= 0;
-
+        unscheduled_collectives_.insert(c.start);
     in_degree_.resize(n);
     scheduled_.assign(n, false);
     for (NodeId i = 0; i < n; ++i) {
@@ -124,14 +73,14 @@ public:
       ready_.pop();
       if (scheduled_[node])
         continue;
-      switch (kind_[node]) {
-      case Kind::Placeholder:
+      switch (a_.kind[node]) {
+      case NodeKind::Placeholder:
         schedule(node);
         break;
-      case Kind::CollectiveStart:
+      case NodeKind::CollectiveStart:
         handle_collective_start(node);
         break;
-      case Kind::Wait:
+      case NodeKind::Wait:
         handle_wait(node);
         break;
       default:
@@ -142,36 +91,26 @@ public:
   }
 
 private:
+  const ScheduleAnalysis& a_;
   const Graph& g_;
   const RuntimeTable& rt_;
+  const DependencyGraph& dg_;
   const SchedulerOptions& opt_;
-  StorageMap storages_;
-  UserLists data_users_;
-  DependencyGraph dg_;
+  const SchedulePolicy& policy_;
   MemoryTracker memory_;
+  std::vector<CollectiveOutcome> colls_;  // the analysis's, as accounted so far
+  std::vector<bool> scheduled_;
+  PolicyContext ctx_;
   std::vector<std::vector<NodeId>> readers_of_; // per storage, built on first use
 
-  std::vector<Kind> kind_;
-  std::vector<int32_t> info_of_; // node -> index in colls_ (start and wait)
-  std::vector<CollectiveOutcome> colls_;
-  std::vector<int32_t> group_of_; // per colls_ entry
-  std::vector<std::string> group_names_;
-  std::vector<bool> group_has_schedulable_; // the groups overlap time is accounted for
-  std::vector<int32_t> dom_;
-  std::vector<NodeId> compute_nodes_;
-  // Per compute index k: the most memory in the original order from after
-  // compute k-1 through compute k (upstream's "memory before compute k").
-  std::vector<int64_t> baseline_before_compute_;
   // Per compute index: bytes of collectives prefetched across it so far,
   // and baseline + those bytes.
   std::optional<RangeAddMax> cumulative_prefetch_, projected_;
-  int64_t original_peak_ = 0;
   int64_t budget_ = 0;
   int64_t max_in_flight_ = 0;
 
-  std::priority_queue<Score, std::vector<Score>, std::greater<Score>> ready_;
+  std::priority_queue<ReadyScore, std::vector<ReadyScore>, std::greater<ReadyScore>> ready_;
   std::vector<int32_t> in_degree_;
-  std::vector<bool> scheduled_;
   std::vector<NodeId> order_;
   std::set<NodeId> unscheduled_collectives_;
   std::vector<int32_t> in_flight_; // colls_ indices, in issue order
@@ -181,196 +120,40 @@ private:
   std::vector<uint32_t> desc_mark_; // mark_descendants
   uint32_t desc_stamp_ = 0;
   std::vector<NodeId> desc_stack_;
+  std::vector<std::vector<ExposureNote>> refusals_; // per colls_ entry, newest first
 
-  void identify_collectives() {
-    std::map<std::string, int32_t> group_ids;
-    for (NodeId i = 0; i < g_.size(); ++i) {
-      const std::optional<CollectiveInfo> info = decode_collective(g_, i);
-      if (!info)
-        continue;
-      CollectiveOutcome c;
-      c.start = i;
-      c.kind = info->kind;
-      c.group = info->group;
-      c.size_bytes = info->size_bytes;
-      c.memory_bytes = info->memory_bytes;
-      c.estimated_ms = c.exposed_ms = rt_.ms[i];
-      // Schedulable: waited on, and otherwise read only for metadata.
-      CollectiveUses uses = collective_uses(g_, data_users_, i);
-      const NodeId wait = uses.waits.empty() ? -1 : uses.waits.front();
-      if (c.kind == CollectiveKind::Broadcast)
-        c.why_exposed.push_back(
-            "not schedulable: broadcasts stay in place (as in the upstream pass)");
-      else if (wait < 0)
-        c.why_exposed.push_back("not schedulable: nothing waits on its result (no wait_tensor)");
-      else if (uses.other_is_output)
-        c.why_exposed.push_back(
-            "not schedulable: its raw (unwaited) result is also a graph output");
-      else if (uses.other >= 0)
-        c.why_exposed.push_back("not schedulable: '" + g_.nodes[uses.other].name +
-                                "' reads its result without waiting on it");
-      c.schedulable = c.why_exposed.empty();
-      if (c.schedulable) {
-        c.wait = wait;
-        kind_[i] = Kind::CollectiveStart;
-        kind_[wait] = Kind::Wait;
-      }
-      auto [it, _] = group_ids.emplace(c.group, static_cast<int32_t>(group_ids.size()));
-      group_of_.push_back(it->second);
-      int32_t idx = static_cast<int32_t>(colls_.size());
-      info_of_[i] = idx;
-      if (c.schedulable) {
-        info_of_[wait] = idx;
-        unscheduled_collectives_.insert(i);
-      }
-      colls_.push_back(std::move(c));
-    }
-    group_names_.resize(group_ids.size());
-    for (const auto& [name, id] : group_ids)
-      group_names_[id] = name;
-    group_has_schedulable_.assign(group_ids.size(), false);
-    for (size_t k = 0; k < colls_.size(); ++k)
-      if (colls_[k].schedulable)
-        group_has_schedulable_[group_of_[k]] = true;
-  }
-
-  void compute_domination() {
-    const NodeId n = g_.size();
-    std::vector<int32_t> compute_ordinal(n, -1);
-    for (NodeId i = 0; i < n; ++i)
-      if (kind_[i] == Kind::Compute) {
-        compute_ordinal[i] = static_cast<int32_t>(compute_nodes_.size());
-        compute_nodes_.push_back(i);
-      }
-    dom_.assign(n, kOffComputePath);
-    for (NodeId i = n - 1; i >= 0; --i) {
-      if (compute_ordinal[i] >= 0) {
-        dom_[i] = compute_ordinal[i];
-        continue;
-      }
-      auto [b, e] = dg_.users(i);
-      for (auto p = b; p != e; ++p)
-        dom_[i] = std::min(dom_[i], dom_[*p]);
-    }
-  }
-
-  // Upstream measures memory after each node's frees: the original peak and
-  // the per-compute baseline the prefetch check projects onto.
-  void compute_baseline_memory() {
-    std::vector<NodeId> order(g_.size());
-    for (NodeId i = 0; i < g_.size(); ++i)
-      order[i] = i;
-    MemoryProfile p = memory_profile(storages_, order);
-    original_peak_ = p.peak;
-    baseline_before_compute_.reserve(compute_nodes_.size());
-    int64_t since_last_compute = 0;
-    for (NodeId i = 0; i < g_.size(); ++i) {
-      since_last_compute = std::max(since_last_compute, p.after_node[i]);
-      if (kind_[i] == Kind::Compute) {
-        baseline_before_compute_.push_back(since_last_compute);
-        since_last_compute = p.after_node[i];
-      }
-    }
-  }
-
+  int32_t coll(NodeId n) const { return a_.collective_of[n]; }
+  int32_t group(int32_t idx) const { return a_.group_of[idx]; }
   bool is_exposed(const CollectiveOutcome& c) const { return c.exposed_ms != 0; }
+  ReadyScore score(NodeId n) const { return policy_.ready_score(ctx_, n); }
 
-  // --release-memory-early: nodes off the compute and communication streams
-  // that release more memory than they allocate (metadata reads of a
-  // buffer, a last view, a reduction of a big activation) run as soon as
-  // they are ready; deferring them to the compute they feed only keeps
-  // buffers alive.
-  bool frees_for_free(NodeId n) const {
-    if (!opt_.release_memory_early)
-      return false;
-    if (kind_[n] != Kind::Other || is_collective_node(g_.nodes[n]) || is_wait_node(g_.nodes[n]))
-      return false;
-    if (is_metadata_node(g_.nodes[n]))
-      return true;
-    return memory_.bytes_freed_by(n) > memory_.allocation_of(n);
-  }
-
-  // A storage just lost its second-to-last reader: its last reader, if
-  // ready and free, moves to the front.
+  // A storage just lost its second-to-last reader: the policy may move its
+  // last reader, if ready, up the queue.
   void promote_last_readers(NodeId scheduled) {
-    if (!opt_.release_memory_early)
+    if (!policy_.scores_last_readers())
       return;
-    for (StorageId s : storages_.reads[scheduled]) {
+    for (StorageId s : a_.storages.reads[scheduled]) {
       if (memory_.remaining_reads(s) != 1)
         continue;
       if (readers_of_.empty()) {
-        readers_of_.resize(storages_.bytes.size());
+        readers_of_.resize(a_.storages.bytes.size());
         for (NodeId v = 0; v < g_.size(); ++v)
-          for (StorageId r : storages_.reads[v])
+          for (StorageId r : a_.storages.reads[v])
             readers_of_[r].push_back(v);
       }
       for (NodeId r : readers_of_[s])
-        if (!scheduled_[r] && in_degree_[r] == 0 && frees_for_free(r))
+        if (!scheduled_[r] && in_degree_[r] == 0 && policy_.rescore_last_reader(ctx_, r))
           ready_.push(score(r));
     }
   }
 
-  // (compute index it blocks, local priority, original position): exposed
-  // waits go last and the cheap chains into an unscheduled collective first
-  // among the nodes that block the same compute.
-  Score score(NodeId n) const {
-    if (frees_for_free(n))
-      return {-1, 0, n};
-    int32_t local = 0;
-    if (kind_[n] == Kind::Wait) {
-      local = is_exposed(colls_[info_of_[n]]) ? 1 : 0;
-    } else if (in_overlappable_collective_unary_chain(n)) {
-      local = -1;
-    }
-    return {dom_[n], local, n};
-  }
-
-  bool in_overlappable_collective_unary_chain(NodeId curr) const {
-    while (true) {
-      if (dg_.num_users(curr) != 1)
-        return false;
-      NodeId user = *dg_.users(curr).first;
-      if (dg_.num_inputs(user) != 1)
-        return false;
-      if (kind_[user] == Kind::CollectiveStart && !scheduled_[user])
-        return true;
-      if (!is_cheap_node(g_.nodes[user]))
-        return false;
-      curr = user;
-    }
-  }
-
-  // Why a collective was not started at some node, recorded cheaply (this
-  // runs for every refused candidate) and rendered once at the end.
-  enum class Refusal : uint8_t {
-    GroupTimeUsed,
-    Dependency,
-    MemoryNow,
-    PrefetchInFlight,
-    PrefetchBudget,
-    InFlightLimit,
-    PathCompute,
-    PathCollective,
-    PathWait,
-    PathComm
-  };
-  struct RefusalNote {
-    Refusal why;
-    NodeId at;      // the node it could have overlapped
-    NodeId blocker; // the node in its way, for path refusals
-    bool operator==(const RefusalNote& o) const {
-      return why == o.why && at == o.at && blocker == o.blocker;
-    }
-  };
-  std::vector<std::vector<RefusalNote>> refusals_; // per colls_ entry, newest first
-
   // Keeps the three most recent distinct reasons, newest first: the last
   // attempts are the ones nearest the collective's actual position.
-  void note(int32_t idx, Refusal why, NodeId at, NodeId blocker = -1) {
+  void note(int32_t idx, ExposureReason why, NodeId at, NodeId blocker = -1) {
     if (refusals_.empty())
       refusals_.resize(colls_.size());
     auto& list = refusals_[idx];
-    const RefusalNote n{why, at, blocker};
+    const ExposureNote n{why, at, blocker};
     auto it = std::find(list.begin(), list.end(), n);
     if (it != list.end())
       list.erase(it);
@@ -378,43 +161,11 @@ private:
     if (list.size() > 3)
       list.pop_back();
     if (spdlog::should_log(spdlog::level::debug))
-      spdlog::debug("no overlap for {}: {}", g_.nodes[colls_[idx].start].name,
-                    render(colls_[idx], n));
+      spdlog::debug("no overlap for {} at {}: {}", g_.nodes[colls_[idx].start].name,
+                    g_.nodes[at].name, exposure_reason_name(why));
   }
 
-  std::string render(const CollectiveOutcome& c, const RefusalNote& n) const {
-    const std::string at = "'" + g_.nodes[n.at].name + "'";
-    const std::string blocker = n.blocker >= 0 ? "'" + g_.nodes[n.blocker].name + "'" : "";
-    switch (n.why) {
-    case Refusal::GroupTimeUsed:
-      return at + " was already used to hide other collectives of group '" + c.group + "'";
-    case Refusal::Dependency:
-      return "depends on, or is needed by, the nearby " + at;
-    case Refusal::MemoryNow:
-      return "starting it before " + at + " would exceed the peak-memory budget";
-    case Refusal::PrefetchInFlight:
-      return "starting it before " + at +
-             " would keep more than --max-in-flight-gb prefetched across the compute until its use";
-    case Refusal::PrefetchBudget:
-      return "starting it before " + at +
-             " would exceed the peak-memory budget at a compute node before its use";
-    case Refusal::InFlightLimit:
-      return "in-flight byte limit (--max-in-flight-gb) reached";
-    case Refusal::PathCompute:
-      return "cannot start before " + at + ": needs compute " + blocker + " first";
-    case Refusal::PathCollective:
-      return "cannot start before " + at + ": needs collective " + blocker +
-             " (not yet issued) first";
-    case Refusal::PathWait:
-      return "cannot start before " + at + ": needs wait " + blocker +
-             ", which would expose its collective";
-    case Refusal::PathComm:
-      return "cannot start before " + at + ": needs " + blocker + " first";
-    }
-    return "";
-  }
-
-  void schedule(NodeId n) {
+void schedule(NodeId n) {
     scheduled_[n] = true;
     order_.push_back(n);
     memory_.schedule(n);
@@ -434,7 +185,7 @@ private:
   void force_oldest_wait() { handle_wait(colls_[in_flight_.front()].wait); }
 
   void handle_collective_start(NodeId n) {
-    int32_t idx = info_of_[n];
+    int32_t idx = a_.collective_of[n];
     in_flight_.push_back(idx);
     in_flight_bytes_ += colls_[idx].memory_bytes;
     unscheduled_collectives_.erase(n);
@@ -444,7 +195,7 @@ private:
   void handle_wait(NodeId w) {
     if (scheduled_[w])
       return;
-    int32_t idx = info_of_[w];
+    int32_t idx = a_.collective_of[w];
     auto pos = std::find(in_flight_.begin(), in_flight_.end(), idx);
     if (pos == in_flight_.end()) {
       schedule(w);
@@ -453,7 +204,7 @@ private:
     // Waiting on a collective also waits on every earlier one of its group.
     std::vector<int32_t> earlier;
     for (auto it = in_flight_.begin(); it != pos; ++it)
-      if (group_of_[*it] == group_of_[idx])
+      if (a_.group_of[*it] == a_.group_of[idx])
         earlier.push_back(*it);
     for (int32_t e : earlier)
       handle_wait(colls_[e].wait);
@@ -461,7 +212,7 @@ private:
     // groups' streams keep going: that time hides their collectives.
     auto& c = colls_[idx];
     if (c.exposed_ms > 0) {
-      const int32_t group = group_of_[idx];
+      const int32_t group = a_.group_of[idx];
       std::vector<double> remaining = hide_in_flight(w, c.exposed_ms, group);
       schedule_collectives_for_overlap(w, remaining, group);
     }
@@ -474,9 +225,9 @@ private:
   // the user estimated them (upstream's custom estimates for non-compute
   // nodes). Collectives and waits never hide others.
   std::optional<double> overlap_time_of(NodeId n) const {
-    if (kind_[n] == Kind::Compute)
+    if (a_.kind[n] == NodeKind::Compute)
       return rt_.ms[n];
-    if (kind_[n] != Kind::Other || rt_.source[n] != RuntimeSource::Custom)
+    if (a_.kind[n] != NodeKind::Other || rt_.source[n] != RuntimeSource::Custom)
       return std::nullopt;
     if (is_collective_node(g_.nodes[n]) || is_wait_node(g_.nodes[n]))
       return std::nullopt;
@@ -493,7 +244,7 @@ private:
     std::vector<double> remaining = hide_in_flight(n, available, -1);
     schedule_collectives_for_overlap(n, remaining, -1);
     schedule(n);
-    if (kind_[n] == Kind::Compute)
+    if (a_.kind[n] == NodeKind::Compute)
       ++current_compute_index_;
   }
 
@@ -502,15 +253,15 @@ private:
   // group (except `excluded`), oldest first. Returns what is left per group;
   // groups without time (excluded, or no schedulable collective) get -1.
   std::vector<double> hide_in_flight(NodeId node, double available, int32_t excluded) {
-    std::vector<double> remaining(group_names_.size(), -1.0);
+    std::vector<double> remaining(a_.group_names.size(), -1.0);
     for (size_t gi = 0; gi < remaining.size(); ++gi)
-      if (group_has_schedulable_[gi] && static_cast<int32_t>(gi) != excluded)
+      if (a_.group_has_schedulable[gi] && static_cast<int32_t>(gi) != excluded)
         remaining[gi] = available;
     for (int32_t idx : in_flight_) {
       auto& c = colls_[idx];
-      if (c.exposed_ms == 0 || group_of_[idx] == excluded)
+      if (c.exposed_ms == 0 || a_.group_of[idx] == excluded)
         continue;
-      double& avail = remaining[group_of_[idx]];
+      double& avail = remaining[a_.group_of[idx]];
       if (avail <= 0)
         continue;
       double amount = std::min(c.exposed_ms, avail);
@@ -545,7 +296,7 @@ private:
   bool is_descendant_marked(NodeId v) const { return desc_mark_[v] == desc_stamp_; }
 
   bool wait_is_hidden(NodeId wait, NodeId overlap) const {
-    const auto& c = colls_[info_of_[wait]];
+    const auto& c = colls_[a_.collective_of[wait]];
     return !is_exposed(c) &&
            std::find(c.hiding_nodes.begin(), c.hiding_nodes.end(), overlap) == c.hiding_nodes.end();
   }
@@ -554,23 +305,23 @@ private:
   // the bytes prefetched across some compute node over the in-flight limit,
   // at any compute node until the one it blocks? Collectives that block no
   // compute are exempt (as upstream).
-  std::optional<Refusal> prefetch_exceeds_memory(const CollectiveOutcome& c) const {
-    const int32_t dom = dom_[c.start];
+  std::optional<ExposureReason> prefetch_exceeds_memory(const CollectiveOutcome& c) const {
+    const int32_t dom = a_.dom[c.start];
     if (dom == kOffComputePath)
       return std::nullopt;
     const int64_t size = c.memory_bytes;
     if (memory_.current_bytes() + size > budget_)
-      return Refusal::MemoryNow;
+      return ExposureReason::MemoryNow;
     const size_t lo = static_cast<size_t>(current_compute_index_), hi = static_cast<size_t>(dom);
     if (cumulative_prefetch_->max(lo, hi) > max_in_flight_ - size)
-      return Refusal::PrefetchInFlight;
+      return ExposureReason::PrefetchInFlight;
     if (projected_->max(lo, hi) > budget_ - size)
-      return Refusal::PrefetchBudget;
+      return ExposureReason::PrefetchBudget;
     return std::nullopt;
   }
 
   void record_prefetch(const CollectiveOutcome& c) {
-    const int32_t dom = dom_[c.start];
+    const int32_t dom = a_.dom[c.start];
     if (dom == kOffComputePath)
       return;
     cumulative_prefetch_->add(current_compute_index_, dom, c.memory_bytes);
@@ -587,11 +338,11 @@ private:
     for (NodeId start : unscheduled_collectives_) {
       if (i++ > opt_.max_coll_distance)
         break;
-      const int32_t idx = info_of_[start];
-      if (group_of_[idx] == excluded)
+      const int32_t idx = a_.collective_of[start];
+      if (a_.group_of[idx] == excluded)
         continue;
-      if (dom_[start] != kOffComputePath &&
-          dom_[start] - current_compute_index_ > opt_.max_compute_pre_fetch)
+      if (a_.dom[start] != kOffComputePath &&
+          a_.dom[start] - current_compute_index_ > opt_.max_compute_pre_fetch)
         continue;
       candidates.push_back(start);
     }
@@ -599,24 +350,19 @@ private:
       mark_descendants(overlap, *std::max_element(candidates.begin(), candidates.end()));
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
-    // Reduce-scatters first (they release memory), then by the compute they block.
-    std::sort(candidates.begin(), candidates.end(), [&](NodeId a, NodeId b) {
-      bool rs_a = colls_[info_of_[a]].kind == CollectiveKind::ReduceScatter;
-      bool rs_b = colls_[info_of_[b]].kind == CollectiveKind::ReduceScatter;
-      return std::make_tuple(!rs_a, dom_[a], a) < std::make_tuple(!rs_b, dom_[b], b);
-    });
+    policy_.order_candidates(ctx_, candidates);
     for (NodeId start : candidates) {
       if (scheduled_[start])
         continue;
-      int32_t idx = info_of_[start];
+      int32_t idx = a_.collective_of[start];
       auto& c = colls_[idx];
-      double& avail = remaining[group_of_[idx]];
+      double& avail = remaining[a_.group_of[idx]];
       if (avail <= 0) {
-        note(idx, Refusal::GroupTimeUsed, overlap);
+        note(idx, ExposureReason::GroupTimeUsed, overlap);
         continue;
       }
       if (is_descendant_marked(start) || (!overlap_ready && dg_.is_ancestor(start, overlap))) {
-        note(idx, Refusal::Dependency, overlap);
+        note(idx, ExposureReason::Dependency, overlap);
         continue;
       }
       if (auto why = prefetch_exceeds_memory(c)) {
@@ -627,7 +373,7 @@ private:
              wait_is_hidden(colls_[in_flight_.front()].wait, overlap))
         force_oldest_wait();
       if (max_in_flight_ - in_flight_bytes_ < c.memory_bytes) {
-        note(idx, Refusal::InFlightLimit, overlap);
+        note(idx, ExposureReason::InFlightLimit, overlap);
         continue;
       }
       std::vector<NodeId> path;
@@ -661,9 +407,9 @@ private:
   // hiding, or that `overlap` hides, would be exposed by moving it here).
   bool find_schedulable_path(NodeId target, NodeId overlap, std::vector<NodeId>& path,
                              int32_t idx) {
-    std::optional<Refusal> why;
+    std::optional<ExposureReason> why;
     NodeId blocker = -1;
-    auto block = [&](Refusal r, NodeId v) {
+    auto block = [&](ExposureReason r, NodeId v) {
       why = r;
       blocker = v;
     };
@@ -672,20 +418,20 @@ private:
         [&](NodeId v) {
           if (why)
             return;
-          switch (kind_[v]) {
-          case Kind::Compute:
-            return block(Refusal::PathCompute, v);
-          case Kind::CollectiveStart:
-            return block(Refusal::PathCollective, v);
-          case Kind::Wait:
+          switch (a_.kind[v]) {
+          case NodeKind::Compute:
+            return block(ExposureReason::PathCompute, v);
+          case NodeKind::CollectiveStart:
+            return block(ExposureReason::PathCollective, v);
+          case NodeKind::Wait:
             if (!wait_is_hidden(v, overlap))
-              return block(Refusal::PathWait, v);
+              return block(ExposureReason::PathWait, v);
             break;
           default:
             // Other communication ops run from the main loop (as upstream).
             if (g_.nodes[v].target.find("c10") != std::string::npos ||
                 g_.nodes[v].target.find("_dtensor") != std::string::npos)
-              return block(Refusal::PathComm, v);
+              return block(ExposureReason::PathComm, v);
           }
           path.push_back(v);
         });
@@ -702,7 +448,7 @@ private:
     for (NodeId v : path) {
       if (scheduled_[v])
         continue; // forced by an earlier wait
-      if (kind_[v] == Kind::Wait)
+      if (a_.kind[v] == NodeKind::Wait)
         handle_wait(v);
       else
         schedule(v);
@@ -712,13 +458,13 @@ private:
   ScheduleResult finish() {
     ScheduleResult r;
     for (NodeId i = 0; i < g_.size(); ++i)
-      if (kind_[i] == Kind::Placeholder)
+      if (a_.kind[i] == NodeKind::Placeholder)
         r.order.push_back(i);
     NodeId output = -1;
     for (NodeId v : order_) {
-      if (kind_[v] == Kind::Placeholder)
+      if (a_.kind[v] == NodeKind::Placeholder)
         continue;
-      if (kind_[v] == Kind::Output) {
+      if (a_.kind[v] == NodeKind::Output) {
         output = v;
         continue;
       }
@@ -726,29 +472,22 @@ private:
     }
     if (output >= 0)
       r.order.push_back(output);
-    r.original_peak_bytes = original_peak_;
+    r.original_peak_bytes = a_.original_peak;
     // Measured on the order as written, so the report's peak is the output's.
-    r.scheduled_peak_bytes = memory_profile(storages_, r.order).peak;
+    r.scheduled_peak_bytes = memory_profile(a_.storages, r.order).peak;
     r.memory_budget_bytes = budget_;
     r.wasted_compute_ms = wasted_compute_;
     for (size_t k = 0; k < refusals_.size(); ++k)
-      for (const RefusalNote& n : refusals_[k])
-        colls_[k].why_exposed.push_back(render(colls_[k], n));
+      for (const ExposureNote& n : refusals_[k])
+        colls_[k].why_exposed.push_back(n);
     for (auto& c : colls_) {
       if (!c.schedulable) {
         c.potentially_hideable = false;
         continue; // upstream's counters cover the collectives it schedules
       }
-      if (c.exposed_ms > 0 && c.why_exposed.empty()) {
-        if (!c.potentially_hideable)
-          c.why_exposed.push_back("no compute node is independent of it");
-        else
-          c.why_exposed.push_back(
-              "no independent compute was scheduled while it could run (not among the next "
-              "max_coll_distance collectives, beyond max_compute_pre_fetch, or its inputs became "
-              "ready too "
-              "late)");
-      }
+      if (c.exposed_ms > 0 && c.why_exposed.empty())
+        c.why_exposed.push_back({c.potentially_hideable ? ExposureReason::NotScheduledInTime
+                                                        : ExposureReason::NoIndependentCompute});
       count_outcome(r, c);
     }
     r.collectives = std::move(colls_);
@@ -778,8 +517,7 @@ ScheduleResult original_order_result(const Graph& g, const RuntimeTable& rt, Sch
     if (!c.schedulable)
       continue;
     if (c.exposed_ms > 0)
-      c.why_exposed = {
-          "kept in the original order: every reordering found passed the peak-memory budget"};
+      c.why_exposed = {{ExposureReason::KeptOriginalOrder}};
     count_outcome(r, c);
   }
   r.wasted_compute_ms = std::max(0.0, sim.compute_ms - hidden);
@@ -796,7 +534,9 @@ int64_t memory_budget(int64_t original_peak, const SchedulerOptions& opt) {
 
 ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
                                 const SchedulerOptions& options) {
-  ScheduleResult r = Scheduler(g, runtimes, options, std::nullopt).run();
+  const ScheduleAnalysis analysis(g, runtimes, options);
+  const std::unique_ptr<SchedulePolicy> policy = policy_for(options);
+  ScheduleResult r = Scheduler(analysis, *policy, options, std::nullopt).run();
   const int64_t budget = r.memory_budget_bytes;
   // The budget is a guarantee. The scheduler checks it where it prefetches;
   // reorderings elsewhere can still pass it, so the order is measured and,
@@ -808,7 +548,7 @@ ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
     effective -= r.scheduled_peak_bytes - budget;
     spdlog::debug("peak {} over the budget {}: rescheduling against {}", r.scheduled_peak_bytes,
                   budget, effective);
-    ScheduleResult again = Scheduler(g, runtimes, options, effective).run();
+    ScheduleResult again = Scheduler(analysis, *policy, options, effective).run();
     again.memory_budget_bytes = budget;
     again.budget_retries = attempt;
     // A lower budget only curbs prefetching; when that does not lower the

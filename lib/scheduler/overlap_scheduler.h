@@ -10,6 +10,7 @@
 #include "cost/estimator.h"
 #include "graph/collective.h"
 #include "graph/graph.h"
+#include "scheduler/exposure.h"
 #include "scheduler/options.h"
 
 namespace osched {
@@ -24,7 +25,7 @@ struct CollectiveOutcome {
   double estimated_ms = 0;
   double exposed_ms = 0; // what compute did not hide, per the scheduler's accounting
   std::vector<NodeId> hiding_nodes;
-  std::vector<std::string> why_exposed; // reasons, first seen first
+  std::vector<ExposureNote> why_exposed; // reasons, first seen first (report/exposure_text.h)
   bool schedulable = true; // false: result used other than through one wait; kept in place
   bool potentially_hideable = false; // some compute node is independent of it
 };

@@ -1,0 +1,167 @@
+#include "scheduler/schedule_analysis.h"
+
+#include <map>
+
+#include "graph/collective_info.h"
+#include "graph/op_table.h"
+#include "memory/memory_tracker.h"
+#include "memory/write_order.h"
+#include "scheduler/collective_uses.h"
+#include "scheduler/potential_overlap.h"
+
+namespace osched {
+namespace {
+
+// Edges beyond data and control: in-place write orders, the later waits of
+// a coalesced collective after its first one, and with preserve_group_order
+// each group's issue order.
+std::vector<std::pair<NodeId, NodeId>> scheduler_edges(const Graph& g, const StorageMap& storages,
+                                                       const UserLists& data_users,
+                                                       bool group_order) {
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  if (group_order)
+    edges = group_order_edges(g);
+  for (const WriteOrderEdge& e : write_order_edges(g, storages))
+    edges.emplace_back(e.before, e.after);
+  for (NodeId i = 0; i < g.size(); ++i) {
+    if (!is_collective_node(g.nodes[i]))
+      continue;
+    CollectiveUses u = collective_uses(g, data_users, i);
+    for (size_t k = 1; k < u.waits.size(); ++k)
+      edges.emplace_back(u.waits[0], u.waits[k]);
+  }
+  return edges;
+}
+
+std::vector<NodeKind> base_kinds(const Graph& g) {
+  std::vector<NodeKind> kind(g.nodes.size(), NodeKind::Other);
+  for (NodeId i = 0; i < g.size(); ++i) {
+    const Node& node = g.nodes[i];
+    if (node.op == NodeOp::Placeholder || node.op == NodeOp::GetAttr)
+      kind[i] = NodeKind::Placeholder;
+    else if (node.op == NodeOp::Output)
+      kind[i] = NodeKind::Output;
+    else if (is_compute_node(node))
+      kind[i] = NodeKind::Compute;
+  }
+  return kind;
+}
+
+// Schedulable: waited on, and otherwise read only for metadata.
+void identify_collectives(ScheduleAnalysis& a) {
+  const Graph& g = a.graph;
+  std::map<std::string, int32_t> group_ids;
+  a.collective_of.assign(g.nodes.size(), -1);
+  for (NodeId i = 0; i < g.size(); ++i) {
+    const std::optional<CollectiveInfo> info = decode_collective(g, i);
+    if (!info)
+      continue;
+    CollectiveOutcome c;
+    c.start = i;
+    c.kind = info->kind;
+    c.group = info->group;
+    c.size_bytes = info->size_bytes;
+    c.memory_bytes = info->memory_bytes;
+    c.estimated_ms = c.exposed_ms = a.runtimes.ms[i];
+    CollectiveUses uses = collective_uses(g, a.data_users, i);
+    const NodeId wait = uses.waits.empty() ? -1 : uses.waits.front();
+    if (c.kind == CollectiveKind::Broadcast)
+      c.why_exposed.push_back({ExposureReason::Broadcast});
+    else if (wait < 0)
+      c.why_exposed.push_back({ExposureReason::NoWait});
+    else if (uses.other_is_output)
+      c.why_exposed.push_back({ExposureReason::RawResultIsOutput});
+    else if (uses.other >= 0)
+      c.why_exposed.push_back({ExposureReason::ReadWithoutWait, uses.other});
+    c.schedulable = c.why_exposed.empty();
+    const int32_t idx = static_cast<int32_t>(a.collectives.size());
+    a.collective_of[i] = idx;
+    if (c.schedulable) {
+      c.wait = wait;
+      a.kind[i] = NodeKind::CollectiveStart;
+      a.kind[wait] = NodeKind::Wait;
+      a.collective_of[wait] = idx;
+    }
+    auto [it, _] = group_ids.emplace(c.group, static_cast<int32_t>(group_ids.size()));
+    a.group_of.push_back(it->second);
+    a.collectives.push_back(std::move(c));
+  }
+  a.group_names.resize(group_ids.size());
+  for (const auto& [name, id] : group_ids)
+    a.group_names[id] = name;
+  a.group_has_schedulable.assign(group_ids.size(), false);
+  for (size_t k = 0; k < a.collectives.size(); ++k)
+    if (a.collectives[k].schedulable)
+      a.group_has_schedulable[a.group_of[k]] = true;
+}
+
+void compute_domination(ScheduleAnalysis& a) {
+  const NodeId n = a.graph.size();
+  std::vector<int32_t> compute_ordinal(n, -1);
+  for (NodeId i = 0; i < n; ++i)
+    if (a.kind[i] == NodeKind::Compute) {
+      compute_ordinal[i] = static_cast<int32_t>(a.compute_nodes.size());
+      a.compute_nodes.push_back(i);
+    }
+  a.dom.assign(n, kOffComputePath);
+  for (NodeId i = n - 1; i >= 0; --i) {
+    if (compute_ordinal[i] >= 0) {
+      a.dom[i] = compute_ordinal[i];
+      continue;
+    }
+    auto [b, e] = a.deps.users(i);
+    for (auto p = b; p != e; ++p)
+      a.dom[i] = std::min(a.dom[i], a.dom[*p]);
+  }
+}
+
+// Upstream measures memory after each node's frees: the original peak and
+// the per-compute baseline the prefetch check projects onto.
+void compute_baseline_memory(ScheduleAnalysis& a) {
+  const Graph& g = a.graph;
+  std::vector<NodeId> order(g.nodes.size());
+  for (NodeId i = 0; i < g.size(); ++i)
+    order[i] = i;
+  MemoryProfile p = memory_profile(a.storages, order);
+  a.original_peak = p.peak;
+  a.baseline_before_compute.reserve(a.compute_nodes.size());
+  int64_t since_last_compute = 0;
+  for (NodeId i = 0; i < g.size(); ++i) {
+    since_last_compute = std::max(since_last_compute, p.after_node[i]);
+    if (a.kind[i] == NodeKind::Compute) {
+      a.baseline_before_compute.push_back(since_last_compute);
+      since_last_compute = p.after_node[i];
+    }
+  }
+}
+
+// Whether any compute node is independent of each schedulable collective
+// (the bounded search of potential_overlap.h).
+void find_potential_overlap(ScheduleAnalysis& a) {
+  std::vector<NodeId> starts;
+  for (const auto& c : a.collectives)
+    if (c.schedulable)
+      starts.push_back(c.start);
+  PotentialOverlap potential(a.deps, a.compute_nodes);
+  auto hideable = potential.find_hiding(starts);
+  size_t k = 0;
+  for (auto& c : a.collectives)
+    if (c.schedulable)
+      c.potentially_hideable = hideable[k++] >= 0;
+}
+
+}  // namespace
+
+ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
+                                   const SchedulerOptions& options)
+    : graph(g), runtimes(rt), storages(build_storage_map(g)),
+      data_users(build_user_lists(g, build_input_lists(g, false))),
+      deps(g, scheduler_edges(g, storages, data_users, options.preserve_group_order)),
+      kind(base_kinds(g)) {
+  identify_collectives(*this);
+  compute_domination(*this);
+  compute_baseline_memory(*this);
+  find_potential_overlap(*this);
+}
+
+}  // namespace osched

@@ -1,0 +1,53 @@
+#include "scheduler/schedule_policy_upstream.h"
+
+#include <algorithm>
+
+#include "graph/op_table.h"
+
+namespace osched {
+namespace {
+
+// A chain of single-user, single-input cheap nodes ending in an unscheduled
+// collective start: running it early lets the collective start early.
+bool in_overlappable_collective_unary_chain(const PolicyContext& ctx, NodeId curr) {
+  const ScheduleAnalysis& a = ctx.analysis;
+  while (true) {
+    if (a.deps.num_users(curr) != 1)
+      return false;
+    NodeId user = *a.deps.users(curr).first;
+    if (a.deps.num_inputs(user) != 1)
+      return false;
+    if (a.kind[user] == NodeKind::CollectiveStart && !ctx.scheduled[user])
+      return true;
+    if (!is_cheap_node(a.graph.nodes[user]))
+      return false;
+    curr = user;
+  }
+}
+
+}  // namespace
+
+ReadyScore UpstreamPolicy::ready_score(const PolicyContext& ctx, NodeId n) const {
+  const ScheduleAnalysis& a = ctx.analysis;
+  int32_t local = 0;
+  if (a.kind[n] == NodeKind::Wait)
+    local = ctx.collectives[a.collective_of[n]].exposed_ms != 0 ? 1 : 0;
+  else if (in_overlappable_collective_unary_chain(ctx, n))
+    local = -1;
+  return {a.dom[n], local, n};
+}
+
+void UpstreamPolicy::order_candidates(const PolicyContext& ctx, std::vector<NodeId>& starts) const {
+  const ScheduleAnalysis& a = ctx.analysis;
+  auto key = [&](NodeId s) {
+    const bool rs = a.collectives[a.collective_of[s]].kind == CollectiveKind::ReduceScatter;
+    return std::make_tuple(!rs, a.dom[s], s);
+  };
+  std::sort(starts.begin(), starts.end(), [&](NodeId x, NodeId y) { return key(x) < key(y); });
+}
+
+std::unique_ptr<SchedulePolicy> make_upstream_policy() {
+  return std::make_unique<UpstreamPolicy>();
+}
+
+}  // namespace osched

@@ -1,0 +1,211 @@
+// The passes below the pipeline on small inline graphs: the scheduler's
+// analysis, its policies and mechanism, the step simulation, the bucket
+// planner and the graph rewrite. Estimates are set by hand (1 ms per
+// matmul and per collective) so every expectation is traced by hand.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "bucketing/apply_buckets.h"
+#include "bucketing/bucket_planner.h"
+#include "bucketing/overlap_interval.h"
+#include "cost/estimator.h"
+#include "report/exposure_text.h"
+#include "scheduler/overlap_scheduler.h"
+#include "scheduler/reorder.h"
+#include "scheduler/schedule_analysis.h"
+#include "scheduler/schedule_policy.h"
+#include "scheduler/simulate.h"
+#include "test_support.h"
+
+using namespace osched;
+using osched::test::inline_graph;
+
+namespace {
+
+const char* kW = R"({"name": "w", "op": "placeholder", "target": "w",
+  "val": {"dtype": "float32", "shape": [8, 8], "stride": [8, 1], "device": "cuda:0"}})";
+
+std::string mm(const std::string& name, const std::string& a, const std::string& rows) {
+  return R"({"name": ")" + name + R"(", "op": "call_function", "target": "aten.mm.default",
+    "args": [{"node": ")" + a + R"("}, {"node": "w"}],
+    "val": {"dtype": "float32", "shape": [)" + rows + R"(, 8], "stride": [8, 1], "device": "cuda:0"}})";
+}
+
+std::string all_gather(const std::string& name) {
+  return R"({"name": ")" + name + R"(", "op": "call_function",
+    "target": "_c10d_functional.all_gather_into_tensor.default", "args": [{"node": "x"}, 4, "tp"],
+    "val": {"dtype": "float32", "shape": [16, 8], "stride": [8, 1], "device": "cuda:0"}})";
+}
+
+std::string reduce_scatter(const std::string& name) {
+  return R"({"name": ")" + name + R"(", "op": "call_function",
+    "target": "_c10d_functional.reduce_scatter_tensor.default", "args": [{"node": "x"}, "sum", 4, "tp"],
+    "val": {"dtype": "float32", "shape": [1, 8], "stride": [8, 1], "device": "cuda:0"}})";
+}
+
+std::string wait(const std::string& name, const std::string& of, const std::string& rows) {
+  return R"({"name": ")" + name + R"(", "op": "call_function", "target": "_c10d_functional.wait_tensor.default",
+    "args": [{"node": ")" + of + R"("}],
+    "val": {"dtype": "float32", "shape": [)" + rows + R"(, 8], "stride": [8, 1], "device": "cuda:0"}})";
+}
+
+// mm runs first in the graph; ag is independent of it and used after.
+Graph one_gather() {
+  return inline_graph(std::string(kW) + ",\n" + mm("mm", "x", "4") + ",\n" + all_gather("ag") + ",\n" +
+                          wait("ag_w", "ag", "16") + ",\n" + mm("use", "ag_w", "16"),
+                      R"([{"node": "mm"}, {"node": "use"}])");
+}
+
+// Two gathers and a reduce-scatter, all independent of mm0.
+Graph three_collectives() {
+  return inline_graph(std::string(kW) + ",\n" + mm("mm0", "x", "4") + ",\n" + all_gather("ag1") + ",\n" +
+                          all_gather("ag2") + ",\n" + reduce_scatter("rs") + ",\n" + wait("ag1_w", "ag1", "16") +
+                          ",\n" + wait("ag2_w", "ag2", "16") + ",\n" + wait("rs_w", "rs", "1") + ",\n" +
+                          mm("use1", "ag1_w", "16") + ",\n" + mm("use2", "ag2_w", "16") + ",\n" +
+                          mm("use3", "rs_w", "1"),
+                      R"([{"node": "mm0"}, {"node": "use1"}, {"node": "use2"}, {"node": "use3"}])");
+}
+
+RuntimeTable unit_estimates(const Graph& g, double mm0_ms = 1.0) {
+  CustomEstimates est;
+  est.nodes = {{"mm0", mm0_ms}};
+  est.ops = {{"aten.mm.default", 1.0},
+             {"_c10d_functional.all_gather_into_tensor.default", 1.0},
+             {"_c10d_functional.reduce_scatter_tensor.default", 1.0}};
+  AnalyticalEstimator analytical(default_hardware());
+  return estimate_runtimes(g, &est, nullptr, analytical);
+}
+
+std::vector<std::string> names(const Graph& g, const std::vector<NodeId>& order) {
+  std::vector<std::string> out;
+  for (NodeId n : order)
+    out.push_back(g.nodes[n].name);
+  return out;
+}
+
+std::vector<NodeId> original_order(const Graph& g) {
+  std::vector<NodeId> o(g.nodes.size());
+  for (size_t i = 0; i < o.size(); ++i)
+    o[i] = static_cast<NodeId>(i);
+  return o;
+}
+
+} // namespace
+
+TEST_CASE("schedule analysis: kinds, the compute each node blocks, potential overlap") {
+  Graph g = one_gather();
+  RuntimeTable rt = unit_estimates(g);
+  ScheduleAnalysis a(g, rt, SchedulerOptions{});
+  const NodeId ag = *g.find("ag"), ag_w = *g.find("ag_w"), m = *g.find("mm"), use = *g.find("use");
+  CHECK(a.kind[ag] == NodeKind::CollectiveStart);
+  CHECK(a.kind[ag_w] == NodeKind::Wait);
+  CHECK(a.kind[m] == NodeKind::Compute);
+  CHECK(a.kind[*g.find("x")] == NodeKind::Placeholder);
+  CHECK(a.kind[*g.find("output")] == NodeKind::Output);
+  CHECK(a.compute_nodes == std::vector<NodeId>{m, use});
+  CHECK(a.dom[ag] == 1);  // it blocks the second compute node, `use`
+  CHECK(a.dom[m] == 0);
+  REQUIRE(a.collectives.size() == 1);
+  CHECK(a.collective_of[ag] == 0);
+  CHECK(a.collective_of[ag_w] == 0);
+  CHECK(a.collectives[0].potentially_hideable);  // mm is independent of it
+  CHECK(a.collectives[0].estimated_ms == 1.0);
+  CHECK(a.group_names == std::vector<std::string>{"tp"});
+  CHECK(a.original_peak > 0);
+}
+
+TEST_CASE("mechanism: the gather starts before the independent matmul and is hidden by it") {
+  Graph g = one_gather();
+  RuntimeTable rt = unit_estimates(g);
+  ScheduleResult r = schedule_overlap(g, rt, SchedulerOptions{});
+  CHECK(names(g, r.order) ==
+        std::vector<std::string>{"x", "s", "w", "ag", "mm", "ag_w", "use", "output"});
+  REQUIRE(r.collectives.size() == 1);
+  CHECK(r.collectives[0].exposed_ms == 0);
+  CHECK(r.collectives[0].hiding_nodes == std::vector<NodeId>{*g.find("mm")});
+  CHECK(r.exposed == 0);
+  CHECK(r.potentially_hidden == 1);
+  // Simulated: mm (1 ms) then the gather (1 ms) then use; reordered, the
+  // gather runs under mm.
+  SimulationResult before = simulate_step(g, rt, original_order(g));
+  SimulationResult after = simulate_step(g, rt, r.order);
+  CHECK(before.step_ms == 3.0);
+  CHECK(before.exposed_comm_ms == 1.0);
+  CHECK(after.step_ms == 2.0);
+  CHECK(after.exposed_comm_ms == 0.0);
+  CHECK(after.compute_ms == 2.0);
+}
+
+TEST_CASE("mechanism: a refused candidate records why, as an enum the report renders") {
+  Graph g = one_gather();
+  RuntimeTable rt = unit_estimates(g);
+  SchedulerOptions opt;
+  opt.max_in_flight_gb = 1e-9;  // 1 byte: nothing fits in flight
+  ScheduleResult r = schedule_overlap(g, rt, opt);
+  const CollectiveOutcome& c = r.collectives.at(0);
+  CHECK(c.exposed_ms == 1.0);
+  REQUIRE_FALSE(c.why_exposed.empty());
+  // Checked in upstream's order: the budget (1 GB of headroom) passes, the
+  // bytes prefetched across mm would pass the in-flight limit.
+  CHECK(c.why_exposed[0] == ExposureNote{ExposureReason::PrefetchInFlight, *g.find("mm"), -1});
+  CHECK(exposure_text(g, c, c.why_exposed[0]).find("before 'mm' would keep more than") !=
+        std::string::npos);
+  CHECK(exposure_reason_name(c.why_exposed[0].why) == "prefetch_in_flight");
+}
+
+TEST_CASE("upstream policy: reduce-scatters are tried first, then by the compute they block") {
+  Graph g = three_collectives();
+  RuntimeTable rt = unit_estimates(g);
+  SchedulerOptions opt;
+  ScheduleAnalysis a(g, rt, opt);
+  std::unique_ptr<SchedulePolicy> policy = policy_for(opt);
+  CHECK(policy->name() == "upstream");
+  std::vector<bool> scheduled(g.nodes.size(), false);
+  std::vector<CollectiveOutcome> colls = a.collectives;
+  MemoryTracker memory(a.storages);
+  PolicyContext ctx{a, opt, scheduled, colls, memory};
+  std::vector<NodeId> starts = {*g.find("ag2"), *g.find("ag1"), *g.find("rs")};
+  policy->order_candidates(ctx, starts);
+  CHECK(names(g, starts) == std::vector<std::string>{"rs", "ag1", "ag2"});
+  // Ready nodes by the compute they block: mm0 (compute 0) before ag1 (compute 1).
+  CHECK(policy->ready_score(ctx, *g.find("mm0")) < policy->ready_score(ctx, *g.find("ag1")));
+  opt.release_memory_early = true;
+  CHECK(policy_for(opt)->name() == "release_early");
+  CHECK(policy_for(opt)->scores_last_readers());
+}
+
+TEST_CASE("bucket planner and rewrite: two gathers hidden by one matmul become one bucket") {
+  Graph g = three_collectives();
+  RuntimeTable rt = unit_estimates(g, 3.0);  // mm0 hides all three collectives
+  ScheduleResult r = schedule_overlap(g, rt, SchedulerOptions{});
+  Graph scheduled = apply_order(Graph(g), r.order);
+  std::vector<OverlapInterval> intervals = overlap_intervals(r, r.order);
+  REQUIRE(intervals.size() == 3);
+  std::vector<Bucket> buckets = plan_buckets(scheduled, intervals, BucketOptions{});
+  REQUIRE(buckets.size() == 1);  // the reduce-scatter has no partner of its kind
+  REQUIRE(buckets[0].members.size() == 2);
+  CHECK(scheduled.nodes[intervals[buckets[0].members[0]].start].name == "ag1");
+  CHECK(scheduled.nodes[intervals[buckets[0].members[1]].start].name == "ag2");
+  CHECK(buckets[0].size_bytes == 2 * (128 + 512));
+
+  BucketedGraph out = apply_buckets(std::move(scheduled), intervals, buckets);
+  REQUIRE(out.buckets.size() == 1);
+  const BucketSummary& b = out.buckets[0];
+  CHECK(b.name == "bucket0_all_gather");
+  CHECK(b.members == std::vector<std::string>{"ag1", "ag2"});
+  CHECK(b.group == "tp");
+  CHECK(b.size_bytes == 2 * (128 + 512));
+  for (const char* gone : {"ag1", "ag2", "ag1_w", "ag2_w"})
+    CHECK_FALSE(out.graph.find(gone).has_value());
+  for (const char* made : {"bucket0_all_gather_cat", "bucket0_all_gather", "bucket0_all_gather_wait",
+                           "bucket0_all_gather_split"})
+    CHECK(out.graph.find(made).has_value());
+  CHECK(out.graph.find("rs").has_value());
+  CHECK(out.intervals.size() == 2);  // the bucket and the reduce-scatter
+  // The members' users read the split, in member order.
+  const Node& use2 = out.graph.nodes[*out.graph.find("use2")];
+  CHECK(use2.args[0].i == *out.graph.find("bucket0_all_gather_split"));
+  CHECK(use2.args[0].ref_output == 1);
+}
