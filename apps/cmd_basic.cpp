@@ -27,10 +27,11 @@ void write_or_fail(const std::string& path, const Graph& g, GraphFormat f) {
   }
 }
 
-}  // namespace
+} // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("validate", "Check a graph file; exit 2 with one error line if invalid");
+  auto* cmd =
+      app.add_subcommand("validate", "Check a graph file; exit 2 with one error line if invalid");
   auto path = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("auto");
   cmd->add_option("GRAPH", *path, "graph file (.json or .pb, - for stdin)")->required();
@@ -77,11 +78,13 @@ void add_stats_command(CLI::App& app, int& exit_code) {
     exit_code = run_guarded([&] {
       Graph g = read_graph_file(*path);
       GraphStats s = compute_stats(g);
-      if (*json_out) std::cout << stats_to_json(s).dump(2) << "\n";
-      else std::cout << stats_to_text(s);
+      if (*json_out)
+        std::cout << stats_to_json(s).dump(2) << "\n";
+      else
+        std::cout << stats_to_text(s);
       return kOk;
     });
   });
 }
 
-}  // namespace osched::cli
+} // namespace osched::cli

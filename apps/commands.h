@@ -18,4 +18,4 @@ void add_stats_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
 void add_schedule_command(CLI::App& app, int& exit_code);
 
-}  // namespace osched::cli
+} // namespace osched::cli

@@ -4,9 +4,9 @@
 namespace osched::cli {
 
 constexpr int kOk = 0;
-constexpr int kVerifyFailed = 1;  // verify found a violation
-constexpr int kBadInput = 2;      // invalid graph, options or config; unreadable input
-constexpr int kDeviceError = 3;   // no GPU / MPI / CUDA or NCCL failure
-constexpr int kOutputError = 4;   // could not write an output file
+constexpr int kVerifyFailed = 1; // verify found a violation
+constexpr int kBadInput = 2;     // invalid graph, options or config; unreadable input
+constexpr int kDeviceError = 3;  // no GPU / MPI / CUDA or NCCL failure
+constexpr int kOutputError = 4;  // could not write an output file
 
-}  // namespace osched::cli
+} // namespace osched::cli

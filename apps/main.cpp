@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   // Protobuf's own log lines (e.g. on invalid UTF-8) would break the
   // one-line error form; its failures surface as our errors instead.
   google::protobuf::SetLogHandler(nullptr);
-  CLI::App app{"overlap-sched: reorder distributed training graphs to overlap collectives with compute"};
+  CLI::App app{
+      "overlap-sched: reorder distributed training graphs to overlap collectives with compute"};
   app.set_version_flag("--version", std::string("overlap-sched ") + OSCHED_VERSION);
   app.require_subcommand(1);
   std::string log_level = "warn";
@@ -28,7 +29,8 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit codes: 0 ok, 1 verify violation, 2 invalid input, 3 device/MPI error, 4 write error.\n"
       "Examples:\n"
-      "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report /tmp/report.json\n"
+      "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report "
+      "/tmp/report.json\n"
       "  overlap-sched validate testdata/fsdp_tiny.json\n"
       "  overlap-sched stats testdata/tp_two_groups.json\n"
       "  overlap-sched verify testdata/fsdp_tiny.json /tmp/out.json");
@@ -47,7 +49,8 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&] {
     auto level = spdlog::level::from_str(log_level);
     if (level == spdlog::level::off && log_level != "off") {
-      std::cerr << "error: --log-level: unknown level '" << osched::escape_quoted(log_level) << "'\n";
+      std::cerr << "error: --log-level: unknown level '" << osched::escape_quoted(log_level)
+                << "'\n";
       std::exit(osched::cli::kBadInput);
     }
     spdlog::set_level(level);

@@ -35,4 +35,4 @@ int run_guarded(const std::function<int()>& fn) {
   }
 }
 
-}  // namespace osched::cli
+} // namespace osched::cli

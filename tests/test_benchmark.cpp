@@ -132,7 +132,9 @@ TEST_CASE("aligned benchmarks on one rank: every key measured once, then served 
   auto ctx = make_single_rank_context();
   MeasureCounts counts;
   MeasureCounts* counter = &counts;
-  auto factory = [&]() -> std::unique_ptr<Measurer> { return std::make_unique<CountingMeasurer>(counts); };
+  auto factory = [&]() -> std::unique_ptr<Measurer> {
+    return std::make_unique<CountingMeasurer>(counts);
+  };
   BenchmarkOptions opts;
   opts.compute = true;
   opts.collectives = true;
@@ -177,7 +179,8 @@ TEST_CASE("collective estimates interpolate between measured powers of two") {
   BenchmarkEstimator est(t, default_hardware());
   CHECK(*est.collective_ms(g, *decode_collective(g, *g.find("ag0"))) ==
         Approx(1.0 + 2.0 * (16384 - 8192) / (32768.0 - 8192)));
-  CHECK_FALSE(est.collective_ms(g, *decode_collective(g, *g.find("rs0")))); // no reduce-scatter series measured
+  CHECK_FALSE(est.collective_ms(
+      g, *decode_collective(g, *g.find("rs0")))); // no reduce-scatter series measured
 }
 
 TEST_CASE("lower median as torch.median takes it") {
@@ -329,9 +332,9 @@ TEST_CASE("cuBLAS call plans read row-major and transposed operands correctly") 
 }
 
 TEST_CASE("NCCL benchmark plans keep every call inside its buffers") {
-  for (CollectiveKind kind : {CollectiveKind::AllGather, CollectiveKind::ReduceScatter,
-                              CollectiveKind::AllReduce, CollectiveKind::AllToAll,
-                              CollectiveKind::Broadcast})
+  for (CollectiveKind kind :
+       {CollectiveKind::AllGather, CollectiveKind::ReduceScatter, CollectiveKind::AllReduce,
+        CollectiveKind::AllToAll, CollectiveKind::Broadcast})
     for (int64_t bytes : {1, 2, 3, 1000, 4096, 1 << 20})
       for (int64_t elem : {1, 2, 4, 8})
         for (int n : {2, 3, 8}) {

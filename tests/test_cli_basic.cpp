@@ -58,7 +58,7 @@ std::string write_swapped(const TempDir& tmp, Graph g, const std::string& a, con
   return path;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("verify accepts legal reorders and reports the first violation") {
   TempDir tmp;
@@ -82,7 +82,8 @@ TEST_CASE("verify accepts legal reorders and reports the first violation") {
   CHECK(run_cli("verify " + sgo + " " + swapped).exit_code == 0);
   r = run_cli("verify --group-order " + sgo + " " + swapped);
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("process group '0': collective 'all_reduce_1' is now issued before 'all_reduce'") !=
+  CHECK(r.err.find(
+            "process group '0': collective 'all_reduce_1' is now issued before 'all_reduce'") !=
         std::string::npos);
 
   // Missing node.

@@ -10,7 +10,6 @@
 using namespace osched;
 using osched::test::inline_graph;
 
-
 TEST_CASE("decode_collective: all-gather sizes input + output, group from group_name") {
   Graph g = inline_graph(R"(
       {"name": "ag", "op": "call_function", "target": "_c10d_functional.all_gather_into_tensor.default",

@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <numeric>
 
-#include "report/report_json.h"
 #include "analysis/stats.h"
 #include "analysis/verify.h"
 #include "cost/flops.h"
@@ -21,6 +20,7 @@
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
 #include "pipeline/schedule_pipeline.h"
+#include "report/report_json.h"
 #include "scheduler/reorder.h"
 #include "test_support.h"
 
@@ -33,7 +33,7 @@ namespace {
 struct Run {
   Graph original;
   ScheduleOutput out;
-  json report;  // out.report as written
+  json report; // out.report as written
   std::vector<std::string> order;
   size_t pos(const std::string& name) const {
     auto it = std::find(order.begin(), order.end(), name);
@@ -353,8 +353,7 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
   ScheduleConfig cfg;
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
-  CHECK(schedule(scenario("moe_a2a_sym_size"), cfg).out.report.memory.kept_original_order ==
-        true);
+  CHECK(schedule(scenario("moe_a2a_sym_size"), cfg).out.report.memory.kept_original_order == true);
   cfg.scheduler.release_memory_early = true;
   Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
   const auto& m = r.out.report.memory;
@@ -366,8 +365,8 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
 TEST_CASE("a bucket that makes the step slower is given up") {
   ScheduleConfig cfg = bucketing_config("estimates_bucketing_slow.json");
   Graph g = scenario("bucketing");
-  ScheduleOutput out =
-      run_schedule(schedule_input(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg), cfg);
+  ScheduleOutput out = run_schedule(
+      schedule_input(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg), cfg);
   const ReportBucketing& b = *out.report.bucketing;
   // ag_a + ag_b + ag_c would merge (test_bucketing.cpp), but the merged
   // all-gather takes 5 ms against 3 x 0.2 ms.
@@ -412,8 +411,7 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
   CHECK(tight.collective("ag")["hidden_by"].empty());
   CHECK(tight.collective("ag")["why_exposed"][0].get<std::string>().find(
             "kept in the original order") == 0);
-  CHECK(tight.out.report.simulation.step_ms_after ==
-        tight.out.report.simulation.step_ms_before);
+  CHECK(tight.out.report.simulation.step_ms_after == tight.out.report.simulation.step_ms_before);
 }
 
 TEST_CASE("collectives whose buffers are written in place are not bucketed") {
@@ -441,7 +439,6 @@ TEST_CASE("the step predicted for buckets before the rewrite is the rewritten gr
   const ReportBucketing& b = *out.report.bucketing;
   REQUIRE(b.buckets.size() > 0);
   CHECK(b.dropped_for_memory == 0);
-  CHECK(b.predicted_step_ms ==
-        Approx(b.simulated_step_ms).epsilon(1e-9));
+  CHECK(b.predicted_step_ms == Approx(b.simulated_step_ms).epsilon(1e-9));
   CHECK(b.simulated_step_ms <= b.unbucketed_step_ms);
 }

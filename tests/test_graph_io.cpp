@@ -8,12 +8,12 @@
 
 #include "graph/collective.h"
 #include "graph/dedupe.h"
-#include "scheduler/reorder.h"
 #include "graph/op_table.h"
 #include "io/graph_error.h"
 #include "io/graph_file.h"
 #include "io/json_io.h"
 #include "io/proto_io.h"
+#include "scheduler/reorder.h"
 #include "test_support.h"
 
 using namespace osched;
@@ -94,7 +94,7 @@ TEST_CASE("operator table classifies compute, view, pointwise and collectives") 
   n.op = NodeOp::CallFunction;
   n.target = "aten.add.Tensor";
   CHECK(is_pointwise_node(n));
-  n.tags = std::vector<std::string>{};  // exporter says: no tags
+  n.tags = std::vector<std::string>{}; // exporter says: no tags
   CHECK_FALSE(is_pointwise_node(n));
   n.target = "aten.clone.default";
   n.is_view = true;
@@ -119,7 +119,7 @@ TEST_CASE("tensor sizes follow shape, stride and dtype") {
   CHECK(t.numel() == 32);
   CHECK(t.nbytes() == 64);
   CHECK(t.allocation_bytes() == 64);
-  t.stride = {Dim::of(16), Dim::of(1)};  // padded rows
+  t.stride = {Dim::of(16), Dim::of(1)}; // padded rows
   CHECK(t.allocation_bytes() == (7 * 16 + 3 + 1) * 2);
   t.storage_bytes = 1000;
   CHECK(t.allocation_bytes() == 1000);
@@ -135,7 +135,7 @@ TEST_CASE("stdin format is sniffed and pb files are chosen by extension") {
   CHECK(bytes.find('{') != 0);
   Graph back = read_graph_file(tmp.file("g.pb"));
   CHECK(graph_to_json_text(back) == graph_to_json_text(g));
-  CHECK(tmp.entries() == 1);  // no temp files left behind
+  CHECK(tmp.entries() == 1); // no temp files left behind
 }
 
 TEST_CASE("dedupe keeps first occurrences in order, small and large") {
@@ -143,16 +143,19 @@ TEST_CASE("dedupe keeps first occurrences in order, small and large") {
   osched::dedupe_keep_order(small);
   CHECK(small == std::vector<int>{3, 1, 2});
   std::vector<int> large;
-  for (int i = 0; i < 1000; ++i) large.push_back((i * 7) % 100);
+  for (int i = 0; i < 1000; ++i)
+    large.push_back((i * 7) % 100);
   osched::dedupe_keep_order(large);
   REQUIRE(large.size() == 100);
-  for (int i = 0; i < 100; ++i) CHECK(large[static_cast<size_t>(i)] == (i * 7) % 100);
+  for (int i = 0; i < 100; ++i)
+    CHECK(large[static_cast<size_t>(i)] == (i * 7) % 100);
 }
 
 TEST_CASE("reordering permutes the nodes in place and remaps every reference") {
   osched::Graph g = osched::read_graph_file(source_path("testdata/example_llama_fsdp.json"));
   std::vector<osched::NodeId> order(g.nodes.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<osched::NodeId>(i);
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = static_cast<osched::NodeId>(i);
   // Any permutation will do for the mechanics: reverse all but the output, then rotate.
   std::reverse(order.begin(), order.end() - 1);
   std::rotate(order.begin(), order.begin() + 17, order.end() - 1);

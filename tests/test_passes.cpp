@@ -29,8 +29,10 @@ const char* kW = R"({"name": "w", "op": "placeholder", "target": "w",
 
 std::string mm(const std::string& name, const std::string& a, const std::string& rows) {
   return R"({"name": ")" + name + R"(", "op": "call_function", "target": "aten.mm.default",
-    "args": [{"node": ")" + a + R"("}, {"node": "w"}],
-    "val": {"dtype": "float32", "shape": [)" + rows + R"(, 8], "stride": [8, 1], "device": "cuda:0"}})";
+    "args": [{"node": ")" +
+         a + R"("}, {"node": "w"}],
+    "val": {"dtype": "float32", "shape": [)" +
+         rows + R"(, 8], "stride": [8, 1], "device": "cuda:0"}})";
 }
 
 std::string all_gather(const std::string& name) {
@@ -46,25 +48,28 @@ std::string reduce_scatter(const std::string& name) {
 }
 
 std::string wait(const std::string& name, const std::string& of, const std::string& rows) {
-  return R"({"name": ")" + name + R"(", "op": "call_function", "target": "_c10d_functional.wait_tensor.default",
-    "args": [{"node": ")" + of + R"("}],
-    "val": {"dtype": "float32", "shape": [)" + rows + R"(, 8], "stride": [8, 1], "device": "cuda:0"}})";
+  return R"({"name": ")" + name +
+         R"(", "op": "call_function", "target": "_c10d_functional.wait_tensor.default",
+    "args": [{"node": ")" +
+         of + R"("}],
+    "val": {"dtype": "float32", "shape": [)" +
+         rows + R"(, 8], "stride": [8, 1], "device": "cuda:0"}})";
 }
 
 // mm runs first in the graph; ag is independent of it and used after.
 Graph one_gather() {
-  return inline_graph(std::string(kW) + ",\n" + mm("mm", "x", "4") + ",\n" + all_gather("ag") + ",\n" +
-                          wait("ag_w", "ag", "16") + ",\n" + mm("use", "ag_w", "16"),
+  return inline_graph(std::string(kW) + ",\n" + mm("mm", "x", "4") + ",\n" + all_gather("ag") +
+                          ",\n" + wait("ag_w", "ag", "16") + ",\n" + mm("use", "ag_w", "16"),
                       R"([{"node": "mm"}, {"node": "use"}])");
 }
 
 // Two gathers and a reduce-scatter, all independent of mm0.
 Graph three_collectives() {
-  return inline_graph(std::string(kW) + ",\n" + mm("mm0", "x", "4") + ",\n" + all_gather("ag1") + ",\n" +
-                          all_gather("ag2") + ",\n" + reduce_scatter("rs") + ",\n" + wait("ag1_w", "ag1", "16") +
-                          ",\n" + wait("ag2_w", "ag2", "16") + ",\n" + wait("rs_w", "rs", "1") + ",\n" +
-                          mm("use1", "ag1_w", "16") + ",\n" + mm("use2", "ag2_w", "16") + ",\n" +
-                          mm("use3", "rs_w", "1"),
+  return inline_graph(std::string(kW) + ",\n" + mm("mm0", "x", "4") + ",\n" + all_gather("ag1") +
+                          ",\n" + all_gather("ag2") + ",\n" + reduce_scatter("rs") + ",\n" +
+                          wait("ag1_w", "ag1", "16") + ",\n" + wait("ag2_w", "ag2", "16") + ",\n" +
+                          wait("rs_w", "rs", "1") + ",\n" + mm("use1", "ag1_w", "16") + ",\n" +
+                          mm("use2", "ag2_w", "16") + ",\n" + mm("use3", "rs_w", "1"),
                       R"([{"node": "mm0"}, {"node": "use1"}, {"node": "use2"}, {"node": "use3"}])");
 }
 
@@ -105,12 +110,12 @@ TEST_CASE("schedule analysis: kinds, the compute each node blocks, potential ove
   CHECK(a.kind[*g.find("x")] == NodeKind::Placeholder);
   CHECK(a.kind[*g.find("output")] == NodeKind::Output);
   CHECK(a.compute_nodes == std::vector<NodeId>{m, use});
-  CHECK(a.dom[ag] == 1);  // it blocks the second compute node, `use`
+  CHECK(a.dom[ag] == 1); // it blocks the second compute node, `use`
   CHECK(a.dom[m] == 0);
   REQUIRE(a.collectives.size() == 1);
   CHECK(a.collective_of[ag] == 0);
   CHECK(a.collective_of[ag_w] == 0);
-  CHECK(a.collectives[0].potentially_hideable);  // mm is independent of it
+  CHECK(a.collectives[0].potentially_hideable); // mm is independent of it
   CHECK(a.collectives[0].estimated_ms == 1.0);
   CHECK(a.group_names == std::vector<std::string>{"tp"});
   CHECK(a.original_peak > 0);
@@ -142,7 +147,7 @@ TEST_CASE("mechanism: a refused candidate records why, as an enum the report ren
   Graph g = one_gather();
   RuntimeTable rt = unit_estimates(g);
   SchedulerOptions opt;
-  opt.max_in_flight_gb = 1e-9;  // 1 byte: nothing fits in flight
+  opt.max_in_flight_gb = 1e-9; // 1 byte: nothing fits in flight
   ScheduleResult r = schedule_overlap(g, rt, opt);
   const CollectiveOutcome& c = r.collectives.at(0);
   CHECK(c.exposed_ms == 1.0);
@@ -178,13 +183,13 @@ TEST_CASE("upstream policy: reduce-scatters are tried first, then by the compute
 
 TEST_CASE("bucket planner and rewrite: two gathers hidden by one matmul become one bucket") {
   Graph g = three_collectives();
-  RuntimeTable rt = unit_estimates(g, 3.0);  // mm0 hides all three collectives
+  RuntimeTable rt = unit_estimates(g, 3.0); // mm0 hides all three collectives
   ScheduleResult r = schedule_overlap(g, rt, SchedulerOptions{});
   Graph scheduled = apply_order(Graph(g), r.order);
   std::vector<OverlapInterval> intervals = overlap_intervals(r, r.order);
   REQUIRE(intervals.size() == 3);
   std::vector<Bucket> buckets = plan_buckets(scheduled, intervals, BucketOptions{});
-  REQUIRE(buckets.size() == 1);  // the reduce-scatter has no partner of its kind
+  REQUIRE(buckets.size() == 1); // the reduce-scatter has no partner of its kind
   REQUIRE(buckets[0].members.size() == 2);
   CHECK(scheduled.nodes[intervals[buckets[0].members[0]].start].name == "ag1");
   CHECK(scheduled.nodes[intervals[buckets[0].members[1]].start].name == "ag2");
@@ -199,11 +204,11 @@ TEST_CASE("bucket planner and rewrite: two gathers hidden by one matmul become o
   CHECK(b.size_bytes == 2 * (128 + 512));
   for (const char* gone : {"ag1", "ag2", "ag1_w", "ag2_w"})
     CHECK_FALSE(out.graph.find(gone).has_value());
-  for (const char* made : {"bucket0_all_gather_cat", "bucket0_all_gather", "bucket0_all_gather_wait",
-                           "bucket0_all_gather_split"})
+  for (const char* made : {"bucket0_all_gather_cat", "bucket0_all_gather",
+                           "bucket0_all_gather_wait", "bucket0_all_gather_split"})
     CHECK(out.graph.find(made).has_value());
   CHECK(out.graph.find("rs").has_value());
-  CHECK(out.intervals.size() == 2);  // the bucket and the reduce-scatter
+  CHECK(out.intervals.size() == 2); // the bucket and the reduce-scatter
   // The members' users read the split, in member order.
   const Node& use2 = out.graph.nodes[*out.graph.find("use2")];
   CHECK(use2.args[0].i == *out.graph.find("bucket0_all_gather_split"));

@@ -5,11 +5,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "report/report_json.h"
 #include "analysis/verify.h"
 #include "cost/estimator.h"
 #include "io/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
+#include "report/report_json.h"
 #include "test_support.h"
 
 using namespace osched;
@@ -20,7 +20,7 @@ namespace {
 struct Scheduled {
   Graph original;
   ScheduleOutput out;
-  nlohmann::json report;  // out.report as written
+  nlohmann::json report; // out.report as written
   std::vector<std::string> order;
   const nlohmann::json& collective(const std::string& name) const {
     for (const auto& c : report["collectives"])

@@ -15,7 +15,9 @@
 
 namespace osched::test {
 
-inline std::string source_path(const std::string& rel) { return std::string(OSCHED_SOURCE_DIR) + "/" + rel; }
+inline std::string source_path(const std::string& rel) {
+  return std::string(OSCHED_SOURCE_DIR) + "/" + rel;
+}
 
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -30,7 +32,8 @@ inline std::vector<std::string> valid_graphs() {
   std::vector<std::string> out;
   for (const char* dir : {"testdata", "testdata/scenarios"})
     for (const auto& e : std::filesystem::directory_iterator(source_path(dir)))
-      if (e.path().extension() == ".json" && e.path().filename().string().rfind("estimates", 0) != 0)
+      if (e.path().extension() == ".json" &&
+          e.path().filename().string().rfind("estimates", 0) != 0)
         out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
@@ -49,7 +52,8 @@ inline Graph inline_graph(const std::string& nodes, const std::string& output = 
       {"name": "s", "op": "placeholder", "target": "s",
        "val": {"dtype": "float32", "shape": [{"sym": "u0"}, 8], "stride": [8, 1], "device": "cuda:0"}},
       )" + nodes + R"(,
-      {"name": "output", "op": "output", "target": "output", "args": [)" + output + R"(]}]})");
+      {"name": "output", "op": "output", "target": "output", "args": [)" +
+                              output + R"(]}]})");
 }
 
 // A fresh directory under the system temp dir, removed on destruction.
@@ -57,7 +61,8 @@ struct TempDir {
   std::filesystem::path path;
   TempDir() {
     std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("osched-test-" + std::to_string(rd()) + std::to_string(rd()));
+    path = std::filesystem::temp_directory_path() /
+           ("osched-test-" + std::to_string(rd()) + std::to_string(rd()));
     std::filesystem::create_directories(path);
   }
   ~TempDir() {
@@ -68,7 +73,8 @@ struct TempDir {
   // Files in the directory (used to assert that nothing partial was left).
   size_t entries() const {
     size_t n = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(path)) ++n;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(path))
+      ++n;
     return n;
   }
 };
@@ -82,7 +88,8 @@ struct CliResult {
 // Runs the overlap-sched binary with the given argument string (shell-quoted by the caller).
 inline CliResult run_cli(const std::string& args) {
   TempDir tmp;
-  std::string cmd = std::string("\"") + OSCHED_BINARY + "\" " + args + " >" + tmp.file("out") + " 2>" + tmp.file("err");
+  std::string cmd = std::string("\"") + OSCHED_BINARY + "\" " + args + " >" + tmp.file("out") +
+                    " 2>" + tmp.file("err");
   int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -91,4 +98,4 @@ inline CliResult run_cli(const std::string& args) {
   return r;
 }
 
-}  // namespace osched::test
+} // namespace osched::test

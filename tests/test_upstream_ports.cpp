@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "report/report_json.h"
 #include "analysis/verify.h"
 #include "cost/estimator.h"
 #include "io/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
+#include "report/report_json.h"
 #include "test_support.h"
 
 using namespace osched;

@@ -23,18 +23,23 @@ GraphStats compute_stats(const Graph& g) {
       gs.count++;
       gs.by_kind[std::string(collective_kind_name(c->kind))]++;
       for (const auto& m : n.val)
-        if (m) gs.bytes += m->nbytes();
+        if (m)
+          gs.bytes += m->nbytes();
     } else if (is_wait_node(n)) {
       s.waits++;
     } else if (n.op == NodeOp::CallFunction) {
       s.other_nodes++;
     }
-    if (!mutated_args(n).empty()) s.in_place_writers++;
+    if (!mutated_args(n).empty())
+      s.in_place_writers++;
     // Views share their base's storage; count each allocation once.
-    if (is_view_node(n) || is_wait_node(n)) continue;
+    if (is_view_node(n) || is_wait_node(n))
+      continue;
     for (const auto& m : n.val) {
-      if (!m) continue;
-      if (m->storage && !storages.insert(*m->storage).second) continue;
+      if (!m)
+        continue;
+      if (m->storage && !storages.insert(*m->storage).second)
+        continue;
       s.total_tensor_bytes += m->allocation_bytes();
     }
   }
@@ -83,8 +88,9 @@ std::string stats_to_text(const GraphStats& s) {
   }
   o << "in-place writers: " << s.in_place_writers << "\n";
   o << "total tensor bytes: " << s.total_tensor_bytes << "\n";
-  for (const auto& w : s.warnings) o << "warning: " << w << "\n";
+  for (const auto& w : s.warnings)
+    o << "warning: " << w << "\n";
   return o.str();
 }
 
-}  // namespace osched
+} // namespace osched

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace osched {
 
 std::string CollectiveProblem::series() const {

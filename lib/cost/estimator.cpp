@@ -43,7 +43,8 @@ std::optional<double> AnalyticalEstimator::compute_ms(const Graph& g, NodeId id)
 }
 
 std::optional<double> AnalyticalEstimator::collective_ms(const Graph&, const CollectiveInfo& c) {
-  return estimate_nccl_ms({c.kind, c.size_bytes, c.group_size, c.num_hosts(hw_.gpus_per_node)}, hw_);
+  return estimate_nccl_ms({c.kind, c.size_bytes, c.group_size, c.num_hosts(hw_.gpus_per_node)},
+                          hw_);
 }
 
 std::string op_shape_key(const Graph& g, NodeId id) {

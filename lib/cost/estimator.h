@@ -17,7 +17,7 @@ namespace osched {
 // The pluggable part: the analytical models and the GPU benchmark estimator
 // implement this. nullopt means "no estimate here, fall back".
 class RuntimeEstimator {
- public:
+public:
   virtual ~RuntimeEstimator() = default;
   virtual std::string name() const = 0;
   virtual std::optional<double> compute_ms(const Graph& g, NodeId n) = 0;
@@ -27,14 +27,14 @@ class RuntimeEstimator {
 
 // Roofline for compute (FLOPs vs bytes moved), NCCL model for collectives.
 class AnalyticalEstimator : public RuntimeEstimator {
- public:
+public:
   explicit AnalyticalEstimator(HardwareSpec hw) : hw_(std::move(hw)) {}
   std::string name() const override { return "analytical"; }
   std::optional<double> compute_ms(const Graph& g, NodeId n) override;
   std::optional<double> collective_ms(const Graph& g, const CollectiveInfo& c) override;
   const HardwareSpec& hardware() const { return hw_; }
 
- private:
+private:
   HardwareSpec hw_;
 };
 
@@ -61,12 +61,12 @@ enum class RuntimeSource : uint8_t { None, Analytical, Custom, Benchmark };
 std::string_view runtime_source_name(RuntimeSource s);
 
 struct RuntimeTable {
-  std::vector<double> ms;             // per node; 0 for nodes that are neither
-  std::vector<RuntimeSource> source;  // where each estimate came from
+  std::vector<double> ms;            // per node; 0 for nodes that are neither
+  std::vector<RuntimeSource> source; // where each estimate came from
 };
 
 // Custom estimates first, then `primary`, then `fallback` (analytical).
 RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
                                RuntimeEstimator* primary, RuntimeEstimator& fallback);
 
-}  // namespace osched
+} // namespace osched

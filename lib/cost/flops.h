@@ -11,4 +11,4 @@ namespace osched {
 // FLOPs of node n, or 0 when the operator has no formula or shapes are missing.
 double count_flops(const Graph& g, NodeId n);
 
-}  // namespace osched
+} // namespace osched

@@ -20,16 +20,16 @@ struct HardwareSpec {
   std::string gpu = "H100-SXM";
   GpuGeneration generation = GpuGeneration::Hopper;
   int gpus_per_node = 8;
-  std::map<std::string, double> peak_tflops;  // by dtype name; dense tensor-core rates
+  std::map<std::string, double> peak_tflops; // by dtype name; dense tensor-core rates
   double hbm_gbps = 3350.0;
-  double intra_node_gbps = 370.0;  // NVLink bus bandwidth per GPU
-  double inter_node_gbps = 50.0;   // per-GPU NIC bandwidth
+  double intra_node_gbps = 370.0; // NVLink bus bandwidth per GPU
+  double inter_node_gbps = 50.0;  // per-GPU NIC bandwidth
   bool nvlink = true;
   int nccl_channels = 16;
   NcclAlgoChoice nccl_algo = NcclAlgoChoice::Auto;
   NcclProtoChoice nccl_proto = NcclProtoChoice::Auto;
 
-  double peak_flops(DType d) const;  // FLOP/s
+  double peak_flops(DType d) const; // FLOP/s
   nlohmann::json to_json() const;
 };
 
@@ -44,4 +44,4 @@ bool is_known_gpu(const std::string& name);
 // with "field: reason" on bad values.
 void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& overrides);
 
-}  // namespace osched
+} // namespace osched

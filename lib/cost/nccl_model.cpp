@@ -51,16 +51,19 @@ double algo_time_us(const CollectiveShape& c, const HardwareSpec& hw, Algo algo,
   const int n_ranks = c.group_size;
   const int cc = static_cast<int>(hw.generation);
   const int scale = n_nodes <= 2 ? n_nodes - 1 : 2;
-  const bool ib = n_nodes > 1;  // inter-node traffic goes over IB/RoCE
+  const bool ib = n_nodes > 1; // inter-node traffic goes over IB/RoCE
 
-  if (proto == kLL128 && (n_nodes > 2 || (n_nodes > 1 && ib))) return -1;
+  if (proto == kLL128 && (n_nodes > 2 || (n_nodes > 1 && ib)))
+    return -1;
 
   double bw = n_nodes == 1 ? hw.intra_node_gbps : hw.inter_node_gbps;
-  if (n_nodes == 1 && !hw.nvlink) bw = std::min(bw, 24.0);
+  if (n_nodes == 1 && !hw.nvlink)
+    bw = std::min(bw, 24.0);
   if (ib && n_nodes > 1) {
     // NIC efficiency grows with node count; multi-rail helps big messages.
     bw *= 0.77 + 0.23 * std::min(1.0, (n_nodes - 1) / 7.0);
-    if (n_nodes > 2) bw *= std::pow(std::max<double>(static_cast<double>(c.bytes), 5e7) / 5e7, 0.17);
+    if (n_nodes > 2)
+      bw *= std::pow(std::max<double>(static_cast<double>(c.bytes), 5e7) / 5e7, 0.17);
   }
   double bus_bw = bw;
   const double ll_max = kLLMaxBw[n_nodes == 1 ? cc : 0][scale];
@@ -77,62 +80,81 @@ double algo_time_us(const CollectiveShape& c, const HardwareSpec& hw, Algo algo,
   } else if (algo == kTree && proto == kSimple && c.kind == CollectiveKind::AllReduce) {
     bus_bw = std::min(bus_bw * 0.92, nch * kPerChMaxTreeBw[cc][scale]);
   }
-  if (bus_bw <= 0) return -1;
+  if (bus_bw <= 0)
+    return -1;
 
   int nsteps = 0;
   switch (c.kind) {
-    case CollectiveKind::AllReduce: nsteps = 2 * (n_ranks - 1); break;
-    case CollectiveKind::AllGather:
-    case CollectiveKind::ReduceScatter:
-    case CollectiveKind::Broadcast: nsteps = n_ranks - 1; break;  // ring broadcast: a pipelined chain
-    case CollectiveKind::AllToAll: nsteps = 2 * (n_ranks - 1); break;
+  case CollectiveKind::AllReduce:
+    nsteps = 2 * (n_ranks - 1);
+    break;
+  case CollectiveKind::AllGather:
+  case CollectiveKind::ReduceScatter:
+  case CollectiveKind::Broadcast:
+    nsteps = n_ranks - 1;
+    break; // ring broadcast: a pipelined chain
+  case CollectiveKind::AllToAll:
+    nsteps = 2 * (n_ranks - 1);
+    break;
   }
   double bandwidth;
-  if (algo == kTree && c.kind == CollectiveKind::AllReduce) bandwidth = bus_bw * 0.5;
-  else if (algo == kRing) bandwidth = bus_bw * static_cast<double>(n_ranks) / nsteps;
-  else bandwidth = bus_bw * 0.5;
-  if (bandwidth <= 0) return -1;
+  if (algo == kTree && c.kind == CollectiveKind::AllReduce)
+    bandwidth = bus_bw * 0.5;
+  else if (algo == kRing)
+    bandwidth = bus_bw * static_cast<double>(n_ranks) / nsteps;
+  else
+    bandwidth = bus_bw * 0.5;
+  if (bandwidth <= 0)
+    return -1;
 
   const int intra_hw = hw.nvlink ? kNvlink : kPci;
   double lat = kBaseLat[algo][proto];
   double intra_lat = kHwLat[intra_hw][algo][proto];
   const double inter_lat = kHwLat[kNet][algo][proto];
   double net_overhead = n_nodes > 1 ? 1.0 : 0.0;
-  if (proto == kSimple && n_nodes > 1) net_overhead *= 3.0;
+  if (proto == kSimple && n_nodes > 1)
+    net_overhead *= 3.0;
   intra_lat = std::max(intra_lat, net_overhead);
   if (algo == kRing) {
-    int inter_steps = n_nodes == 1 ? 0
-                      : (c.kind == CollectiveKind::AllReduce ? 2 * (n_nodes - 1) : n_nodes - 1);
+    int inter_steps =
+        n_nodes == 1 ? 0 : (c.kind == CollectiveKind::AllReduce ? 2 * (n_nodes - 1) : n_nodes - 1);
     lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
   } else if (c.kind == CollectiveKind::AllReduce) {
     lat += 2 * ((n_ranks / n_nodes - 1) * intra_lat + log2i(n_nodes) * inter_lat);
   }
   if (algo == kTree && c.kind == CollectiveKind::AllReduce) {
     int log_size = c.bytes >= 64 ? log2i(c.bytes >> 6) : 0;
-    if (log_size >= 0 && log_size < 24) bandwidth *= kTreeCorrection[proto][log_size];
+    if (log_size >= 0 && log_size < 24)
+      bandwidth *= kTreeCorrection[proto][log_size];
   }
   return lat + static_cast<double>(c.bytes) / (1000.0 * bandwidth);
 }
 
-}  // namespace
+} // namespace
 
 double estimate_nccl_ms(const CollectiveShape& c, const HardwareSpec& hw) {
-  if (c.group_size <= 1) return 0;
+  if (c.group_size <= 1)
+    return 0;
   double best = std::numeric_limits<double>::infinity();
   for (Algo algo : {kTree, kRing}) {
     // Tree is modelled for all-reduce only.
-    if (algo == kTree && c.kind != CollectiveKind::AllReduce) continue;
-    if (hw.nccl_algo == NcclAlgoChoice::Ring && algo != kRing) continue;
-    if (hw.nccl_algo == NcclAlgoChoice::Tree && algo != kTree && c.kind == CollectiveKind::AllReduce) continue;
+    if (algo == kTree && c.kind != CollectiveKind::AllReduce)
+      continue;
+    if (hw.nccl_algo == NcclAlgoChoice::Ring && algo != kRing)
+      continue;
+    if (hw.nccl_algo == NcclAlgoChoice::Tree && algo != kTree &&
+        c.kind == CollectiveKind::AllReduce)
+      continue;
     for (Proto proto : {kLL, kLL128, kSimple}) {
       if (hw.nccl_proto != NcclProtoChoice::Auto &&
           static_cast<int>(hw.nccl_proto) - 1 != static_cast<int>(proto))
         continue;
       double t = algo_time_us(c, hw, algo, proto);
-      if (t >= 0 && t < best) best = t;
+      if (t >= 0 && t < best)
+        best = t;
     }
   }
   return std::isfinite(best) ? best / 1000.0 : 0.0;
 }
 
-}  // namespace osched
+} // namespace osched

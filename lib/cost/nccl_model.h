@@ -12,12 +12,12 @@ namespace osched {
 
 struct CollectiveShape {
   CollectiveKind kind;
-  int64_t bytes;    // input + output bytes, as PyTorch sizes collectives
-  int group_size;   // ranks in the group
-  int num_nodes;    // distinct nodes the group spans
+  int64_t bytes;  // input + output bytes, as PyTorch sizes collectives
+  int group_size; // ranks in the group
+  int num_nodes;  // distinct nodes the group spans
 };
 
 // Milliseconds; 0 for single-rank groups.
 double estimate_nccl_ms(const CollectiveShape& c, const HardwareSpec& hw);
 
-}  // namespace osched
+} // namespace osched

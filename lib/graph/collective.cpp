@@ -43,27 +43,36 @@ constexpr std::array<Entry, 24> kCollectives = {{
     {"c10d_functional.broadcast", {K::Broadcast, false, -1, 3, 4}},
 }};
 
-constexpr std::array<std::string_view, 3> kWaits = {
-    "_c10d_functional.wait_tensor", "c10d_functional.wait_tensor", "_c10d_functional_autograd.wait_tensor"};
+constexpr std::array<std::string_view, 3> kWaits = {"_c10d_functional.wait_tensor",
+                                                    "c10d_functional.wait_tensor",
+                                                    "_c10d_functional_autograd.wait_tensor"};
 
 constexpr std::array<std::string_view, 6> kCollectiveNamespaces = {
-    "_c10d_functional", "_c10d_functional_autograd", "c10d_functional", "c10d", "_dtensor", "symm_mem"};
+    "_c10d_functional", "_c10d_functional_autograd", "c10d_functional", "c10d", "_dtensor",
+    "symm_mem"};
 
 const Value* arg_or_kwarg(const Node& n, int pos, std::string_view key) {
-  if (const Value* v = n.kwarg(key)) return v;
-  if (pos >= 0 && static_cast<size_t>(pos) < n.args.size()) return &n.args[pos];
+  if (const Value* v = n.kwarg(key))
+    return v;
+  if (pos >= 0 && static_cast<size_t>(pos) < n.args.size())
+    return &n.args[pos];
   return nullptr;
 }
 
-}  // namespace
+} // namespace
 
 std::string_view collective_kind_name(CollectiveKind k) {
   switch (k) {
-    case CollectiveKind::AllGather: return "all_gather";
-    case CollectiveKind::ReduceScatter: return "reduce_scatter";
-    case CollectiveKind::AllReduce: return "all_reduce";
-    case CollectiveKind::AllToAll: return "all_to_all";
-    case CollectiveKind::Broadcast: return "broadcast";
+  case CollectiveKind::AllGather:
+    return "all_gather";
+  case CollectiveKind::ReduceScatter:
+    return "reduce_scatter";
+  case CollectiveKind::AllReduce:
+    return "all_reduce";
+  case CollectiveKind::AllToAll:
+    return "all_to_all";
+  case CollectiveKind::Broadcast:
+    return "broadcast";
   }
   return "unknown";
 }
@@ -75,11 +84,14 @@ static bool maybe_c10d(std::string_view target) {
 }
 
 std::optional<CollectiveSignature> collective_signature(std::string_view target) {
-  if (!maybe_c10d(target)) return std::nullopt;
+  if (!maybe_c10d(target))
+    return std::nullopt;
   auto p = overload_packet(target);
-  if (p.empty()) return std::nullopt;
+  if (p.empty())
+    return std::nullopt;
   for (const auto& e : kCollectives)
-    if (e.packet == p) return e.sig;
+    if (e.packet == p)
+      return e.sig;
   return std::nullopt;
 }
 
@@ -88,21 +100,26 @@ bool is_collective_node(const Node& n) {
 }
 
 bool is_wait_node(const Node& n) {
-  if (n.op != NodeOp::CallFunction || !maybe_c10d(n.target)) return false;
+  if (n.op != NodeOp::CallFunction || !maybe_c10d(n.target))
+    return false;
   auto p = overload_packet(n.target);
   for (auto w : kWaits)
-    if (p == w) return true;
+    if (p == w)
+      return true;
   return false;
 }
 
 std::optional<std::vector<int64_t>> collective_ranks(const Node& n) {
   auto sig = collective_signature(n.target);
-  if (!sig || sig->ranks_pos < 0) return std::nullopt;
+  if (!sig || sig->ranks_pos < 0)
+    return std::nullopt;
   const Value* v = arg_or_kwarg(n, sig->ranks_pos, "ranks");
-  if (!v || v->kind != Value::Kind::List || v->list.empty()) return std::nullopt;
+  if (!v || v->kind != Value::Kind::List || v->list.empty())
+    return std::nullopt;
   std::vector<int64_t> ranks;
   for (const auto& r : v->list) {
-    if (r.kind != Value::Kind::Int) return std::nullopt;
+    if (r.kind != Value::Kind::Int)
+      return std::nullopt;
     ranks.push_back(r.i);
   }
   return ranks;
@@ -110,56 +127,74 @@ std::optional<std::vector<int64_t>> collective_ranks(const Node& n) {
 
 std::optional<std::string> collective_group_name(const Node& n) {
   auto sig = collective_signature(n.target);
-  if (!sig) return std::nullopt;
+  if (!sig)
+    return std::nullopt;
   if (sig->ranks_pos >= 0) {
     auto ranks = collective_ranks(n);
-    if (!ranks) return std::nullopt;
+    if (!ranks)
+      return std::nullopt;
     std::string name = "ranks:";
-    for (size_t i = 0; i < ranks->size(); ++i) name += (i ? "," : "") + std::to_string((*ranks)[i]);
+    for (size_t i = 0; i < ranks->size(); ++i)
+      name += (i ? "," : "") + std::to_string((*ranks)[i]);
     return name;
   }
   const Value* v = arg_or_kwarg(n, sig->group_name_pos, "group_name");
-  if (!v) return std::nullopt;
-  if (v->kind == Value::Kind::String) return v->s;
-  if (v->kind == Value::Kind::Int) return std::to_string(v->i);
+  if (!v)
+    return std::nullopt;
+  if (v->kind == Value::Kind::String)
+    return v->s;
+  if (v->kind == Value::Kind::Int)
+    return std::to_string(v->i);
   return std::nullopt;
 }
 
 std::optional<std::vector<int64_t>> collective_group_ranks(const Graph& g, const Node& n) {
-  if (auto legacy = collective_ranks(n)) return legacy;
+  if (auto legacy = collective_ranks(n))
+    return legacy;
   auto name = collective_group_name(n);
-  if (!name) return std::nullopt;
+  if (!name)
+    return std::nullopt;
   auto it = g.process_groups.find(*name);
-  if (it == g.process_groups.end()) return std::nullopt;
+  if (it == g.process_groups.end())
+    return std::nullopt;
   return it->second.ranks;
 }
 
 std::optional<int64_t> collective_group_size_arg(const Node& n) {
   auto sig = collective_signature(n.target);
-  if (!sig || sig->group_size_pos < 0) return std::nullopt;
+  if (!sig || sig->group_size_pos < 0)
+    return std::nullopt;
   const Value* v = arg_or_kwarg(n, sig->group_size_pos, "group_size");
-  if (!v || v->kind != Value::Kind::Int) return std::nullopt;
+  if (!v || v->kind != Value::Kind::Int)
+    return std::nullopt;
   return v->i;
 }
 
 NodeId collective_of_wait(const Graph& g, NodeId wait) {
   const Node& w = g.nodes[wait];
-  if (!is_wait_node(w) || w.args.empty() || !w.args[0].is_ref()) return -1;
+  if (!is_wait_node(w) || w.args.empty() || !w.args[0].is_ref())
+    return -1;
   NodeId c = static_cast<NodeId>(w.args[0].i);
-  if (c < 0 || c >= g.size()) return -1;
+  if (c < 0 || c >= g.size())
+    return -1;
   const Node& arg = g.nodes[c];
-  if (is_getitem_target(arg.target) && !arg.args.empty() && arg.args[0].is_ref()) c = static_cast<NodeId>(arg.args[0].i);
-  if (c < 0 || c >= g.size() || !is_collective_node(g.nodes[c])) return -1;
+  if (is_getitem_target(arg.target) && !arg.args.empty() && arg.args[0].is_ref())
+    c = static_cast<NodeId>(arg.args[0].i);
+  if (c < 0 || c >= g.size() || !is_collective_node(g.nodes[c]))
+    return -1;
   return c;
 }
 
 bool is_unrecognised_collective_op(const Node& n) {
-  if (n.op != NodeOp::CallFunction || is_collective_node(n) || is_wait_node(n)) return false;
+  if (n.op != NodeOp::CallFunction || is_collective_node(n) || is_wait_node(n))
+    return false;
   auto dot = n.target.find('.');
-  if (dot == std::string::npos) return false;
+  if (dot == std::string::npos)
+    return false;
   std::string_view ns = std::string_view(n.target).substr(0, dot);
   for (auto c : kCollectiveNamespaces)
-    if (ns == c) return true;
+    if (ns == c)
+      return true;
   return false;
 }
 
@@ -167,10 +202,11 @@ std::vector<std::string> unrecognised_collective_warnings(const Graph& g) {
   std::vector<std::string> out;
   for (const Node& n : g.nodes)
     if (is_unrecognised_collective_op(n))
-      out.push_back("node '" + n.name + "': '" + n.target +
-                    "' is in a collective namespace but not a recognised collective; it is kept as an "
-                    "ordinary node (not overlapped, not costed as communication)");
+      out.push_back(
+          "node '" + n.name + "': '" + n.target +
+          "' is in a collective namespace but not a recognised collective; it is kept as an "
+          "ordinary node (not overlapped, not costed as communication)");
   return out;
 }
 
-}  // namespace osched
+} // namespace osched

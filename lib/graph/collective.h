@@ -20,9 +20,9 @@ std::string_view collective_kind_name(CollectiveKind k);
 struct CollectiveSignature {
   CollectiveKind kind;
   bool coalesced;
-  int group_name_pos;  // positional index of group_name; -1 for the legacy forms
-  int ranks_pos;       // legacy forms: positional index of the rank list; else -1
-  int group_size_pos;  // positional index of group_size; -1 when the op has none
+  int group_name_pos; // positional index of group_name; -1 for the legacy forms
+  int ranks_pos;      // legacy forms: positional index of the rank list; else -1
+  int group_size_pos; // positional index of group_size; -1 when the op has none
 };
 
 // Signature of a collective target, or nullopt if it is not one.
@@ -51,4 +51,4 @@ NodeId collective_of_wait(const Graph& g, NodeId wait);
 bool is_unrecognised_collective_op(const Node& n);
 std::vector<std::string> unrecognised_collective_warnings(const Graph& g);
 
-}  // namespace osched
+} // namespace osched

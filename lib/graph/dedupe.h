@@ -10,8 +10,7 @@
 
 namespace osched {
 
-template <typename T>
-void dedupe_keep_order(std::vector<T>& v) {
+template <typename T> void dedupe_keep_order(std::vector<T>& v) {
   if (v.size() < 32) {
     size_t kept = 0;
     for (size_t i = 0; i < v.size(); ++i)
@@ -23,15 +22,18 @@ void dedupe_keep_order(std::vector<T>& v) {
   }
   std::vector<std::pair<T, size_t>> sorted;
   sorted.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i) sorted.emplace_back(v[i], i);
+  for (size_t i = 0; i < v.size(); ++i)
+    sorted.emplace_back(v[i], i);
   std::sort(sorted.begin(), sorted.end());
   std::vector<bool> keep(v.size(), false);
   for (size_t i = 0; i < sorted.size(); ++i)
-    if (i == 0 || !(sorted[i].first == sorted[i - 1].first)) keep[sorted[i].second] = true;
+    if (i == 0 || !(sorted[i].first == sorted[i - 1].first))
+      keep[sorted[i].second] = true;
   size_t kept = 0;
   for (size_t i = 0; i < v.size(); ++i)
-    if (keep[i]) v[kept++] = v[i];
+    if (keep[i])
+      v[kept++] = v[i];
   v.resize(kept);
 }
 
-}  // namespace osched
+} // namespace osched

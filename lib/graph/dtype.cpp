@@ -31,18 +31,27 @@ constexpr std::array<DTypeInfo, 16> kDTypes = {{
     {DType::Complex128, "complex128", 16, true},
 }};
 
-const DTypeInfo& info(DType d) { return kDTypes[static_cast<size_t>(d)]; }
+const DTypeInfo& info(DType d) {
+  return kDTypes[static_cast<size_t>(d)];
+}
 
-}  // namespace
+} // namespace
 
 std::optional<DType> parse_dtype(std::string_view name) {
   for (const auto& i : kDTypes)
-    if (i.name == name) return i.dtype;
+    if (i.name == name)
+      return i.dtype;
   return std::nullopt;
 }
 
-std::string_view dtype_name(DType d) { return info(d).name; }
-int dtype_itemsize(DType d) { return info(d).itemsize; }
-bool dtype_is_floating(DType d) { return info(d).floating; }
+std::string_view dtype_name(DType d) {
+  return info(d).name;
+}
+int dtype_itemsize(DType d) {
+  return info(d).itemsize;
+}
+bool dtype_is_floating(DType d) {
+  return info(d).floating;
+}
 
-}  // namespace osched
+} // namespace osched

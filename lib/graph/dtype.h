@@ -9,10 +9,22 @@
 namespace osched {
 
 enum class DType : uint8_t {
-  Float64, Float32, Float16, BFloat16,
-  Float8E4M3FN, Float8E5M2, Float8E4M3FNUZ, Float8E5M2FNUZ,
-  Int64, Int32, Int16, Int8, UInt8, Bool,
-  Complex64, Complex128,
+  Float64,
+  Float32,
+  Float16,
+  BFloat16,
+  Float8E4M3FN,
+  Float8E5M2,
+  Float8E4M3FNUZ,
+  Float8E5M2FNUZ,
+  Int64,
+  Int32,
+  Int16,
+  Int8,
+  UInt8,
+  Bool,
+  Complex64,
+  Complex128,
 };
 
 std::optional<DType> parse_dtype(std::string_view name);
@@ -20,4 +32,4 @@ std::string_view dtype_name(DType d);
 int dtype_itemsize(DType d);
 bool dtype_is_floating(DType d);
 
-}  // namespace osched
+} // namespace osched

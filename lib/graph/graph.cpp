@@ -7,32 +7,42 @@
 namespace osched {
 
 std::optional<NodeOp> parse_node_op(std::string_view s) {
-  if (s == "placeholder") return NodeOp::Placeholder;
-  if (s == "get_attr") return NodeOp::GetAttr;
-  if (s == "call_function") return NodeOp::CallFunction;
-  if (s == "output") return NodeOp::Output;
+  if (s == "placeholder")
+    return NodeOp::Placeholder;
+  if (s == "get_attr")
+    return NodeOp::GetAttr;
+  if (s == "call_function")
+    return NodeOp::CallFunction;
+  if (s == "output")
+    return NodeOp::Output;
   return std::nullopt;
 }
 
 std::string_view node_op_name(NodeOp op) {
   switch (op) {
-    case NodeOp::Placeholder: return "placeholder";
-    case NodeOp::GetAttr: return "get_attr";
-    case NodeOp::CallFunction: return "call_function";
-    case NodeOp::Output: return "output";
+  case NodeOp::Placeholder:
+    return "placeholder";
+  case NodeOp::GetAttr:
+    return "get_attr";
+  case NodeOp::CallFunction:
+    return "call_function";
+  case NodeOp::Output:
+    return "output";
   }
   return "call_function";
 }
 
 const Value* Node::kwarg(std::string_view key) const {
   for (const auto& [k, v] : kwargs)
-    if (k == key) return &v;
+    if (k == key)
+      return &v;
   return nullptr;
 }
 
 std::optional<NodeId> Graph::find(std::string_view node_name) const {
   auto it = index_.find(std::string(node_name));
-  if (it == index_.end()) return std::nullopt;
+  if (it == index_.end())
+    return std::nullopt;
   return it->second;
 }
 
@@ -52,21 +62,25 @@ Graph Graph::without_nodes() const {
 void Graph::rebuild_index() {
   index_.clear();
   index_.reserve(nodes.size());
-  for (NodeId i = 0; i < size(); ++i) index_.emplace(nodes[i].name, i);
+  for (NodeId i = 0; i < size(); ++i)
+    index_.emplace(nodes[i].name, i);
 }
 
 std::vector<NodeId> data_inputs(const Node& n) {
   std::vector<NodeId> out;
   auto add = [&](const Value& v) { out.push_back(static_cast<NodeId>(v.i)); };
-  for (const auto& a : n.args) for_each_ref(a, add);
-  for (const auto& kv : n.kwargs) for_each_ref(kv.second, add);
+  for (const auto& a : n.args)
+    for_each_ref(a, add);
+  for (const auto& kv : n.kwargs)
+    for_each_ref(kv.second, add);
   dedupe_keep_order(out);
   return out;
 }
 
 std::vector<NodeId> node_inputs(const Node& n) {
   std::vector<NodeId> out = data_inputs(n);
-  if (n.control_deps.empty()) return out;
+  if (n.control_deps.empty())
+    return out;
   out.insert(out.end(), n.control_deps.begin(), n.control_deps.end());
   dedupe_keep_order(out);
   return out;
@@ -88,13 +102,16 @@ UserLists build_user_lists(const Graph& g, const InputLists& inputs) {
   const size_t n = g.nodes.size();
   UserLists u;
   u.offsets.assign(n + 1, 0);
-  for (NodeId v : inputs.inputs) u.offsets[v + 1]++;
-  for (size_t i = 0; i < n; ++i) u.offsets[i + 1] += u.offsets[i];
+  for (NodeId v : inputs.inputs)
+    u.offsets[v + 1]++;
+  for (size_t i = 0; i < n; ++i)
+    u.offsets[i + 1] += u.offsets[i];
   u.users.resize(inputs.inputs.size());
   std::vector<int64_t> fill(u.offsets.begin(), u.offsets.end() - 1);
   for (NodeId i = 0; i < static_cast<NodeId>(n); ++i) {
     auto [b, e] = inputs.of(i);
-    for (auto p = b; p != e; ++p) u.users[fill[*p]++] = i;
+    for (auto p = b; p != e; ++p)
+      u.users[fill[*p]++] = i;
   }
   return u;
 }
@@ -106,4 +123,4 @@ const TensorMeta* ref_meta(const Graph& g, const Value& v) {
   return src.output(v.ref_output < 0 ? 0 : static_cast<size_t>(v.ref_output));
 }
 
-}  // namespace osched
+} // namespace osched

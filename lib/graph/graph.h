@@ -26,7 +26,7 @@ std::string_view node_op_name(NodeOp op);
 // An argument the node writes into: a positional index, or a keyword
 // argument by name (`out=`).
 struct MutatedArg {
-  int32_t position = -1;  // -1 when `kwarg` names it
+  int32_t position = -1; // -1 when `kwarg` names it
   std::string kwarg;
   bool operator==(const MutatedArg& o) const { return position == o.position && kwarg == o.kwarg; }
 };
@@ -39,9 +39,9 @@ struct Node {
   NodeOp op = NodeOp::CallFunction;
   std::string target;
   std::vector<Value> args;
-  std::vector<std::pair<std::string, Value>> kwargs;  // sorted by key
+  std::vector<std::pair<std::string, Value>> kwargs; // sorted by key
   ValKind val_kind = ValKind::Null;
-  std::vector<std::optional<TensorMeta>> val;  // one entry for Single
+  std::vector<std::optional<TensorMeta>> val; // one entry for Single
   std::optional<std::vector<std::string>> tags;
   std::optional<bool> is_view;
   // Arguments written in place, as the exporter states them; absent: the
@@ -49,7 +49,7 @@ struct Node {
   std::optional<std::vector<MutatedArg>> mutates;
   std::vector<NodeId> control_deps;
   nlohmann::json meta;  // null when absent
-  nlohmann::json extra;  // unknown fields (null when none)
+  nlohmann::json extra; // unknown fields (null when none)
 
   const TensorMeta* output(size_t i = 0) const {
     return i < val.size() && val[i] ? &*val[i] : nullptr;
@@ -69,7 +69,7 @@ struct Graph {
   int64_t rank = 0;
   int64_t world_size = 1;
   std::map<std::string, ProcessGroup> process_groups;
-  nlohmann::json hardware;  // null when absent
+  nlohmann::json hardware; // null when absent
   std::vector<Node> nodes;
   nlohmann::json extra = nlohmann::json::object();
 
@@ -79,7 +79,7 @@ struct Graph {
   std::optional<NodeId> find(std::string_view node_name) const;
   void rebuild_index();
 
- private:
+private:
   std::unordered_map<std::string, NodeId> index_;
 };
 
@@ -91,7 +91,7 @@ std::vector<NodeId> data_inputs(const Node& n);
 // Users of every node (data and control), built once. CSR layout keeps it
 // compact for very large graphs.
 struct UserLists {
-  std::vector<int64_t> offsets;  // size N+1
+  std::vector<int64_t> offsets; // size N+1
   std::vector<NodeId> users;
   std::pair<const NodeId*, const NodeId*> of(NodeId n) const {
     return {users.data() + offsets[n], users.data() + offsets[n + 1]};
@@ -115,4 +115,4 @@ InputLists build_input_lists(const Graph& g, bool include_control = true);
 const TensorMeta* ref_meta(const Graph& g, const Value& v);
 UserLists build_user_lists(const Graph& g, const InputLists& inputs);
 
-}  // namespace osched
+} // namespace osched

@@ -24,6 +24,8 @@ bool is_compute_node(const Node& n);
 bool is_view_node(const Node& n);
 bool is_pointwise_node(const Node& n);
 bool is_metadata_node(const Node& n);
-inline bool is_cheap_node(const Node& n) { return is_view_node(n) || is_pointwise_node(n); }
+inline bool is_cheap_node(const Node& n) {
+  return is_view_node(n) || is_pointwise_node(n);
+}
 
-}  // namespace osched
+} // namespace osched

@@ -9,26 +9,28 @@ namespace osched {
 namespace {
 struct SymbolTable {
   std::mutex mu;
-  std::deque<std::string> names;  // stable addresses
+  std::deque<std::string> names; // stable addresses
   std::unordered_map<std::string, int32_t> ids;
 };
 SymbolTable& symbols() {
   static SymbolTable t;
   return t;
 }
-}  // namespace
+} // namespace
 
 int32_t intern_symbol(const std::string& name) {
   SymbolTable& t = symbols();
   std::lock_guard<std::mutex> lock(t.mu);
   auto [it, fresh] = t.ids.emplace(name, static_cast<int32_t>(t.names.size()));
-  if (fresh) t.names.push_back(name);
+  if (fresh)
+    t.names.push_back(name);
   return it->second;
 }
 
 const std::string& symbol_name(int32_t id) {
   static const std::string none;
-  if (id < 0) return none;
+  if (id < 0)
+    return none;
   SymbolTable& t = symbols();
   std::lock_guard<std::mutex> lock(t.mu);
   return t.names[static_cast<size_t>(id)];
@@ -36,16 +38,22 @@ const std::string& symbol_name(int32_t id) {
 
 int64_t TensorMeta::numel() const {
   int64_t n = 1;
-  for (const auto& d : shape) n *= d.hint_or_zero();
+  for (const auto& d : shape)
+    n *= d.hint_or_zero();
   return n;
 }
 
-int64_t TensorMeta::nbytes() const { return numel() * dtype_itemsize(dtype); }
+int64_t TensorMeta::nbytes() const {
+  return numel() * dtype_itemsize(dtype);
+}
 
 int64_t TensorMeta::allocation_bytes() const {
-  if (storage_bytes) return *storage_bytes;
-  if (numel() == 0) return 0;
-  if (stride.size() != shape.size()) return nbytes();
+  if (storage_bytes)
+    return *storage_bytes;
+  if (numel() == 0)
+    return 0;
+  if (stride.size() != shape.size())
+    return nbytes();
   int64_t span = 1;
   for (size_t i = 0; i < shape.size(); ++i)
     span += (shape[i].hint_or_zero() - 1) * stride[i].hint_or_zero();
@@ -56,11 +64,15 @@ std::string TensorMeta::size_fault() const {
   const int64_t item = dtype_itemsize(dtype);
   int64_t n = 1;
   for (const auto& d : shape)
-    if (__builtin_mul_overflow(n, d.hint_or_zero(), &n) || n > kMaxTensorBytes) return "shape";
+    if (__builtin_mul_overflow(n, d.hint_or_zero(), &n) || n > kMaxTensorBytes)
+      return "shape";
   int64_t bytes = 0;
-  if (__builtin_mul_overflow(n, item, &bytes) || bytes > kMaxTensorBytes) return "shape";
-  if (storage_bytes && *storage_bytes > kMaxTensorBytes) return "storage_bytes";
-  if (n == 0 || stride.size() != shape.size()) return "";
+  if (__builtin_mul_overflow(n, item, &bytes) || bytes > kMaxTensorBytes)
+    return "shape";
+  if (storage_bytes && *storage_bytes > kMaxTensorBytes)
+    return "storage_bytes";
+  if (n == 0 || stride.size() != shape.size())
+    return "";
   int64_t span = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     int64_t step = 0;
@@ -68,16 +80,19 @@ std::string TensorMeta::size_fault() const {
         __builtin_add_overflow(span, step, &span) || span > kMaxTensorBytes)
       return "stride";
   }
-  if (__builtin_mul_overflow(span, item, &span) || span > kMaxTensorBytes) return "stride";
+  if (__builtin_mul_overflow(span, item, &span) || span > kMaxTensorBytes)
+    return "stride";
   return "";
 }
 
 bool TensorMeta::has_unbacked_dims() const {
   for (const auto& d : shape)
-    if (!d.is_known()) return true;
+    if (!d.is_known())
+      return true;
   for (const auto& d : stride)
-    if (!d.is_known()) return true;
+    if (!d.is_known())
+      return true;
   return false;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -19,9 +19,9 @@ const std::string& symbol_name(int32_t id);
 
 // A dimension: a concrete integer or a symbol with an optional hint.
 struct Dim {
-  int64_t value = 0;     // concrete value, or the hint of a backed symbol
-  int32_t sym_id = -1;   // interned symbol name; -1 for concrete dims
-  bool has_hint = true;  // false only for unbacked symbols
+  int64_t value = 0;    // concrete value, or the hint of a backed symbol
+  int32_t sym_id = -1;  // interned symbol name; -1 for concrete dims
+  bool has_hint = true; // false only for unbacked symbols
 
   static Dim of(int64_t v) {
     Dim d;
@@ -43,7 +43,7 @@ struct TensorMeta {
   std::optional<std::string> storage;
   std::optional<int64_t> storage_offset;
   std::optional<int64_t> storage_bytes;
-  nlohmann::json extra;  // unknown fields, kept on round trip (null when none)
+  nlohmann::json extra; // unknown fields, kept on round trip (null when none)
 
   int64_t numel() const;
   // Bytes of the elements (numel × itemsize).
@@ -62,4 +62,4 @@ struct TensorMeta {
 // int64 overflow.
 constexpr int64_t kMaxTensorBytes = int64_t{1} << 52;
 
-}  // namespace osched
+} // namespace osched

@@ -13,41 +13,65 @@ struct Value {
 
   Kind kind = Kind::Null;
   bool b = false;
-  int64_t i = 0;         // Int payload; for NodeRef, the referenced node index
-  int64_t ref_output = -1;  // NodeRef: output index, -1 when the reference has none
+  int64_t i = 0;           // Int payload; for NodeRef, the referenced node index
+  int64_t ref_output = -1; // NodeRef: output index, -1 when the reference has none
   double f = 0;
   std::string s;
   std::vector<Value> list;
 
   static Value null() { return {}; }
-  static Value boolean(bool v) { Value x; x.kind = Kind::Bool; x.b = v; return x; }
-  static Value integer(int64_t v) { Value x; x.kind = Kind::Int; x.i = v; return x; }
-  static Value real(double v) { Value x; x.kind = Kind::Float; x.f = v; return x; }
-  static Value string(std::string v) { Value x; x.kind = Kind::String; x.s = std::move(v); return x; }
+  static Value boolean(bool v) {
+    Value x;
+    x.kind = Kind::Bool;
+    x.b = v;
+    return x;
+  }
+  static Value integer(int64_t v) {
+    Value x;
+    x.kind = Kind::Int;
+    x.i = v;
+    return x;
+  }
+  static Value real(double v) {
+    Value x;
+    x.kind = Kind::Float;
+    x.f = v;
+    return x;
+  }
+  static Value string(std::string v) {
+    Value x;
+    x.kind = Kind::String;
+    x.s = std::move(v);
+    return x;
+  }
   static Value node_ref(int64_t node, int64_t output = -1) {
-    Value x; x.kind = Kind::NodeRef; x.i = node; x.ref_output = output; return x;
+    Value x;
+    x.kind = Kind::NodeRef;
+    x.i = node;
+    x.ref_output = output;
+    return x;
   }
 
   bool is_ref() const { return kind == Kind::NodeRef; }
 };
 
 // Calls fn(const Value&) on every node reference inside v, depth first.
-template <typename Fn>
-void for_each_ref(const Value& v, Fn&& fn) {
+template <typename Fn> void for_each_ref(const Value& v, Fn&& fn) {
   if (v.kind == Value::Kind::NodeRef) {
     fn(v);
   } else if (v.kind == Value::Kind::List) {
-    for (const auto& item : v.list) for_each_ref(item, fn);
+    for (const auto& item : v.list)
+      for_each_ref(item, fn);
   }
 }
 
-template <typename Fn>
-void for_each_ref_mut(Value& v, Fn&& fn) {
+template <typename Fn> void for_each_ref_mut(Value& v, Fn&& fn) {
   if (v.kind == Value::Kind::NodeRef) {
     fn(v);
   } else if (v.kind == Value::Kind::List) {
-    for (auto& item : v.list) for_each_ref_mut(item, fn);
+    for (auto& item : v.list)
+      for_each_ref_mut(item, fn);
   }
 }
 
-}  // namespace osched
+} // namespace osched

@@ -10,10 +10,10 @@
 namespace osched {
 
 class GraphError : public std::runtime_error {
- public:
+public:
   GraphError(std::string node, std::string field, std::string message)
-      : std::runtime_error(format("", node, field, message)),
-        node_(std::move(node)), field_(std::move(field)), message_(std::move(message)) {}
+      : std::runtime_error(format("", node, field, message)), node_(std::move(node)),
+        field_(std::move(field)), message_(std::move(message)) {}
 
   // Same error, prefixed with the file it came from.
   GraphError with_file(const std::string& file) const {
@@ -30,17 +30,20 @@ class GraphError : public std::runtime_error {
   const std::string& field() const { return field_; }
   const std::string& message() const { return message_; }
 
- private:
+private:
   static std::string format(const std::string& file, const std::string& node,
                             const std::string& field, const std::string& message) {
     std::string s;
-    if (!file.empty()) s += file + ": ";
-    if (!node.empty()) s += "node '" + escape_quoted(node) + "': ";
-    if (!field.empty()) s += field + ": ";
+    if (!file.empty())
+      s += file + ": ";
+    if (!node.empty())
+      s += "node '" + escape_quoted(node) + "': ";
+    if (!field.empty())
+      s += field + ": ";
     return s + message;
   }
 
   std::string node_, field_, message_, file_, text_;
 };
 
-}  // namespace osched
+} // namespace osched

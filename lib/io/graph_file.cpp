@@ -20,21 +20,27 @@ namespace osched {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-}  // namespace
+} // namespace
 
 GraphFormat parse_graph_format(const std::string& s) {
-  if (s == "auto") return GraphFormat::Auto;
-  if (s == "json") return GraphFormat::Json;
-  if (s == "pb" || s == "proto" || s == "protobuf") return GraphFormat::Proto;
+  if (s == "auto")
+    return GraphFormat::Auto;
+  if (s == "json")
+    return GraphFormat::Json;
+  if (s == "pb" || s == "proto" || s == "protobuf")
+    return GraphFormat::Proto;
   throw std::invalid_argument("unknown format '" + s + "' (expected json, pb or auto)");
 }
 
 GraphFormat resolve_format(const std::string& path, GraphFormat requested) {
-  if (requested != GraphFormat::Auto) return requested;
-  if (ends_with(path, ".pb") || ends_with(path, ".binpb")) return GraphFormat::Proto;
+  if (requested != GraphFormat::Auto)
+    return requested;
+  if (ends_with(path, ".pb") || ends_with(path, ".binpb"))
+    return GraphFormat::Proto;
   return GraphFormat::Json;
 }
 
@@ -45,9 +51,11 @@ std::string read_file_bytes(const std::string& path) {
     return ss.str();
   }
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw IoError(path + ": is a directory");
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw IoError(path + ": is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot open: " + std::strerror(errno));
+  if (!in)
+    throw IoError(path + ": cannot open: " + std::strerror(errno));
   try {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   } catch (const std::exception&) {
@@ -81,17 +89,20 @@ Graph parse_graph_bytes(const std::string& bytes, const std::string& path, Graph
 }
 
 void write_file_atomic(const std::string& path, const std::string& bytes) {
-  write_file_atomic_pieces(path, [&](const std::function<void(std::string_view)>& emit) { emit(bytes); });
+  write_file_atomic_pieces(path,
+                           [&](const std::function<void(std::string_view)>& emit) { emit(bytes); });
 }
 
-void write_file_atomic_pieces(const std::string& path,
-                              const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
+void write_file_atomic_pieces(
+    const std::string& path,
+    const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
   OutputBatch batch;
   batch.add(path, produce);
   batch.commit();
 }
 
-void add_graph_output(OutputBatch& batch, const std::string& path, const Graph& g, GraphFormat format) {
+void add_graph_output(OutputBatch& batch, const std::string& path, const Graph& g,
+                      GraphFormat format) {
   const GraphFormat f = resolve_format(path, format);
   batch.add(path, [&g, f](const Emit& emit) {
     if (f == GraphFormat::Proto)
@@ -107,4 +118,4 @@ void write_graph_file(const std::string& path, const Graph& g, GraphFormat forma
   batch.commit();
 }
 
-}  // namespace osched
+} // namespace osched

@@ -25,8 +25,8 @@ GraphFormat resolve_format(const std::string& path, GraphFormat requested);
 // Throws GraphError with the file name prefixed, or IoError.
 // Parses a file's bytes already read (`path` names it in errors and picks the
 // format when Auto).
-Graph parse_graph_bytes(const std::string& bytes, const std::string& path, GraphFormat format = GraphFormat::Auto,
-                        const ReadOptions& opts = {});
+Graph parse_graph_bytes(const std::string& bytes, const std::string& path,
+                        GraphFormat format = GraphFormat::Auto, const ReadOptions& opts = {});
 Graph read_graph_file(const std::string& path, GraphFormat format = GraphFormat::Auto,
                       const ReadOptions& opts = {});
 void write_graph_file(const std::string& path, const Graph& g,
@@ -41,11 +41,12 @@ std::string read_file_bytes(const std::string& path);
 void write_file_atomic(const std::string& path, const std::string& bytes);
 // The same for output produced in pieces: `produce` calls its argument with
 // each piece; nothing is left at `path` if it throws.
-void write_file_atomic_pieces(const std::string& path,
-                              const std::function<void(const std::function<void(std::string_view)>&)>& produce);
+void write_file_atomic_pieces(
+    const std::string& path,
+    const std::function<void(const std::function<void(std::string_view)>&)>& produce);
 
 struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace osched
+} // namespace osched

@@ -15,13 +15,15 @@ using json = nlohmann::json;
 
 const std::unordered_set<std::string> kTopKeys = {
     "format", "version", "name", "rank", "world_size", "process_groups", "hardware", "nodes"};
-const std::unordered_set<std::string> kNodeKeys = {"name",  "op",     "target",       "args",
-                                                   "kwargs", "val",   "tags",         "is_view",
+const std::unordered_set<std::string> kNodeKeys = {"name",    "op",           "target", "args",
+                                                   "kwargs",  "val",          "tags",   "is_view",
                                                    "mutates", "control_deps", "meta"};
 const std::unordered_set<std::string> kMetaKeys = {
     "shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"};
 
-std::string type_name(const json& j) { return j.type_name(); }
+std::string type_name(const json& j) {
+  return j.type_name();
+}
 
 // Converts JSON to the model one node at a time, so a huge graph never
 // exists as a whole JSON document: add_node() as nodes are parsed, then
@@ -29,18 +31,22 @@ std::string type_name(const json& j) { return j.type_name(); }
 // and thrown by finish(), after the top-level fields are checked, so their
 // precedence does not depend on key order in the file.
 class Reader {
- public:
+public:
   explicit Reader(ReadOptions opts) : opts_(opts) {}
 
   void add_node(const json& n) {
     const size_t i = count_++;
-    if (error_) return;  // names are still collected for the error's wording
+    if (error_)
+      return; // names are still collected for the error's wording
     std::string label = "#" + std::to_string(i);
     try {
-      if (!n.is_object()) throw GraphError(label, "", "node must be a JSON object");
-      if (!n.contains("name") || !n["name"].is_string()) throw GraphError(label, "name", "missing or not a string");
+      if (!n.is_object())
+        throw GraphError(label, "", "node must be a JSON object");
+      if (!n.contains("name") || !n["name"].is_string())
+        throw GraphError(label, "name", "missing or not a string");
       std::string name = n["name"].get<std::string>();
-      if (name.empty()) throw GraphError(label, "name", "must not be empty");
+      if (name.empty())
+        throw GraphError(label, "name", "must not be empty");
       if (!all_names_.emplace(name, static_cast<NodeId>(i)).second)
         throw GraphError(name, "name", "duplicate node name");
       current_ = static_cast<NodeId>(i);
@@ -63,28 +69,37 @@ class Reader {
   }
 
   Graph finish(const json& doc) {
-    if (!doc.is_object()) throw GraphError("", "", "top level must be a JSON object");
+    if (!doc.is_object())
+      throw GraphError("", "", "top level must be a JSON object");
     Graph g;
     g.format = req_string(doc, "format", "");
     if (g.format != "overlap-sched.graph")
       throw GraphError("", "format", "expected \"overlap-sched.graph\", got \"" + g.format + "\"");
     g.version = req_int(doc, "version", "");
     if (g.version != 1)
-      throw GraphError("", "version", "unsupported version " + std::to_string(g.version) +
-                                          " (this tool reads version 1)");
-    if (doc.contains("name")) g.name = req_string(doc, "name", "");
-    if (doc.contains("rank")) g.rank = req_int(doc, "rank", "");
-    if (doc.contains("world_size")) g.world_size = req_int(doc, "world_size", "");
-    if (doc.contains("process_groups")) read_groups(doc["process_groups"], g);
+      throw GraphError("", "version",
+                       "unsupported version " + std::to_string(g.version) +
+                           " (this tool reads version 1)");
+    if (doc.contains("name"))
+      g.name = req_string(doc, "name", "");
+    if (doc.contains("rank"))
+      g.rank = req_int(doc, "rank", "");
+    if (doc.contains("world_size"))
+      g.world_size = req_int(doc, "world_size", "");
+    if (doc.contains("process_groups"))
+      read_groups(doc["process_groups"], g);
     if (doc.contains("hardware")) {
       if (!doc["hardware"].is_object() && !doc["hardware"].is_null())
         throw GraphError("", "hardware", "must be an object");
       g.hardware = doc["hardware"];
     }
-    if (!doc.contains("nodes")) throw GraphError("", "nodes", "missing");
-    if (!doc["nodes"].is_array()) throw GraphError("", "nodes", "must be an array");
+    if (!doc.contains("nodes"))
+      throw GraphError("", "nodes", "missing");
+    if (!doc["nodes"].is_array())
+      throw GraphError("", "nodes", "must be an array");
     for (const auto& [k, v] : doc.items())
-      if (!kTopKeys.count(k)) g.extra[k] = v;
+      if (!kTopKeys.count(k))
+        g.extra[k] = v;
 
     if (error_) {
       // A reference to a name not seen yet: a later node, or none at all.
@@ -98,43 +113,49 @@ class Reader {
     for (auto& [node, name] : pending_control_) {
       auto it = all_names_.find(name);
       if (it == all_names_.end())
-        throw GraphError(nodes_[node].name, "control_deps", "references unknown node '" + name + "'");
+        throw GraphError(nodes_[node].name, "control_deps",
+                         "references unknown node '" + name + "'");
       nodes_[node].control_deps.push_back(it->second);
     }
     for (NodeId node : pending_data_) {
       auto resolve = [&](Value& v) {
-        if (v.i >= 0) return;
+        if (v.i >= 0)
+          return;
         auto it = all_names_.find(v.s);
         if (it == all_names_.end())
           throw GraphError(nodes_[node].name, "args", "references unknown node '" + v.s + "'");
         v.i = it->second;
         v.s.clear();
       };
-      for (auto& a : nodes_[node].args) for_each_ref_mut(a, resolve);
-      for (auto& kv : nodes_[node].kwargs) for_each_ref_mut(kv.second, resolve);
+      for (auto& a : nodes_[node].args)
+        for_each_ref_mut(a, resolve);
+      for (auto& kv : nodes_[node].kwargs)
+        for_each_ref_mut(kv.second, resolve);
     }
     g.nodes = std::move(nodes_);
     g.rebuild_index();
     return g;
   }
 
- private:
+private:
   ReadOptions opts_;
-  std::unordered_map<std::string, NodeId> all_names_;  // names of the nodes read so far
+  std::unordered_map<std::string, NodeId> all_names_; // names of the nodes read so far
   std::unordered_set<std::string> later_names_;       // names seen after the first error
   std::vector<Node> nodes_;
   size_t count_ = 0;
   std::optional<GraphError> error_;
   bool collect_names_only_ = false;
-  std::string pending_target_;  // the unknown name error_ refers to, if any
+  std::string pending_target_; // the unknown name error_ refers to, if any
   std::vector<std::pair<NodeId, std::string>> pending_control_;
   std::vector<NodeId> pending_data_;
   NodeId current_ = 0;
   std::string node_name_;
 
   static std::string req_string(const json& o, const char* key, const std::string& node) {
-    if (!o.contains(key)) throw GraphError(node, key, "missing");
-    if (!o[key].is_string()) throw GraphError(node, key, "must be a string, got " + type_name(o[key]));
+    if (!o.contains(key))
+      throw GraphError(node, key, "missing");
+    if (!o[key].is_string())
+      throw GraphError(node, key, "must be a string, got " + type_name(o[key]));
     return o[key].get<std::string>();
   }
   static int64_t as_int(const json& v, const std::string& node, const std::string& field) {
@@ -146,75 +167,89 @@ class Reader {
     throw GraphError(node, field, "must be an integer, got " + type_name(v));
   }
   static int64_t req_int(const json& o, const char* key, const std::string& node) {
-    if (!o.contains(key)) throw GraphError(node, key, "missing");
+    if (!o.contains(key))
+      throw GraphError(node, key, "missing");
     return as_int(o[key], node, key);
   }
 
   void read_groups(const json& pg, Graph& g) {
-    if (!pg.is_object()) throw GraphError("", "process_groups", "must be an object");
+    if (!pg.is_object())
+      throw GraphError("", "process_groups", "must be an object");
     for (const auto& [name, grp] : pg.items()) {
       std::string f = "process_groups." + name;
-      if (!grp.is_object()) throw GraphError("", f, "must be an object");
+      if (!grp.is_object())
+        throw GraphError("", f, "must be an object");
       if (!grp.contains("ranks") || !grp["ranks"].is_array())
         throw GraphError("", f + ".ranks", "missing or not an array");
       ProcessGroup p;
       for (size_t i = 0; i < grp["ranks"].size(); ++i) {
         int64_t r = as_int(grp["ranks"][i], "", f + ".ranks[" + std::to_string(i) + "]");
-        if (r < 0) throw GraphError("", f + ".ranks[" + std::to_string(i) + "]", "negative rank");
+        if (r < 0)
+          throw GraphError("", f + ".ranks[" + std::to_string(i) + "]", "negative rank");
         p.ranks.push_back(r);
       }
-      if (p.ranks.empty()) throw GraphError("", f + ".ranks", "must not be empty");
+      if (p.ranks.empty())
+        throw GraphError("", f + ".ranks", "must not be empty");
       for (const auto& [k, v] : grp.items())
-        if (k != "ranks") p.extra[k] = v;
+        if (k != "ranks")
+          p.extra[k] = v;
       g.process_groups.emplace(name, std::move(p));
     }
   }
 
   Value read_value(const json& v, const std::string& field) {
     switch (v.type()) {
-      case json::value_t::null: return Value::null();
-      case json::value_t::boolean: return Value::boolean(v.get<bool>());
-      case json::value_t::number_integer:
-      case json::value_t::number_unsigned: return Value::integer(as_int(v, node_name_, field));
-      case json::value_t::number_float: return Value::real(v.get<double>());
-      case json::value_t::string: return Value::string(v.get<std::string>());
-      case json::value_t::array: {
-        Value list;
-        list.kind = Value::Kind::List;
-        for (size_t i = 0; i < v.size(); ++i)
-          list.list.push_back(read_value(v[i], field + "[" + std::to_string(i) + "]"));
-        return list;
+    case json::value_t::null:
+      return Value::null();
+    case json::value_t::boolean:
+      return Value::boolean(v.get<bool>());
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return Value::integer(as_int(v, node_name_, field));
+    case json::value_t::number_float:
+      return Value::real(v.get<double>());
+    case json::value_t::string:
+      return Value::string(v.get<std::string>());
+    case json::value_t::array: {
+      Value list;
+      list.kind = Value::Kind::List;
+      for (size_t i = 0; i < v.size(); ++i)
+        list.list.push_back(read_value(v[i], field + "[" + std::to_string(i) + "]"));
+      return list;
+    }
+    case json::value_t::object: {
+      if (!v.contains("node") || !v["node"].is_string())
+        throw GraphError(node_name_, field,
+                         "an object value must be a node reference {\"node\": NAME}");
+      for (const auto& [k, _] : v.items())
+        if (k != "node" && k != "index")
+          throw GraphError(node_name_, field, "unexpected key '" + k + "' in node reference");
+      std::string target = v["node"].get<std::string>();
+      int64_t index = -1;
+      if (v.contains("index")) {
+        index = as_int(v["index"], node_name_, field + ".index");
+        if (index < 0)
+          throw GraphError(node_name_, field + ".index", "must be >= 0");
       }
-      case json::value_t::object: {
-        if (!v.contains("node") || !v["node"].is_string())
-          throw GraphError(node_name_, field,
-                           "an object value must be a node reference {\"node\": NAME}");
-        for (const auto& [k, _] : v.items())
-          if (k != "node" && k != "index")
-            throw GraphError(node_name_, field, "unexpected key '" + k + "' in node reference");
-        std::string target = v["node"].get<std::string>();
-        int64_t index = -1;
-        if (v.contains("index")) {
-          index = as_int(v["index"], node_name_, field + ".index");
-          if (index < 0) throw GraphError(node_name_, field + ".index", "must be >= 0");
+      auto it = all_names_.find(target);
+      if (it == all_names_.end()) {
+        if (opts_.require_topological_order) {
+          pending_target_ = target; // finish() words it once all names are known
+          throw GraphError(node_name_, field, "references unknown node '" + target + "'");
         }
-        auto it = all_names_.find(target);
-        if (it == all_names_.end()) {
-          if (opts_.require_topological_order) {
-            pending_target_ = target;  // finish() words it once all names are known
-            throw GraphError(node_name_, field, "references unknown node '" + target + "'");
-          }
-          if (pending_data_.empty() || pending_data_.back() != current_) pending_data_.push_back(current_);
-          Value ref = Value::node_ref(-1, index);
-          ref.s = target;
-          return ref;
-        }
-        if (opts_.require_topological_order && it->second >= current_)
-          throw GraphError(node_name_, field,
-                           "references node '" + target + "' that does not come earlier");
-        return Value::node_ref(it->second, index);
+        if (pending_data_.empty() || pending_data_.back() != current_)
+          pending_data_.push_back(current_);
+        Value ref = Value::node_ref(-1, index);
+        ref.s = target;
+        return ref;
       }
-      default: throw GraphError(node_name_, field, "unsupported value type");
+      if (opts_.require_topological_order && it->second >= current_)
+        throw GraphError(node_name_, field,
+                         "references node '" + target + "' that does not come earlier");
+      return Value::node_ref(it->second, index);
+    }
+    default:
+      throw GraphError(node_name_, field, "unsupported value type");
     }
   }
 
@@ -234,19 +269,23 @@ class Reader {
     } else {
       throw GraphError(node_name_, field, "a dim must be an integer or {\"sym\", \"hint\"}");
     }
-    if (dim.value < 0) throw GraphError(node_name_, field, "negative dimension " + std::to_string(dim.value));
+    if (dim.value < 0)
+      throw GraphError(node_name_, field, "negative dimension " + std::to_string(dim.value));
     return dim;
   }
 
   TensorMeta read_meta(const json& m, const std::string& field) {
-    if (!m.is_object()) throw GraphError(node_name_, field, "must be an object or null");
+    if (!m.is_object())
+      throw GraphError(node_name_, field, "must be an object or null");
     TensorMeta t;
     for (const char* key : {"shape", "stride"}) {
       if (!m.contains(key)) {
-        if (std::string(key) == "shape") throw GraphError(node_name_, field + ".shape", "missing");
+        if (std::string(key) == "shape")
+          throw GraphError(node_name_, field + ".shape", "missing");
         continue;
       }
-      if (!m[key].is_array()) throw GraphError(node_name_, field + "." + key, "must be an array");
+      if (!m[key].is_array())
+        throw GraphError(node_name_, field + "." + key, "must be an array");
       auto& dims = std::string(key) == "shape" ? t.shape : t.stride;
       for (size_t i = 0; i < m[key].size(); ++i)
         dims.push_back(read_dim(m[key][i], field + "." + key + "[" + std::to_string(i) + "]"));
@@ -262,45 +301,55 @@ class Reader {
       }
     }
     if (t.stride.size() != t.shape.size())
-      throw GraphError(node_name_, field + ".stride", "has " + std::to_string(t.stride.size()) +
-                                                          " dims but shape has " +
-                                                          std::to_string(t.shape.size()));
+      throw GraphError(node_name_, field + ".stride",
+                       "has " + std::to_string(t.stride.size()) + " dims but shape has " +
+                           std::to_string(t.shape.size()));
     std::string dt = req_string(m, "dtype", node_name_);
     auto d = parse_dtype(dt);
-    if (!d) throw GraphError(node_name_, field + ".dtype", "unknown dtype '" + dt + "'");
+    if (!d)
+      throw GraphError(node_name_, field + ".dtype", "unknown dtype '" + dt + "'");
     t.dtype = *d;
     if (m.contains("device")) {
-      if (!m["device"].is_string()) throw GraphError(node_name_, field + ".device", "must be a string");
+      if (!m["device"].is_string())
+        throw GraphError(node_name_, field + ".device", "must be a string");
       t.device = m["device"].get<std::string>();
     }
     if (m.contains("storage") && !m["storage"].is_null()) {
-      if (m["storage"].is_string()) t.storage = m["storage"].get<std::string>();
-      else if (m["storage"].is_number_integer()) t.storage = std::to_string(m["storage"].get<int64_t>());
-      else throw GraphError(node_name_, field + ".storage", "must be a string or integer id");
+      if (m["storage"].is_string())
+        t.storage = m["storage"].get<std::string>();
+      else if (m["storage"].is_number_integer())
+        t.storage = std::to_string(m["storage"].get<int64_t>());
+      else
+        throw GraphError(node_name_, field + ".storage", "must be a string or integer id");
     }
     if (m.contains("storage_offset")) {
       t.storage_offset = as_int(m["storage_offset"], node_name_, field + ".storage_offset");
-      if (*t.storage_offset < 0) throw GraphError(node_name_, field + ".storage_offset", "negative");
+      if (*t.storage_offset < 0)
+        throw GraphError(node_name_, field + ".storage_offset", "negative");
     }
     if (m.contains("storage_bytes")) {
       t.storage_bytes = as_int(m["storage_bytes"], node_name_, field + ".storage_bytes");
-      if (*t.storage_bytes < 0) throw GraphError(node_name_, field + ".storage_bytes", "negative");
+      if (*t.storage_bytes < 0)
+        throw GraphError(node_name_, field + ".storage_bytes", "negative");
     }
     for (const auto& [k, v] : m.items())
-      if (!kMetaKeys.count(k)) t.extra[k] = v;
+      if (!kMetaKeys.count(k))
+        t.extra[k] = v;
     return t;
   }
 
   std::vector<MutatedArg> read_mutates(const json& m) {
     const char* form = "must be an array of argument positions and \"kwarg:NAME\" strings";
-    if (!m.is_array()) throw GraphError(node_name_, "mutates", form);
+    if (!m.is_array())
+      throw GraphError(node_name_, "mutates", form);
     std::vector<MutatedArg> out;
     for (size_t i = 0; i < m.size(); ++i) {
       const std::string field = "mutates[" + std::to_string(i) + "]";
       MutatedArg a;
       if (m[i].is_number_integer()) {
         int64_t p = as_int(m[i], node_name_, field);
-        if (p < 0 || p > INT32_MAX) throw GraphError(node_name_, field, "argument position out of range");
+        if (p < 0 || p > INT32_MAX)
+          throw GraphError(node_name_, field, "argument position out of range");
         a.position = static_cast<int32_t>(p);
       } else if (m[i].is_string() && m[i].get<std::string>().rfind("kwarg:", 0) == 0 &&
                  m[i].get<std::string>().size() > 6) {
@@ -319,21 +368,25 @@ class Reader {
     node_name_ = node.name;
     std::string op = req_string(n, "op", node_name_);
     auto parsed = parse_node_op(op);
-    if (!parsed) throw GraphError(node_name_, "op", "unknown op '" + op + "'");
+    if (!parsed)
+      throw GraphError(node_name_, "op", "unknown op '" + op + "'");
     node.op = *parsed;
     if (n.contains("target")) {
-      if (!n["target"].is_string()) throw GraphError(node_name_, "target", "must be a string");
+      if (!n["target"].is_string())
+        throw GraphError(node_name_, "target", "must be a string");
       node.target = n["target"].get<std::string>();
     } else if (node.op == NodeOp::CallFunction) {
       throw GraphError(node_name_, "target", "missing");
     }
     if (n.contains("args")) {
-      if (!n["args"].is_array()) throw GraphError(node_name_, "args", "must be an array");
+      if (!n["args"].is_array())
+        throw GraphError(node_name_, "args", "must be an array");
       for (size_t i = 0; i < n["args"].size(); ++i)
         node.args.push_back(read_value(n["args"][i], "args[" + std::to_string(i) + "]"));
     }
     if (n.contains("kwargs")) {
-      if (!n["kwargs"].is_object()) throw GraphError(node_name_, "kwargs", "must be an object");
+      if (!n["kwargs"].is_object())
+        throw GraphError(node_name_, "kwargs", "must be an object");
       for (const auto& [k, v] : n["kwargs"].items())
         node.kwargs.emplace_back(k, read_value(v, "kwargs." + k));
     }
@@ -342,8 +395,10 @@ class Reader {
       if (v.is_array()) {
         node.val_kind = ValKind::List;
         for (size_t i = 0; i < v.size(); ++i) {
-          if (v[i].is_null()) node.val.emplace_back(std::nullopt);
-          else node.val.emplace_back(read_meta(v[i], "val[" + std::to_string(i) + "]"));
+          if (v[i].is_null())
+            node.val.emplace_back(std::nullopt);
+          else
+            node.val.emplace_back(read_meta(v[i], "val[" + std::to_string(i) + "]"));
         }
       } else {
         node.val_kind = ValKind::Single;
@@ -351,77 +406,98 @@ class Reader {
       }
     }
     if (n.contains("tags")) {
-      if (!n["tags"].is_array()) throw GraphError(node_name_, "tags", "must be an array of strings");
+      if (!n["tags"].is_array())
+        throw GraphError(node_name_, "tags", "must be an array of strings");
       node.tags.emplace();
       for (const auto& t : n["tags"]) {
-        if (!t.is_string()) throw GraphError(node_name_, "tags", "must be an array of strings");
+        if (!t.is_string())
+          throw GraphError(node_name_, "tags", "must be an array of strings");
         node.tags->push_back(t.get<std::string>());
       }
     }
     if (n.contains("is_view")) {
-      if (!n["is_view"].is_boolean()) throw GraphError(node_name_, "is_view", "must be a boolean");
+      if (!n["is_view"].is_boolean())
+        throw GraphError(node_name_, "is_view", "must be a boolean");
       node.is_view = n["is_view"].get<bool>();
     }
-    if (n.contains("mutates")) node.mutates = read_mutates(n["mutates"]);
+    if (n.contains("mutates"))
+      node.mutates = read_mutates(n["mutates"]);
     if (n.contains("control_deps")) {
       if (!n["control_deps"].is_array())
         throw GraphError(node_name_, "control_deps", "must be an array of node names");
       for (const auto& d : n["control_deps"]) {
-        if (!d.is_string()) throw GraphError(node_name_, "control_deps", "must be an array of node names");
+        if (!d.is_string())
+          throw GraphError(node_name_, "control_deps", "must be an array of node names");
         auto it = all_names_.find(d.get<std::string>());
-        if (it == all_names_.end())  // a later node, or an unknown one: finish() decides
+        if (it == all_names_.end()) // a later node, or an unknown one: finish() decides
           pending_control_.emplace_back(current_, d.get<std::string>());
         else
           node.control_deps.push_back(it->second);
       }
     }
-    if (n.contains("meta")) node.meta = n["meta"];
+    if (n.contains("meta"))
+      node.meta = n["meta"];
     for (const auto& [k, v] : n.items())
-      if (!kNodeKeys.count(k)) node.extra[k] = v;
+      if (!kNodeKeys.count(k))
+        node.extra[k] = v;
     return node;
   }
 };
 
 json value_to_json(const Value& v, const Graph& g) {
   switch (v.kind) {
-    case Value::Kind::Null: return nullptr;
-    case Value::Kind::Bool: return v.b;
-    case Value::Kind::Int: return v.i;
-    case Value::Kind::Float: return v.f;
-    case Value::Kind::String: return v.s;
-    case Value::Kind::List: {
-      json a = json::array();
-      for (const auto& item : v.list) a.push_back(value_to_json(item, g));
-      return a;
-    }
-    case Value::Kind::NodeRef: {
-      json r = {{"node", g.nodes[v.i].name}};
-      if (v.ref_output >= 0) r["index"] = v.ref_output;
-      return r;
-    }
+  case Value::Kind::Null:
+    return nullptr;
+  case Value::Kind::Bool:
+    return v.b;
+  case Value::Kind::Int:
+    return v.i;
+  case Value::Kind::Float:
+    return v.f;
+  case Value::Kind::String:
+    return v.s;
+  case Value::Kind::List: {
+    json a = json::array();
+    for (const auto& item : v.list)
+      a.push_back(value_to_json(item, g));
+    return a;
+  }
+  case Value::Kind::NodeRef: {
+    json r = {{"node", g.nodes[v.i].name}};
+    if (v.ref_output >= 0)
+      r["index"] = v.ref_output;
+    return r;
+  }
   }
   return nullptr;
 }
 
 json dim_to_json(const Dim& d) {
-  if (!d.is_symbolic()) return d.value;
+  if (!d.is_symbolic())
+    return d.value;
   json j = {{"sym", d.sym()}};
-  if (d.has_hint) j["hint"] = d.value;
+  if (d.has_hint)
+    j["hint"] = d.value;
   return j;
 }
 
 json meta_to_json(const TensorMeta& t) {
   json j = t.extra;
   json shape = json::array(), stride = json::array();
-  for (const auto& d : t.shape) shape.push_back(dim_to_json(d));
-  for (const auto& d : t.stride) stride.push_back(dim_to_json(d));
+  for (const auto& d : t.shape)
+    shape.push_back(dim_to_json(d));
+  for (const auto& d : t.stride)
+    stride.push_back(dim_to_json(d));
   j["shape"] = shape;
   j["stride"] = stride;
   j["dtype"] = std::string(dtype_name(t.dtype));
   j["device"] = t.device;
-  if (t.storage) j["storage"] = *t.storage;
-  if (t.storage_offset) j["storage_offset"] = *t.storage_offset;
-  if (t.storage_bytes) j["storage_bytes"] = *t.storage_bytes;
+  if (t.storage)
+    j["storage"] = *t.storage;
+  if (t.storage_offset)
+    j["storage_offset"] = *t.storage_offset;
+  if (t.storage_bytes)
+    j["storage_bytes"] = *t.storage_bytes;
   return j;
 }
 
@@ -431,50 +507,64 @@ json node_json(const Node& n, const Graph& g) {
   j["op"] = std::string(node_op_name(n.op));
   j["target"] = n.target;
   json args = json::array();
-  for (const auto& a : n.args) args.push_back(value_to_json(a, g));
+  for (const auto& a : n.args)
+    args.push_back(value_to_json(a, g));
   j["args"] = args;
   json kwargs = json::object();
-  for (const auto& [k, v] : n.kwargs) kwargs[k] = value_to_json(v, g);
+  for (const auto& [k, v] : n.kwargs)
+    kwargs[k] = value_to_json(v, g);
   j["kwargs"] = kwargs;
   switch (n.val_kind) {
-    case ValKind::Null: j["val"] = nullptr; break;
-    case ValKind::Single: j["val"] = n.val.empty() || !n.val[0] ? json() : meta_to_json(*n.val[0]); break;
-    case ValKind::List: {
-      json a = json::array();
-      for (const auto& m : n.val) a.push_back(m ? meta_to_json(*m) : json());
-      j["val"] = a;
-      break;
-    }
+  case ValKind::Null:
+    j["val"] = nullptr;
+    break;
+  case ValKind::Single:
+    j["val"] = n.val.empty() || !n.val[0] ? json() : meta_to_json(*n.val[0]);
+    break;
+  case ValKind::List: {
+    json a = json::array();
+    for (const auto& m : n.val)
+      a.push_back(m ? meta_to_json(*m) : json());
+    j["val"] = a;
+    break;
   }
-  if (n.tags) j["tags"] = *n.tags;
-  if (n.is_view) j["is_view"] = *n.is_view;
+  }
+  if (n.tags)
+    j["tags"] = *n.tags;
+  if (n.is_view)
+    j["is_view"] = *n.is_view;
   if (n.mutates) {
     json m = json::array();
     for (const auto& a : *n.mutates) {
-      if (a.position >= 0) m.push_back(a.position);
-      else m.push_back("kwarg:" + a.kwarg);
+      if (a.position >= 0)
+        m.push_back(a.position);
+      else
+        m.push_back("kwarg:" + a.kwarg);
     }
     j["mutates"] = m;
   }
   if (!n.control_deps.empty()) {
     json deps = json::array();
-    for (NodeId d : n.control_deps) deps.push_back(g.nodes[d].name);
+    for (NodeId d : n.control_deps)
+      deps.push_back(g.nodes[d].name);
     j["control_deps"] = deps;
   }
-  if (!n.meta.is_null()) j["meta"] = n.meta;
+  if (!n.meta.is_null())
+    j["meta"] = n.meta;
   return j;
 }
 
-}  // namespace
+} // namespace
 
-json node_to_json(const Node& n, const Graph& g) { return node_json(n, g); }
+json node_to_json(const Node& n, const Graph& g) {
+  return node_json(n, g);
+}
 
 struct JsonGraphBuilder::Impl : Reader {
   using Reader::Reader;
 };
 
-JsonGraphBuilder::JsonGraphBuilder(const ReadOptions& opts)
-    : impl_(std::make_unique<Impl>(opts)) {}
+JsonGraphBuilder::JsonGraphBuilder(const ReadOptions& opts) : impl_(std::make_unique<Impl>(opts)) {}
 JsonGraphBuilder::~JsonGraphBuilder() = default;
 
 void JsonGraphBuilder::add_node(const json& node) {
@@ -490,7 +580,8 @@ Graph JsonGraphBuilder::finish(const json& top_level) {
 Graph graph_from_json(const json& doc, const ReadOptions& opts) {
   Reader reader(opts);
   if (doc.is_object() && doc.contains("nodes") && doc["nodes"].is_array())
-    for (const auto& n : doc["nodes"]) reader.wants_names_only() ? reader.add_name_only(n) : reader.add_node(n);
+    for (const auto& n : doc["nodes"])
+      reader.wants_names_only() ? reader.add_name_only(n) : reader.add_node(n);
   Graph g = reader.finish(doc);
   validate_graph(g, opts.require_topological_order);
   return g;
@@ -503,7 +594,8 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
   // Every node has one "op" key: counting them estimates the node count, so
   // the node array is usually allocated once instead of growing by doubling.
   size_t ops = 0;
-  for (size_t p = text.find("\"op\""); p != std::string::npos; p = text.find("\"op\"", p + 4)) ++ops;
+  for (size_t p = text.find("\"op\""); p != std::string::npos; p = text.find("\"op\"", p + 4))
+    ++ops;
   // Capped, so text full of "op" strings cannot make it reserve absurdly.
   reader.reserve(std::min(ops, text.size() / 100));
   bool in_nodes = false;
@@ -518,7 +610,9 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
     // Values are walked recursively later (conversion, destruction): bound
     // the nesting so hostile input cannot overflow the stack.
     if (depth > kMaxJsonDepth)
-      throw GraphError("", "", "malformed JSON: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+      throw GraphError("", "",
+                       "malformed JSON: nested deeper than " + std::to_string(kMaxJsonDepth) +
+                           " levels");
     if (event == json::parse_event_t::object_start) {
       object_starts.push_back(keys.size());
     } else if (event == json::parse_event_t::object_end) {
@@ -530,8 +624,9 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
       const std::string& key = parsed.get_ref<const std::string&>();
       for (size_t i = object_starts.back(); i < keys.size(); ++i)
         if (keys[i] == key)
-          throw GraphError("", "", "malformed JSON: duplicate key '" + key + "' in one object" +
-                                       (in_nodes ? " (in the nodes)" : ""));
+          throw GraphError("", "",
+                           "malformed JSON: duplicate key '" + key + "' in one object" +
+                               (in_nodes ? " (in the nodes)" : ""));
       keys.push_back(key);
     }
     if (depth == 1 && event == json::parse_event_t::key) {
@@ -541,10 +636,10 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
     } else if (depth == 1 && event == json::parse_event_t::array_end) {
       in_nodes = false;
     } else if (in_nodes && depth == 2 &&
-               (event == json::parse_event_t::object_end || event == json::parse_event_t::array_end ||
-                event == json::parse_event_t::value)) {
+               (event == json::parse_event_t::object_end ||
+                event == json::parse_event_t::array_end || event == json::parse_event_t::value)) {
       reader.wants_names_only() ? reader.add_name_only(parsed) : reader.add_node(parsed);
-      return false;  // drop it from the document
+      return false; // drop it from the document
     }
     return true;
   };
@@ -556,7 +651,8 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
     // "[json.exception.parse_error.101] "; keep the useful part.
     std::string msg = e.what();
     auto pos = msg.find("] ");
-    throw GraphError("", "", "malformed JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
+    throw GraphError("", "",
+                     "malformed JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
   }
   Graph g = reader.finish(doc);
   validate_graph(g, opts.require_topological_order);
@@ -578,27 +674,32 @@ json graph_header_to_json(const Graph& g) {
     pgs[name] = p;
   }
   j["process_groups"] = pgs;
-  if (!g.hardware.is_null()) j["hardware"] = g.hardware;
+  if (!g.hardware.is_null())
+    j["hardware"] = g.hardware;
   return j;
 }
 
 json graph_to_json(const Graph& g) {
   json j = graph_header_to_json(g);
   json nodes = json::array();
-  for (const auto& n : g.nodes) nodes.push_back(node_to_json(n, g));
+  for (const auto& n : g.nodes)
+    nodes.push_back(node_to_json(n, g));
   j["nodes"] = std::move(nodes);
   return j;
 }
 
-std::string canonical_json(const json& j) { return j.dump(); }
+std::string canonical_json(const json& j) {
+  return j.dump();
+}
 
 void write_graph_json(const Graph& g, const std::function<void(std::string_view)>& emit) {
   json doc = graph_header_to_json(g);
-  doc["nodes"] = nullptr;  // its place among the sorted keys
+  doc["nodes"] = nullptr; // its place among the sorted keys
   std::string out = "{\n";
   bool first = true;
   for (const auto& [k, v] : doc.items()) {
-    if (!first) out += ",\n";
+    if (!first)
+      out += ",\n";
     first = false;
     out += "  " + json(k).dump() + ": ";
     if (k == "nodes") {
@@ -626,4 +727,4 @@ std::string graph_to_json_text(const Graph& g) {
   return text;
 }
 
-}  // namespace osched
+} // namespace osched

@@ -5,8 +5,8 @@
 
 #include <functional>
 #include <memory>
-#include <string_view>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +30,7 @@ Graph graph_from_json(const nlohmann::json& doc, const ReadOptions& opts = {});
 // Builds a Graph from nodes given one at a time as JSON objects, so readers
 // never hold a whole graph as a JSON tree (the protobuf reader feeds it).
 class JsonGraphBuilder {
- public:
+public:
   explicit JsonGraphBuilder(const ReadOptions& opts = {});
   ~JsonGraphBuilder();
   void add_node(const nlohmann::json& node);
@@ -38,7 +38,7 @@ class JsonGraphBuilder {
   // (its content is ignored). Throws GraphError; validates the graph.
   Graph finish(const nlohmann::json& top_level);
 
- private:
+private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -55,4 +55,4 @@ void write_graph_json(const Graph& g, const std::function<void(std::string_view)
 // Canonical text of any JSON value (sorted keys, compact), used for extras.
 std::string canonical_json(const nlohmann::json& j);
 
-}  // namespace osched
+} // namespace osched

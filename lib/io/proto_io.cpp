@@ -17,7 +17,8 @@ using json = nlohmann::json;
 namespace pb = ::overlap_sched::pb;
 
 json parse_extra(const std::string& text, const std::string& where) {
-  if (text.empty()) return json::object();
+  if (text.empty())
+    return json::object();
   try {
     return json::parse(text);
   } catch (const json::exception&) {
@@ -27,57 +28,80 @@ json parse_extra(const std::string& text, const std::string& where) {
 
 void merge_extra(json& into, const std::string& text, const std::string& where) {
   json extra = parse_extra(text, where);
-  if (!extra.is_object()) throw GraphError("", where, "malformed protobuf: extra_json is not an object");
-  for (auto& [k, v] : extra.items()) into[k] = v;
+  if (!extra.is_object())
+    throw GraphError("", where, "malformed protobuf: extra_json is not an object");
+  for (auto& [k, v] : extra.items())
+    into[k] = v;
 }
 
 json value_from_pb(const pb::Value& v) {
   switch (v.kind_case()) {
-    case pb::Value::kBoolValue: return v.bool_value();
-    case pb::Value::kIntValue: return v.int_value();
-    case pb::Value::kFloatValue: return v.float_value();
-    case pb::Value::kStringValue: return v.string_value();
-    case pb::Value::kListValue: {
-      json a = json::array();
-      for (const auto& item : v.list_value().items()) a.push_back(value_from_pb(item));
-      return a;
-    }
-    case pb::Value::kNodeRef: {
-      json r = {{"node", v.node_ref().node()}};
-      if (v.node_ref().has_index()) r["index"] = v.node_ref().index();
-      return r;
-    }
-    default: return nullptr;
+  case pb::Value::kBoolValue:
+    return v.bool_value();
+  case pb::Value::kIntValue:
+    return v.int_value();
+  case pb::Value::kFloatValue:
+    return v.float_value();
+  case pb::Value::kStringValue:
+    return v.string_value();
+  case pb::Value::kListValue: {
+    json a = json::array();
+    for (const auto& item : v.list_value().items())
+      a.push_back(value_from_pb(item));
+    return a;
+  }
+  case pb::Value::kNodeRef: {
+    json r = {{"node", v.node_ref().node()}};
+    if (v.node_ref().has_index())
+      r["index"] = v.node_ref().index();
+    return r;
+  }
+  default:
+    return nullptr;
   }
 }
 
 void value_to_pb(const json& j, pb::Value* out) {
   switch (j.type()) {
-    case json::value_t::null: out->set_null_value(true); break;
-    case json::value_t::boolean: out->set_bool_value(j.get<bool>()); break;
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned: out->set_int_value(j.get<int64_t>()); break;
-    case json::value_t::number_float: out->set_float_value(j.get<double>()); break;
-    case json::value_t::string: out->set_string_value(j.get<std::string>()); break;
-    case json::value_t::array: {
-      auto* list = out->mutable_list_value();
-      for (const auto& item : j) value_to_pb(item, list->add_items());
-      break;
-    }
-    case json::value_t::object: {
-      auto* ref = out->mutable_node_ref();
-      ref->set_node(j["node"].get<std::string>());
-      if (j.contains("index")) ref->set_index(j["index"].get<int64_t>());
-      break;
-    }
-    default: out->set_null_value(true);
+  case json::value_t::null:
+    out->set_null_value(true);
+    break;
+  case json::value_t::boolean:
+    out->set_bool_value(j.get<bool>());
+    break;
+  case json::value_t::number_integer:
+  case json::value_t::number_unsigned:
+    out->set_int_value(j.get<int64_t>());
+    break;
+  case json::value_t::number_float:
+    out->set_float_value(j.get<double>());
+    break;
+  case json::value_t::string:
+    out->set_string_value(j.get<std::string>());
+    break;
+  case json::value_t::array: {
+    auto* list = out->mutable_list_value();
+    for (const auto& item : j)
+      value_to_pb(item, list->add_items());
+    break;
+  }
+  case json::value_t::object: {
+    auto* ref = out->mutable_node_ref();
+    ref->set_node(j["node"].get<std::string>());
+    if (j.contains("index"))
+      ref->set_index(j["index"].get<int64_t>());
+    break;
+  }
+  default:
+    out->set_null_value(true);
   }
 }
 
 json dim_from_pb(const pb::Dim& d) {
   if (d.kind_case() == pb::Dim::kSym) {
     json j = {{"sym", d.sym().name()}};
-    if (d.sym().has_hint()) j["hint"] = d.sym().hint();
+    if (d.sym().has_hint())
+      j["hint"] = d.sym().hint();
     return j;
   }
   return d.value();
@@ -86,7 +110,8 @@ json dim_from_pb(const pb::Dim& d) {
 void dim_to_pb(const json& j, pb::Dim* out) {
   if (j.is_object()) {
     out->mutable_sym()->set_name(j["sym"].get<std::string>());
-    if (j.contains("hint")) out->mutable_sym()->set_hint(j["hint"].get<int64_t>());
+    if (j.contains("hint"))
+      out->mutable_sym()->set_hint(j["hint"].get<int64_t>());
   } else {
     out->set_value(j.get<int64_t>());
   }
@@ -96,29 +121,41 @@ json meta_from_pb(const pb::TensorMeta& m, const std::string& where) {
   json j = json::object();
   merge_extra(j, m.extra_json(), where);
   json shape = json::array(), stride = json::array();
-  for (const auto& d : m.shape()) shape.push_back(dim_from_pb(d));
-  for (const auto& d : m.stride()) stride.push_back(dim_from_pb(d));
+  for (const auto& d : m.shape())
+    shape.push_back(dim_from_pb(d));
+  for (const auto& d : m.stride())
+    stride.push_back(dim_from_pb(d));
   j["shape"] = shape;
   j["stride"] = stride;
   j["dtype"] = m.dtype();
   j["device"] = m.device();
-  if (m.has_storage()) j["storage"] = m.storage();
-  if (m.has_storage_offset()) j["storage_offset"] = m.storage_offset();
-  if (m.has_storage_bytes()) j["storage_bytes"] = m.storage_bytes();
+  if (m.has_storage())
+    j["storage"] = m.storage();
+  if (m.has_storage_offset())
+    j["storage_offset"] = m.storage_offset();
+  if (m.has_storage_bytes())
+    j["storage_bytes"] = m.storage_bytes();
   return j;
 }
 
 void meta_to_pb(json j, pb::TensorMeta* out) {
-  for (const auto& d : j["shape"]) dim_to_pb(d, out->add_shape());
-  for (const auto& d : j["stride"]) dim_to_pb(d, out->add_stride());
+  for (const auto& d : j["shape"])
+    dim_to_pb(d, out->add_shape());
+  for (const auto& d : j["stride"])
+    dim_to_pb(d, out->add_stride());
   out->set_dtype(j["dtype"].get<std::string>());
   out->set_device(j["device"].get<std::string>());
-  if (j.contains("storage")) out->set_storage(j["storage"].get<std::string>());
-  if (j.contains("storage_offset")) out->set_storage_offset(j["storage_offset"].get<int64_t>());
-  if (j.contains("storage_bytes")) out->set_storage_bytes(j["storage_bytes"].get<int64_t>());
-  for (const char* k : {"shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"})
+  if (j.contains("storage"))
+    out->set_storage(j["storage"].get<std::string>());
+  if (j.contains("storage_offset"))
+    out->set_storage_offset(j["storage_offset"].get<int64_t>());
+  if (j.contains("storage_bytes"))
+    out->set_storage_bytes(j["storage_bytes"].get<int64_t>());
+  for (const char* k :
+       {"shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"})
     j.erase(k);
-  if (!j.empty()) out->set_extra_json(canonical_json(j));
+  if (!j.empty())
+    out->set_extra_json(canonical_json(j));
 }
 
 json node_from_pb(const pb::Node& n) {
@@ -129,36 +166,46 @@ json node_from_pb(const pb::Node& n) {
   j["op"] = n.op();
   j["target"] = n.target();
   json args = json::array();
-  for (const auto& a : n.args()) args.push_back(value_from_pb(a));
+  for (const auto& a : n.args())
+    args.push_back(value_from_pb(a));
   j["args"] = args;
   json kwargs = json::object();
-  for (const auto& kv : n.kwargs()) kwargs[kv.key()] = value_from_pb(kv.value());
+  for (const auto& kv : n.kwargs())
+    kwargs[kv.key()] = value_from_pb(kv.value());
   j["kwargs"] = kwargs;
   switch (n.val_kind()) {
-    case pb::VAL_SINGLE:
-      j["val"] = n.val_size() > 0 && n.val(0).has_meta() ? meta_from_pb(n.val(0).meta(), where) : json();
-      break;
-    case pb::VAL_LIST: {
-      json a = json::array();
-      for (const auto& m : n.val()) a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where) : json());
-      j["val"] = a;
-      break;
-    }
-    default: j["val"] = nullptr;
+  case pb::VAL_SINGLE:
+    j["val"] =
+        n.val_size() > 0 && n.val(0).has_meta() ? meta_from_pb(n.val(0).meta(), where) : json();
+    break;
+  case pb::VAL_LIST: {
+    json a = json::array();
+    for (const auto& m : n.val())
+      a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where) : json());
+    j["val"] = a;
+    break;
   }
-  if (n.has_tags()) j["tags"] = std::vector<std::string>(n.tags().begin(), n.tags().end());
-  if (n.has_is_view()) j["is_view"] = n.is_view();
+  default:
+    j["val"] = nullptr;
+  }
+  if (n.has_tags())
+    j["tags"] = std::vector<std::string>(n.tags().begin(), n.tags().end());
+  if (n.has_is_view())
+    j["is_view"] = n.is_view();
   if (n.has_mutates()) {
     json m = json::array();
     for (const auto& a : n.mutates()) {
-      if (a.which_case() == pb::MutatedArg::kKwarg) m.push_back("kwarg:" + a.kwarg());
-      else m.push_back(a.position());
+      if (a.which_case() == pb::MutatedArg::kKwarg)
+        m.push_back("kwarg:" + a.kwarg());
+      else
+        m.push_back(a.position());
     }
     j["mutates"] = m;
   }
   if (n.control_deps_size() > 0)
     j["control_deps"] = std::vector<std::string>(n.control_deps().begin(), n.control_deps().end());
-  if (!n.meta_json().empty()) j["meta"] = parse_extra(n.meta_json(), where + ".meta");
+  if (!n.meta_json().empty())
+    j["meta"] = parse_extra(n.meta_json(), where + ".meta");
   return j;
 }
 
@@ -166,7 +213,8 @@ void node_to_pb(json j, pb::Node* out) {
   out->set_name(j["name"].get<std::string>());
   out->set_op(j["op"].get<std::string>());
   out->set_target(j["target"].get<std::string>());
-  for (const auto& a : j["args"]) value_to_pb(a, out->add_args());
+  for (const auto& a : j["args"])
+    value_to_pb(a, out->add_args());
   for (const auto& [k, v] : j["kwargs"].items()) {
     auto* kw = out->add_kwargs();
     kw->set_key(k);
@@ -177,7 +225,8 @@ void node_to_pb(json j, pb::Node* out) {
     out->set_val_kind(pb::VAL_LIST);
     for (const auto& m : val) {
       auto* slot = out->add_val();
-      if (!m.is_null()) meta_to_pb(m, slot->mutable_meta());
+      if (!m.is_null())
+        meta_to_pb(m, slot->mutable_meta());
     }
   } else if (val.is_object()) {
     out->set_val_kind(pb::VAL_SINGLE);
@@ -185,27 +234,34 @@ void node_to_pb(json j, pb::Node* out) {
   }
   if (j.contains("tags")) {
     out->set_has_tags(true);
-    for (const auto& t : j["tags"]) out->add_tags(t.get<std::string>());
+    for (const auto& t : j["tags"])
+      out->add_tags(t.get<std::string>());
   }
-  if (j.contains("is_view")) out->set_is_view(j["is_view"].get<bool>());
+  if (j.contains("is_view"))
+    out->set_is_view(j["is_view"].get<bool>());
   if (j.contains("mutates")) {
     out->set_has_mutates(true);
     for (const auto& m : j["mutates"]) {
       auto* a = out->add_mutates();
-      if (m.is_string()) a->set_kwarg(m.get<std::string>().substr(6));
-      else a->set_position(m.get<int64_t>());
+      if (m.is_string())
+        a->set_kwarg(m.get<std::string>().substr(6));
+      else
+        a->set_position(m.get<int64_t>());
     }
   }
   if (j.contains("control_deps"))
-    for (const auto& d : j["control_deps"]) out->add_control_deps(d.get<std::string>());
-  if (j.contains("meta")) out->set_meta_json(canonical_json(j["meta"]));
+    for (const auto& d : j["control_deps"])
+      out->add_control_deps(d.get<std::string>());
+  if (j.contains("meta"))
+    out->set_meta_json(canonical_json(j["meta"]));
   for (const char* k : {"name", "op", "target", "args", "kwargs", "val", "tags", "is_view",
                         "mutates", "control_deps", "meta"})
     j.erase(k);
-  if (!j.empty()) out->set_extra_json(canonical_json(j));
+  if (!j.empty())
+    out->set_extra_json(canonical_json(j));
 }
 
-}  // namespace
+} // namespace
 
 Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) {
   // Nodes are parsed and converted one at a time; the other fields are
@@ -225,7 +281,8 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
     google::protobuf::io::CodedOutputStream header(&header_stream);
     while (uint32_t tag = in.ReadTag()) {
       if (wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber &&
-          wire::WireFormatLite::GetTagWireType(tag) == wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+          wire::WireFormatLite::GetTagWireType(tag) ==
+              wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
         uint32_t length = 0;
         // A length of 2^31 or more would turn negative: PushLimit reads that as "no limit".
         if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT32_MAX) ||
@@ -233,17 +290,20 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
           throw malformed();
         auto limit = in.PushLimit(static_cast<int>(length));
         pb::Node node;
-        if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) throw malformed();
+        if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+          throw malformed();
         in.PopLimit(limit);
         builder.add_node(node_from_pb(node));
       } else if (!wire::WireFormatLite::SkipField(&in, tag, &header)) {
         throw malformed();
       }
     }
-    if (!in.ConsumedEntireMessage()) throw malformed();
+    if (!in.ConsumedEntireMessage())
+      throw malformed();
   }
   pb::Graph p;
-  if (!p.ParseFromString(header_bytes)) throw malformed();
+  if (!p.ParseFromString(header_bytes))
+    throw malformed();
   json doc = json::object();
   merge_extra(doc, p.extra_json(), "extra_json");
   doc["format"] = p.format();
@@ -259,7 +319,8 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
     pgs[pg.name()] = g;
   }
   doc["process_groups"] = pgs;
-  if (!p.hardware_json().empty()) doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
+  if (!p.hardware_json().empty())
+    doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
   doc["nodes"] = json::array();
   return builder.finish(doc);
 }
@@ -275,7 +336,7 @@ std::string serialize_deterministic(const google::protobuf::MessageLite& m) {
   return out;
 }
 
-}  // namespace
+} // namespace
 
 void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit) {
   // Fields in number order, as one deterministic serialization of the whole
@@ -290,17 +351,20 @@ void write_graph_proto(const Graph& g, const std::function<void(std::string_view
   for (const auto& [name, pg] : doc["process_groups"].items()) {
     auto* out = head.add_process_groups();
     out->set_name(name);
-    for (const auto& r : pg["ranks"]) out->add_ranks(r.get<int64_t>());
+    for (const auto& r : pg["ranks"])
+      out->add_ranks(r.get<int64_t>());
     json extra = pg;
     extra.erase("ranks");
-    if (!extra.empty()) out->set_extra_json(canonical_json(extra));
+    if (!extra.empty())
+      out->set_extra_json(canonical_json(extra));
   }
-  if (doc.contains("hardware")) head.set_hardware_json(canonical_json(doc["hardware"]));
+  if (doc.contains("hardware"))
+    head.set_hardware_json(canonical_json(doc["hardware"]));
   emit(serialize_deterministic(head));
 
   namespace wire = google::protobuf::internal;
-  const uint32_t tag = wire::WireFormatLite::MakeTag(pb::Graph::kNodesFieldNumber,
-                                                     wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  const uint32_t tag = wire::WireFormatLite::MakeTag(
+      pb::Graph::kNodesFieldNumber, wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
   std::string buffer;
   for (const Node& n : g.nodes) {
     pb::Node node;
@@ -310,7 +374,8 @@ void write_graph_proto(const Graph& g, const std::function<void(std::string_view
     // its whole spare capacity (up to 1 MiB) for every node.
     uint8_t head_bytes[16];
     uint8_t* end = google::protobuf::io::CodedOutputStream::WriteTagToArray(tag, head_bytes);
-    end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(body.size()), end);
+    end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
+        static_cast<uint32_t>(body.size()), end);
     buffer.append(reinterpret_cast<const char*>(head_bytes), static_cast<size_t>(end - head_bytes));
     buffer += body;
     if (buffer.size() >= (1u << 20)) {
@@ -321,7 +386,8 @@ void write_graph_proto(const Graph& g, const std::function<void(std::string_view
   emit(buffer);
 
   json extra = doc;
-  for (const char* k : {"format", "version", "name", "rank", "world_size", "process_groups", "hardware"})
+  for (const char* k :
+       {"format", "version", "name", "rank", "world_size", "process_groups", "hardware"})
     extra.erase(k);
   if (!extra.empty()) {
     pb::Graph tail;
@@ -336,4 +402,4 @@ std::string graph_to_proto_bytes(const Graph& g) {
   return out;
 }
 
-}  // namespace osched
+} // namespace osched

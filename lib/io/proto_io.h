@@ -17,4 +17,4 @@ std::string graph_to_proto_bytes(const Graph& g);
 // The same bytes, handed to `emit` in pieces (nodes a batch at a time).
 void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit);
 
-}  // namespace osched
+} // namespace osched

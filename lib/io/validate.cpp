@@ -21,10 +21,12 @@ void check_control_deps(const Graph& g, bool require_order) {
   InputLists ins = build_input_lists(g, true);
   UserLists users = build_user_lists(g, ins);
   std::vector<int32_t> indeg(n);
-  for (NodeId i = 0; i < n; ++i) indeg[i] = static_cast<int32_t>(ins.count(i));
+  for (NodeId i = 0; i < n; ++i)
+    indeg[i] = static_cast<int32_t>(ins.count(i));
   std::vector<NodeId> stack;
   for (NodeId i = 0; i < n; ++i)
-    if (indeg[i] == 0) stack.push_back(i);
+    if (indeg[i] == 0)
+      stack.push_back(i);
   NodeId done = 0;
   while (!stack.empty()) {
     NodeId v = stack.back();
@@ -32,12 +34,14 @@ void check_control_deps(const Graph& g, bool require_order) {
     ++done;
     auto [b, e] = users.of(v);
     for (auto p = b; p != e; ++p)
-      if (--indeg[*p] == 0) stack.push_back(*p);
+      if (--indeg[*p] == 0)
+        stack.push_back(*p);
   }
   if (done != n) {
     // Walk backwards along unfinished inputs until a node repeats: that is a cycle.
     NodeId start = 0;
-    while (indeg[start] == 0) ++start;
+    while (indeg[start] == 0)
+      ++start;
     std::vector<NodeId> path;
     std::vector<int32_t> pos(n, -1);
     NodeId cur = start;
@@ -46,7 +50,10 @@ void check_control_deps(const Graph& g, bool require_order) {
       path.push_back(cur);
       auto [b, e] = ins.of(cur);
       for (auto p = b; p != e; ++p)
-        if (indeg[*p] > 0) { cur = *p; break; }
+        if (indeg[*p] > 0) {
+          cur = *p;
+          break;
+        }
     }
     std::string cycle;
     for (size_t i = path.size(); i-- > static_cast<size_t>(pos[cur]);)
@@ -54,7 +61,8 @@ void check_control_deps(const Graph& g, bool require_order) {
     cycle += "'" + g.nodes[path.back()].name + "'";
     throw GraphError(g.nodes[cur].name, "control_deps", "cycle through control deps: " + cycle);
   }
-  if (!require_order) return;
+  if (!require_order)
+    return;
   for (NodeId i = 0; i < n; ++i)
     for (NodeId d : g.nodes[i].control_deps)
       if (d >= i)
@@ -64,33 +72,41 @@ void check_control_deps(const Graph& g, bool require_order) {
 }
 
 void check_mutates(const Node& n) {
-  if (!n.mutates) return;
+  if (!n.mutates)
+    return;
   for (size_t k = 0; k < n.mutates->size(); ++k) {
     const MutatedArg& a = (*n.mutates)[k];
     const std::string field = "mutates[" + std::to_string(k) + "]";
     const Value* v = mutated_value(n, a);
     if (!v && a.position >= 0)
-      throw GraphError(n.name, field, "argument position " + std::to_string(a.position) +
-                                          " is out of range (the node has " + std::to_string(n.args.size()) +
-                                          " arguments)");
-    if (!v) throw GraphError(n.name, field, "names keyword argument '" + a.kwarg + "', which the node does not have");
+      throw GraphError(n.name, field,
+                       "argument position " + std::to_string(a.position) +
+                           " is out of range (the node has " + std::to_string(n.args.size()) +
+                           " arguments)");
+    if (!v)
+      throw GraphError(n.name, field,
+                       "names keyword argument '" + a.kwarg + "', which the node does not have");
     bool any = false;
     for_each_ref(*v, [&](const Value&) { any = true; });
-    if (!any) throw GraphError(n.name, field, "the argument it names holds no tensor (node reference)");
+    if (!any)
+      throw GraphError(n.name, field, "the argument it names holds no tensor (node reference)");
   }
 }
 
 // Element count of a tensor when every dim is known (sizes were checked for
 // overflow before).
 std::optional<int64_t> known_numel(const TensorMeta* t) {
-  if (!t || std::any_of(t->shape.begin(), t->shape.end(), [](const Dim& d) { return !d.is_known(); }))
+  if (!t ||
+      std::any_of(t->shape.begin(), t->shape.end(), [](const Dim& d) { return !d.is_known(); }))
     return std::nullopt;
   return t->numel();
 }
 
 // A collective's output must have the size its kind and group imply.
-void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind, int64_t group_size) {
-  if (kind == CollectiveKind::AllToAll || n.args.empty()) return;
+void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind,
+                            int64_t group_size) {
+  if (kind == CollectiveKind::AllToAll || n.args.empty())
+    return;
   std::vector<const TensorMeta*> ins;
   for_each_ref(n.args[0], [&](const Value& v) {
     const Node& src = g.nodes[v.i];
@@ -99,7 +115,8 @@ void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind, 
   for (size_t k = 0; k < ins.size() && k < n.val.size(); ++k) {
     auto in = known_numel(ins[k]);
     auto out = known_numel(n.output(k));
-    if (!in || !out) continue;
+    if (!in || !out)
+      continue;
     int64_t want = *in;
     std::string how = "its input's " + std::to_string(*in);
     if (kind == CollectiveKind::AllGather) {
@@ -107,21 +124,22 @@ void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind, 
       how = std::to_string(*in) + " input elements x group size " + std::to_string(group_size);
     } else if (kind == CollectiveKind::ReduceScatter) {
       if (*in % group_size != 0)
-        throw GraphError(n.name, "args[0]", "input of " + std::to_string(*in) +
-                                                " elements does not divide by group size " +
-                                                std::to_string(group_size));
+        throw GraphError(n.name, "args[0]",
+                         "input of " + std::to_string(*in) +
+                             " elements does not divide by group size " +
+                             std::to_string(group_size));
       want = *in / group_size;
       how = std::to_string(*in) + " input elements / group size " + std::to_string(group_size);
     }
     if (*out != want)
       throw GraphError(n.name, ins.size() > 1 ? "val[" + std::to_string(k) + "]" : "val",
                        "output has " + std::to_string(*out) + " elements, but " +
-                           std::string(collective_kind_name(kind)) + " of this input gives " + std::to_string(want) + " (" +
-                           how + ")");
+                           std::string(collective_kind_name(kind)) + " of this input gives " +
+                           std::to_string(want) + " (" + how + ")");
   }
 }
 
-}  // namespace
+} // namespace
 
 // Every tensor's size is computable without overflow, and so are sums over
 // the whole graph.
@@ -129,23 +147,28 @@ void check_tensor_sizes(const Graph& g) {
   int64_t total = 0;
   for (const Node& n : g.nodes)
     for (size_t k = 0; k < n.val.size(); ++k) {
-      if (!n.val[k]) continue;
-      const std::string field = n.val_kind == ValKind::List ? "val[" + std::to_string(k) + "]" : "val";
+      if (!n.val[k])
+        continue;
+      const std::string field =
+          n.val_kind == ValKind::List ? "val[" + std::to_string(k) + "]" : "val";
       std::string fault = n.val[k]->size_fault();
       if (!fault.empty())
         throw GraphError(n.name, field + "." + fault,
-                         "tensor size overflows int64 or exceeds the " + std::to_string(kMaxTensorBytes >> 50) +
-                             " PiB limit");
-      if (__builtin_add_overflow(total, n.val[k]->allocation_bytes(), &total) || total > (int64_t{1} << 61))
+                         "tensor size overflows int64 or exceeds the " +
+                             std::to_string(kMaxTensorBytes >> 50) + " PiB limit");
+      if (__builtin_add_overflow(total, n.val[k]->allocation_bytes(), &total) ||
+          total > (int64_t{1} << 61))
         throw GraphError(n.name, field, "the graph's tensors add up to more than 2^61 bytes");
     }
 }
 
 void validate_graph(const Graph& g, bool require_topological_order) {
-  if (g.world_size < 1) throw GraphError("", "world_size", "must be >= 1");
+  if (g.world_size < 1)
+    throw GraphError("", "world_size", "must be >= 1");
   if (g.world_size > kMaxWorldSize)
-    throw GraphError("", "world_size", std::to_string(g.world_size) + " is above the limit of " +
-                                           std::to_string(kMaxWorldSize) + " ranks");
+    throw GraphError("", "world_size",
+                     std::to_string(g.world_size) + " is above the limit of " +
+                         std::to_string(kMaxWorldSize) + " ranks");
   check_tensor_sizes(g);
   if (g.rank < 0 || g.rank >= g.world_size)
     throw GraphError("", "rank", "must be in [0, world_size)");
@@ -161,12 +184,14 @@ void validate_graph(const Graph& g, bool require_topological_order) {
     }
   }
 
-  if (g.nodes.empty()) throw GraphError("", "nodes", "missing output node (graph is empty)");
+  if (g.nodes.empty())
+    throw GraphError("", "nodes", "missing output node (graph is empty)");
   std::unordered_set<std::string> names;
   NodeId outputs = 0;
   for (NodeId i = 0; i < g.size(); ++i) {
     const Node& n = g.nodes[i];
-    if (!names.insert(n.name).second) throw GraphError(n.name, "name", "duplicate node name");
+    if (!names.insert(n.name).second)
+      throw GraphError(n.name, "name", "duplicate node name");
     if (n.op == NodeOp::Output) {
       ++outputs;
       if (require_topological_order && i != g.size() - 1)
@@ -176,21 +201,25 @@ void validate_graph(const Graph& g, bool require_topological_order) {
       auto sig = collective_signature(n.target);
       std::vector<int64_t> ranks;
       std::string group_desc;
-      if (sig->ranks_pos >= 0) {  // legacy form: the group is its rank list
+      if (sig->ranks_pos >= 0) { // legacy form: the group is its rank list
         auto legacy = collective_ranks(n);
-        if (!legacy) throw GraphError(n.name, "ranks", "missing or not a non-empty list of integers");
+        if (!legacy)
+          throw GraphError(n.name, "ranks", "missing or not a non-empty list of integers");
         std::unordered_set<int64_t> seen;
         for (int64_t r : *legacy)
           if (r < 0 || r >= g.world_size || !seen.insert(r).second)
-            throw GraphError(n.name, "ranks", "rank " + std::to_string(r) + " is out of range or listed twice");
+            throw GraphError(n.name, "ranks",
+                             "rank " + std::to_string(r) + " is out of range or listed twice");
         ranks = *legacy;
         group_desc = "the rank list";
       } else {
         auto group = collective_group_name(n);
-        if (!group) throw GraphError(n.name, "group_name", "missing or not a string");
+        if (!group)
+          throw GraphError(n.name, "group_name", "missing or not a string");
         auto it = g.process_groups.find(*group);
         if (it == g.process_groups.end())
-          throw GraphError(n.name, "group_name", "process group '" + *group + "' is not declared in process_groups");
+          throw GraphError(n.name, "group_name",
+                           "process group '" + *group + "' is not declared in process_groups");
         ranks = it->second.ranks;
         group_desc = "process group '" + *group + "'";
       }
@@ -201,15 +230,18 @@ void validate_graph(const Graph& g, bool require_topological_order) {
                              std::to_string(group_size) + " ranks");
       if (n.args.empty() || !(n.args[0].is_ref() || n.args[0].kind == Value::Kind::List))
         throw GraphError(n.name, "args[0]", "a collective's input must be a node reference");
-      if (group_size > 0) check_collective_sizes(g, n, sig->kind, group_size);
+      if (group_size > 0)
+        check_collective_sizes(g, n, sig->kind, group_size);
     }
     check_mutates(n);
     if (is_wait_node(n) && (n.args.empty() || !n.args[0].is_ref()))
       throw GraphError(n.name, "args[0]", "wait_tensor's argument must be a node reference");
   }
-  if (outputs == 0) throw GraphError("", "nodes", "missing output node");
-  if (outputs > 1) throw GraphError(g.nodes.back().name, "op", "more than one output node");
+  if (outputs == 0)
+    throw GraphError("", "nodes", "missing output node");
+  if (outputs > 1)
+    throw GraphError(g.nodes.back().name, "op", "more than one output node");
   check_control_deps(g, require_topological_order);
 }
 
-}  // namespace osched
+} // namespace osched

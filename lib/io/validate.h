@@ -14,4 +14,4 @@ constexpr int64_t kMaxWorldSize = int64_t{1} << 20;
 
 void validate_graph(const Graph& g, bool require_topological_order = true);
 
-}  // namespace osched
+} // namespace osched

@@ -51,4 +51,4 @@ std::string exposure_text(const Graph& g, const CollectiveOutcome& c, const Expo
   return "";
 }
 
-}  // namespace osched
+} // namespace osched

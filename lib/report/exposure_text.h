@@ -10,4 +10,4 @@ namespace osched {
 
 std::string exposure_text(const Graph& g, const CollectiveOutcome& c, const ExposureNote& n);
 
-}  // namespace osched
+} // namespace osched

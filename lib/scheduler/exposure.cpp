@@ -42,4 +42,4 @@ std::string_view exposure_reason_name(ExposureReason r) {
   return "unknown";
 }
 
-}  // namespace osched
+} // namespace osched

@@ -12,31 +12,31 @@ namespace osched {
 
 enum class ExposureReason : uint8_t {
   // Not schedulable (kept in place).
-  Broadcast,          // broadcasts stay in place, as upstream
-  NoWait,             // nothing waits on its result
-  RawResultIsOutput,  // its unwaited result is also a graph output
-  ReadWithoutWait,    // `at` reads its result without waiting on it
+  Broadcast,         // broadcasts stay in place, as upstream
+  NoWait,            // nothing waits on its result
+  RawResultIsOutput, // its unwaited result is also a graph output
+  ReadWithoutWait,   // `at` reads its result without waiting on it
   // Refused at the overlap opportunity `at`.
-  GroupTimeUsed,     // `at`'s time already hides other collectives of the group
-  Dependency,        // depends on, or is needed by, `at`
-  MemoryNow,         // starting it before `at` would pass the peak-memory budget
-  PrefetchInFlight,  // ... keep more than the in-flight limit prefetched across a compute
-  PrefetchBudget,    // ... pass the budget at a compute node before its use
-  InFlightLimit,     // the in-flight byte limit is reached
-  PathCompute,       // needs compute `blocker` first
-  PathCollective,    // needs collective `blocker` (not yet issued) first
-  PathWait,          // needs wait `blocker`, which would expose its collective
-  PathComm,          // needs communication op `blocker` first
+  GroupTimeUsed,    // `at`'s time already hides other collectives of the group
+  Dependency,       // depends on, or is needed by, `at`
+  MemoryNow,        // starting it before `at` would pass the peak-memory budget
+  PrefetchInFlight, // ... keep more than the in-flight limit prefetched across a compute
+  PrefetchBudget,   // ... pass the budget at a compute node before its use
+  InFlightLimit,    // the in-flight byte limit is reached
+  PathCompute,      // needs compute `blocker` first
+  PathCollective,   // needs collective `blocker` (not yet issued) first
+  PathWait,         // needs wait `blocker`, which would expose its collective
+  PathComm,         // needs communication op `blocker` first
   // After scheduling, when nothing above was noted.
-  NoIndependentCompute,  // no compute node is independent of it
-  NotScheduledInTime,    // independent compute exists, but none ran while it could
-  KeptOriginalOrder,     // the memory guarantee fell back to the original order
+  NoIndependentCompute, // no compute node is independent of it
+  NotScheduledInTime,   // independent compute exists, but none ran while it could
+  KeptOriginalOrder,    // the memory guarantee fell back to the original order
 };
 
 struct ExposureNote {
   ExposureReason why;
-  NodeId at = -1;       // the node it could have overlapped, or the reader
-  NodeId blocker = -1;  // the node in its way, for path refusals
+  NodeId at = -1;      // the node it could have overlapped, or the reader
+  NodeId blocker = -1; // the node in its way, for path refusals
   bool operator==(const ExposureNote& o) const {
     return why == o.why && at == o.at && blocker == o.blocker;
   }
@@ -45,4 +45,4 @@ struct ExposureNote {
 // A stable identifier ("memory_now"), for debug logs.
 std::string_view exposure_reason_name(ExposureReason r);
 
-}  // namespace osched
+} // namespace osched

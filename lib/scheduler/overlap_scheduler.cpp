@@ -44,8 +44,7 @@ public:
   Scheduler(const ScheduleAnalysis& a, const SchedulePolicy& policy, const SchedulerOptions& opt,
             std::optional<int64_t> budget)
       : a_(a), g_(a.graph), rt_(a.runtimes), dg_(a.deps), opt_(opt), policy_(policy),
-        memory_(a.storages), colls_(a.collectives),
-        ctx_{a, opt, scheduled_, colls_, memory_} {
+        memory_(a.storages), colls_(a.collectives), ctx_{a, opt, scheduled_, colls_, memory_} {
     const NodeId n = g_.size();
     budget_ = budget.value_or(memory_budget(a.original_peak, opt_));
     max_in_flight_ = gb_to_bytes(opt_.max_in_flight_gb);
@@ -98,7 +97,7 @@ private:
   const SchedulerOptions& opt_;
   const SchedulePolicy& policy_;
   MemoryTracker memory_;
-  std::vector<CollectiveOutcome> colls_;  // the analysis's, as accounted so far
+  std::vector<CollectiveOutcome> colls_; // the analysis's, as accounted so far
   std::vector<bool> scheduled_;
   PolicyContext ctx_;
   std::vector<std::vector<NodeId>> readers_of_; // per storage, built on first use
@@ -165,7 +164,7 @@ private:
                     g_.nodes[at].name, exposure_reason_name(why));
   }
 
-void schedule(NodeId n) {
+  void schedule(NodeId n) {
     scheduled_[n] = true;
     order_.push_back(n);
     memory_.schedule(n);

@@ -150,7 +150,7 @@ void find_potential_overlap(ScheduleAnalysis& a) {
       c.potentially_hideable = hideable[k++] >= 0;
 }
 
-}  // namespace
+} // namespace
 
 ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
                                    const SchedulerOptions& options)
@@ -164,4 +164,4 @@ ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
   find_potential_overlap(*this);
 }
 
-}  // namespace osched
+} // namespace osched

@@ -32,22 +32,22 @@ struct ScheduleAnalysis {
   const RuntimeTable& runtimes;
   StorageMap storages;
   UserLists data_users;
-  DependencyGraph deps;  // data, control, write-order and coalesced-wait edges
+  DependencyGraph deps; // data, control, write-order and coalesced-wait edges
   std::vector<NodeKind> kind;
   // Per collective (in graph order): the outcome before anything is hidden,
   // its group's index, and per node the collective it starts or waits on.
   std::vector<CollectiveOutcome> collectives;
   std::vector<int32_t> group_of;
   std::vector<std::string> group_names;
-  std::vector<bool> group_has_schedulable;  // groups whose overlap time is accounted
-  std::vector<int32_t> collective_of;       // -1 for other nodes
+  std::vector<bool> group_has_schedulable; // groups whose overlap time is accounted
+  std::vector<int32_t> collective_of;      // -1 for other nodes
   // The first compute node (by ordinal) each node is an ancestor of.
   std::vector<int32_t> dom;
   std::vector<NodeId> compute_nodes;
   // Per compute ordinal k: the most memory in the original order from after
   // compute k-1 through compute k (upstream's "memory before compute k").
   std::vector<int64_t> baseline_before_compute;
-  int64_t original_peak = 0;  // after each node's frees, as upstream
+  int64_t original_peak = 0; // after each node's frees, as upstream
 };
 
-}  // namespace osched
+} // namespace osched

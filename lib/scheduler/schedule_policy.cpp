@@ -8,4 +8,4 @@ std::unique_ptr<SchedulePolicy> policy_for(const SchedulerOptions& options) {
   return make_upstream_policy();
 }
 
-}  // namespace osched
+} // namespace osched

@@ -25,7 +25,7 @@ struct PolicyContext {
   const ScheduleAnalysis& analysis;
   const SchedulerOptions& options;
   const std::vector<bool>& scheduled;
-  const std::vector<CollectiveOutcome>& collectives;  // as accounted so far
+  const std::vector<CollectiveOutcome>& collectives; // as accounted so far
   const MemoryTracker& memory;
 };
 
@@ -58,4 +58,4 @@ std::unique_ptr<SchedulePolicy> make_release_early_policy();
 // The policy the options select.
 std::unique_ptr<SchedulePolicy> policy_for(const SchedulerOptions& options);
 
-}  // namespace osched
+} // namespace osched

@@ -39,10 +39,10 @@ private:
   }
 };
 
-}  // namespace
+} // namespace
 
 std::unique_ptr<SchedulePolicy> make_release_early_policy() {
   return std::make_unique<ReleaseEarlyPolicy>();
 }
 
-}  // namespace osched
+} // namespace osched

@@ -25,7 +25,7 @@ bool in_overlappable_collective_unary_chain(const PolicyContext& ctx, NodeId cur
   }
 }
 
-}  // namespace
+} // namespace
 
 ReadyScore UpstreamPolicy::ready_score(const PolicyContext& ctx, NodeId n) const {
   const ScheduleAnalysis& a = ctx.analysis;
@@ -50,4 +50,4 @@ std::unique_ptr<SchedulePolicy> make_upstream_policy() {
   return std::make_unique<UpstreamPolicy>();
 }
 
-}  // namespace osched
+} // namespace osched

@@ -17,4 +17,4 @@ public:
   void order_candidates(const PolicyContext& ctx, std::vector<NodeId>& starts) const override;
 };
 
-}  // namespace osched
+} // namespace osched

@@ -42,8 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (osched::verify_reordering(g, out.graph).has_value())
       std::abort();
     const auto& m = out.report.memory;
-    if (m.scheduled_peak_bytes > m.budget_bytes &&
-        m.scheduled_peak_bytes > m.original_peak_bytes)
+    if (m.scheduled_peak_bytes > m.budget_bytes && m.scheduled_peak_bytes > m.original_peak_bytes)
       std::abort();
   }
   return 0;
