@@ -22,7 +22,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/exposure_text.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_json.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_summary.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/content_hash.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/io/content_hash.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_pipeline.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_options.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_job.cpp

@@ -8,7 +8,7 @@
 #include "benchmark/matmul_problem.h"
 #include "cost/nccl_model.h"
 #include "graph/op_table.h"
-#include "report/content_hash.h"
+#include "io/content_hash.h"
 
 namespace osched {
 namespace {

@@ -8,8 +8,8 @@
 #include "benchmark/device_error.h"
 #include "benchmark/measurer.h"
 #include "benchmark/rank_context.h"
+#include "io/content_hash.h"
 #include "pipeline/job_errors.h"
-#include "report/content_hash.h"
 
 namespace osched {
 namespace {

@@ -1,4 +1,4 @@
-#include "report/content_hash.h"
+#include "io/content_hash.h"
 
 #include <cstdint>
 #include <cstdio>
