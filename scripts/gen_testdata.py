@@ -820,6 +820,9 @@ def invalid_cases(base):
     mutate("collective_wrong_size", lambda d: n(d, "all_reduce")["val"]["shape"].__setitem__(1, 8))
     mutate("legacy_rank_out_of_range", lambda d: n(d, "all_reduce").update(
         target="c10d_functional.all_reduce.default", args=[{"node": "mm"}, "sum", "", [0, 5], 2]))
+    # Names beyond the length limit (4096 bytes).
+    mutate("long_target", lambda d: n(d, "relu").__setitem__("target", "aten." + "r" * 5000 + ".default"))
+    mutate("long_name", lambda d: n(d, "output").__setitem__("name", "o" * 5000))
     return out
 
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "io/validate.h"
 #include "test_support.h"
 
 using namespace osched::test;
@@ -41,6 +42,10 @@ const Case kCases[] = {
     {"collective_wrong_size.json",
      "node 'all_reduce': val: output has 32 elements, but all_reduce of this input gives 16"},
     {"legacy_rank_out_of_range.json", "node 'all_reduce': ranks: rank 5 is out of range"},
+    {"long_target.json", "node 'relu': target: longer than 4096 bytes"},
+    {"long_name.json",
+     "node 'oooooooooooooooooooooooooooooooooooooooooooooooooooooooooooooooo...': name: longer "
+     "than 4096 bytes"},
 };
 
 } // namespace
@@ -95,4 +100,13 @@ TEST_CASE("unwritable output directory exits 4 and leaves nothing") {
       run_cli("convert " + source_path("testdata/fsdp_tiny.json") + " /nonexistent-dir/out.json");
   CHECK(r.exit_code == 4);
   CHECK(r.err.find("/nonexistent-dir/out.json") != std::string::npos);
+}
+
+TEST_CASE("a string argument above 1 MiB is refused, naming node and argument") {
+  osched::Graph g = osched::graph_from_json_text(read_text(source_path("testdata/fsdp_tiny.json")));
+  osched::Node& n = g.nodes[*g.find("fwd_relu0")];
+  n.args.push_back(osched::Value::string(std::string((size_t{1} << 20) + 1, 's')));
+  const std::string field = "args[" + std::to_string(n.args.size() - 1) + "]";
+  CHECK_THROWS_WITH(osched::validate_graph(g),
+                    Catch::Contains("node 'fwd_relu0': " + field + ": string of 1048577 bytes"));
 }

@@ -141,6 +141,44 @@ void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind,
 
 } // namespace
 
+// A long name in an error is cut, so the error stays readable.
+static std::string shown_name(const std::string& name) {
+  return name.size() <= 64 ? name : name.substr(0, 64) + "...";
+}
+
+static void check_string_arg(const Node& n, const Value& v, const std::string& field) {
+  if (v.kind == Value::Kind::String && v.s.size() > kMaxStringArgBytes)
+    throw GraphError(shown_name(n.name), field,
+                     "string of " + std::to_string(v.s.size()) + " bytes is above the limit of " +
+                         std::to_string(kMaxStringArgBytes));
+  if (v.kind == Value::Kind::List)
+    for (size_t i = 0; i < v.list.size(); ++i)
+      check_string_arg(n, v.list[i], field + "[" + std::to_string(i) + "]");
+}
+
+// Sizes that only hostile input reaches: node count, name and string lengths.
+static void check_lengths(const Graph& g) {
+  if (g.nodes.size() > kMaxNodes)
+    throw GraphError("", "nodes",
+                     std::to_string(g.nodes.size()) + " nodes are above the limit of " +
+                         std::to_string(kMaxNodes));
+  auto name_ok = [](const std::string& s) { return s.size() <= kMaxNameBytes; };
+  const std::string too_long = "longer than " + std::to_string(kMaxNameBytes) + " bytes";
+  for (const auto& [name, pg] : g.process_groups)
+    if (!name_ok(name))
+      throw GraphError("", "process_groups." + shown_name(name), too_long);
+  for (const Node& n : g.nodes) {
+    if (!name_ok(n.name))
+      throw GraphError(shown_name(n.name), "name", too_long);
+    if (!name_ok(n.target))
+      throw GraphError(n.name, "target", too_long);
+    for (size_t i = 0; i < n.args.size(); ++i)
+      check_string_arg(n, n.args[i], "args[" + std::to_string(i) + "]");
+    for (const auto& [key, v] : n.kwargs)
+      check_string_arg(n, v, "kwargs." + key);
+  }
+}
+
 // Every tensor's size is computable without overflow, and so are sums over
 // the whole graph.
 void check_tensor_sizes(const Graph& g) {
@@ -169,6 +207,7 @@ void validate_graph(const Graph& g, bool require_topological_order) {
     throw GraphError("", "world_size",
                      std::to_string(g.world_size) + " is above the limit of " +
                          std::to_string(kMaxWorldSize) + " ranks");
+  check_lengths(g);
   check_tensor_sizes(g);
   if (g.rank < 0 || g.rank >= g.world_size)
     throw GraphError("", "rank", "must be in [0, world_size)");
