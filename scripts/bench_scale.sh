@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Scale benchmark: generates an N-layer FSDP-like graph (default ~100k nodes),
-# schedules it and prints wall time and peak RSS. Not part of the test suite.
-# Usage: scripts/bench_scale.sh [LAYERS]
+# Scale benchmark: generates an N-layer graph (default ~100k nodes), schedules
+# it and prints wall time and peak RSS. Not part of the test suite.
+# Usage: scripts/bench_scale.sh [LAYERS] [fsdp|2d]
+#   fsdp: one FSDP group, 10 nodes per layer (default)
+#   2d:   TP x FSDP, two groups, ~17 nodes per layer (scripts/gen_2d_graph.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LAYERS=${1:-2000}
+FAMILY=${2:-fsdp}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+if [[ $FAMILY == 2d ]]; then
+  python3 scripts/gen_2d_graph.py "$LAYERS" "$TMP/big.json"
+else
 python3 - "$LAYERS" "$TMP/big.json" <<'PY'
 import json, sys
 layers, path = int(sys.argv[1]), sys.argv[2]
@@ -38,6 +44,8 @@ json.dump({"format": "overlap-sched.graph", "version": 1, "name": "scale", "rank
            "process_groups": {"0": {"ranks": list(range(8))}}, "nodes": nodes}, open(path, "w"))
 print(f"{len(nodes)} nodes")
 PY
+fi
+/usr/bin/time -f "convert (IO only): wall %e s" ./build/overlap-sched convert "$TMP/big.json" "$TMP/io.pb"
 /usr/bin/time -f "schedule: wall %e s, peak RSS %M KiB" ./build/overlap-sched schedule "$TMP/big.json" -o "$TMP/out.pb" --report "$TMP/report.json" -q
 ./build/overlap-sched verify "$TMP/big.json" "$TMP/out.pb"
 /usr/bin/time -f "schedule + bucketing + overlap deps: wall %e s, peak RSS %M KiB" ./build/overlap-sched schedule \

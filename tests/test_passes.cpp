@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <random>
 
 #include "bucketing/apply_buckets.h"
 #include "bucketing/bucket_planner.h"
@@ -13,6 +14,7 @@
 #include "cost/estimator.h"
 #include "report/exposure_text.h"
 #include "scheduler/overlap_scheduler.h"
+#include "scheduler/potential_overlap.h"
 #include "scheduler/reorder.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/schedule_policy.h"
@@ -213,4 +215,65 @@ TEST_CASE("bucket planner and rewrite: two gathers hidden by one matmul become o
   const Node& use2 = out.graph.nodes[*out.graph.find("use2")];
   CHECK(use2.args[0].i == *out.graph.find("bucket0_all_gather_split"));
   CHECK(use2.args[0].ref_output == 1);
+}
+
+TEST_CASE("potential overlap: the nearest independent compute, exactly, near and far") {
+  // A chain-like random DAG (each node reads one or two recent nodes, some
+  // read far back) where most nodes are related to almost every compute
+  // node, so many queries exhaust the windowed search and take the batched
+  // whole-graph path. Checked against marking each query's relatives alone.
+  Graph g;
+  std::mt19937 rng(7);
+  const NodeId n = 3000;
+  for (NodeId i = 0; i < n; ++i) {
+    Node node;
+    node.name = "n" + std::to_string(i);
+    node.op = i == 0 ? NodeOp::Placeholder : NodeOp::CallFunction;
+    node.target = "t";
+    if (i > 0) {
+      // The first half a plain chain (every query there is related to every
+      // compute node), the second with side branches.
+      const NodeId back = i < n / 2 ? 0 : static_cast<NodeId>(rng() % std::min<NodeId>(i, 3));
+      node.args.push_back(Value::node_ref(i - 1 - back));
+      if (i >= n / 2 && rng() % 8 == 0)
+        node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
+    }
+    g.nodes.push_back(std::move(node));
+  }
+  g.rebuild_index();
+  DependencyGraph dg(g);
+  std::vector<NodeId> compute, queries;
+  for (NodeId i = 0; i < n; ++i)
+    (i % 3 == 0 ? compute : queries).push_back(i);
+  std::vector<NodeId> got = PotentialOverlap(dg, compute).find_hiding(queries);
+  size_t independent = 0;
+  for (size_t k = 0; k < queries.size(); ++k) {
+    const NodeId x = queries[k];
+    std::vector<char> related(n, 0);
+    related[x] = 1;
+    std::vector<NodeId> stack;
+    for (int dir = 0; dir < 2; ++dir) {
+      stack.assign(1, x);
+      while (!stack.empty()) {
+        NodeId v = stack.back();
+        stack.pop_back();
+        auto [b, e] = dir == 0 ? dg.inputs(v) : dg.users(v);
+        for (auto p = b; p != e; ++p)
+          if (!related[*p]) {
+            related[*p] = 1;
+            stack.push_back(*p);
+          }
+      }
+    }
+    NodeId want = -1;
+    for (NodeId c : compute)
+      if (!related[c] && (want < 0 || std::abs(c - x) < std::abs(want - x)))
+        want = c; // ascending: a tie keeps the earlier node
+    INFO("query " << x);
+    CHECK(got[k] == want);
+    independent += want >= 0;
+  }
+  // Both kinds occur: hideable queries and ones related to every compute node.
+  CHECK(independent > 0);
+  CHECK(independent < queries.size());
 }

@@ -2,6 +2,8 @@
 // Which collectives (or waits) some compute node could hide: a compute node
 // that is neither an ancestor nor a descendant of it. Used to tell exposed
 // collectives that could have been hidden from those that never could.
+// Exact, and near-linear where most nodes have independent compute close by;
+// the others are resolved 64 at a time with bit-parallel whole-graph sweeps.
 
 #include <vector>
 
@@ -14,26 +16,13 @@ public:
   PotentialOverlap(const DependencyGraph& dg, const std::vector<NodeId>& compute_nodes)
       : dg_(dg), compute_(compute_nodes) {}
 
-  // For each node, an independent compute node or -1, the nearest first.
+  // For each node, its nearest independent compute node (by position; the
+  // earlier on a tie) or -1. Node indices must be topological.
   std::vector<NodeId> find_hiding(const std::vector<NodeId>& nodes) const;
 
-  // The same where each compute node hides at most one of `nodes` (greedy in
-  // order). `unlimited` is find_hiding(nodes): a node's nearest independent
-  // compute, when still free, is its answer at once. Nodes that need a
-  // whole-graph search share a budget of a few dozen graph traversals; past
-  // it they count as not hideable and bounded() turns true (the count is then
-  // a lower bound), so pathological graphs stay near-linear.
-  std::vector<NodeId> find_hiding_limited(const std::vector<NodeId>& nodes,
-                                          const std::vector<NodeId>& unlimited) const;
-  bool bounded() const { return bounded_; }
-
 private:
-  std::vector<NodeId> search(const std::vector<NodeId>& nodes, bool limit_one_per_compute,
-                             const std::vector<NodeId>* unlimited) const;
-
   const DependencyGraph& dg_;
   const std::vector<NodeId>& compute_;
-  mutable bool bounded_ = false;
 };
 
 } // namespace osched
