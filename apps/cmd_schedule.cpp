@@ -118,9 +118,6 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   return kOk;
 }
 
-template <class... Fs> struct Overloaded : Fs... { using Fs::operator()...; };
-template <class... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
-
 // Every command-line option of the table, bound to its field.
 void add_table_options(CLI::App& cmd, ScheduleConfig& cfg) {
   for (const OptionSpec& s : schedule_options()) {
@@ -128,7 +125,7 @@ void add_table_options(CLI::App& cmd, ScheduleConfig& cfg) {
       continue;
     const std::string flag(s.flag), help(s.help);
     std::visit(
-        Overloaded{
+        OptionVisitor{
             [&](OptionFieldRef<bool> f) { cmd.add_flag(flag, f(cfg), help); },
             [&](OptionFieldRef<nlohmann::json>) {},
             [&](OptionFieldRef<std::optional<int>> f) { cmd.add_option(flag, f(cfg), help); },

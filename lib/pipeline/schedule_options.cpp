@@ -143,9 +143,6 @@ std::vector<OptionSpec> build_table() {
   return t;
 }
 
-template <class... Fs> struct Overloaded : Fs... { using Fs::operator()...; };
-template <class... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
-
 } // namespace
 
 const std::vector<OptionSpec>& schedule_options() {
@@ -180,7 +177,7 @@ void apply_schedule_config(const std::string& text, const std::string& path, Sch
       return static_cast<int>(n.get<int64_t>());
     };
     const bool keep = !spec->flag.empty() && given && given(spec->flag);
-    std::visit(Overloaded{
+    std::visit(OptionVisitor{
                    [&](OptionFieldRef<double> f) {
                      if (!v.is_number())
                        fail("must be a number");
@@ -261,11 +258,11 @@ nlohmann::json schedule_options_echo(const ScheduleConfig& given_cfg) {
       out[key] = "";
       continue;
     }
-    std::visit(Overloaded{[&](OptionFieldRef<std::optional<int>> f) {
-                            if (f(cfg))
-                              out[key] = *f(cfg);
-                          },
-                          [&](auto f) { out[key] = f(cfg); }},
+    std::visit(OptionVisitor{[&](OptionFieldRef<std::optional<int>> f) {
+                               if (f(cfg))
+                                 out[key] = *f(cfg);
+                             },
+                             [&](auto f) { out[key] = f(cfg); }},
                s.field);
   }
   return out;

@@ -24,6 +24,10 @@ using OptionField = std::variant<OptionFieldRef<double>, OptionFieldRef<int>, Op
                                  OptionFieldRef<std::string>, OptionFieldRef<std::optional<int>>,
                                  OptionFieldRef<nlohmann::json>>;
 
+// Visits an OptionField with one lambda per field type.
+template <class... Fs> struct OptionVisitor : Fs... { using Fs::operator()...; };
+template <class... Fs> OptionVisitor(Fs...) -> OptionVisitor<Fs...>;
+
 struct OptionSpec {
   std::string_view flag; // "--max-in-flight-gb"; "" for config-file only
   std::string_view key;  // "max_in_flight_gb"; "" for command-line only
