@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
       "/tmp/report.json\n"
       "  overlap-sched validate testdata/fsdp_tiny.json\n"
       "  overlap-sched stats testdata/tp_two_groups.json\n"
-      "  overlap-sched verify testdata/fsdp_tiny.json /tmp/out.json");
+      "  overlap-sched verify testdata/fsdp_tiny.json /tmp/out.json\n"
+      "  overlap-sched import-fx testdata/fx/fsdp_post_grad.py -o /tmp/fsdp.json");
 
   int exit_code = osched::cli::kOk;
   osched::cli::add_validate_command(app, exit_code);
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   osched::cli::add_stats_command(app, exit_code);
   osched::cli::add_verify_command(app, exit_code);
   osched::cli::add_schedule_command(app, exit_code);
+  osched::cli::add_import_fx_command(app, exit_code);
 
   // Logs go to stderr so stdout stays clean for "-" outputs.
   auto logger = spdlog::stderr_color_mt("overlap-sched");

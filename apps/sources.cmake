@@ -4,5 +4,6 @@ target_sources(overlap-sched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_basic.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_verify.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_schedule.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_import_fx.cpp
 )
 target_include_directories(overlap-sched PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/apps)

@@ -1,0 +1,306 @@
+#include "io/fx_meta.h"
+
+#include <array>
+#include <cctype>
+#include <limits>
+
+namespace osched {
+namespace {
+
+struct Abbr {
+  std::string_view abbr;
+  DType dtype;
+};
+
+// torch/fx/graph.py's dtype_abbrs, for the dtypes the graph model has.
+constexpr std::array<Abbr, 16> kAbbrs = {{
+    {"f64", DType::Float64},
+    {"f32", DType::Float32},
+    {"f16", DType::Float16},
+    {"bf16", DType::BFloat16},
+    {"f8e4m3fn", DType::Float8E4M3FN},
+    {"f8e5m2", DType::Float8E5M2},
+    {"f8e4m3fnuz", DType::Float8E4M3FNUZ},
+    {"f8e5m2fnuz", DType::Float8E5M2FNUZ},
+    {"i64", DType::Int64},
+    {"i32", DType::Int32},
+    {"i16", DType::Int16},
+    {"i8", DType::Int8},
+    {"u8", DType::UInt8},
+    {"b8", DType::Bool},
+    {"c64", DType::Complex64},
+    {"c128", DType::Complex128},
+}};
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+    ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+    --e;
+  return std::string(s.substr(b, e - b));
+}
+
+// Splits "a, b, c" at top-level commas.
+std::vector<std::string> split_dims(std::string_view s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(' || s[i] == '[')
+      ++depth;
+    else if (s[i] == ')' || s[i] == ']')
+      --depth;
+    else if (s[i] == ',' && depth == 0) {
+      out.push_back(trim(s.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  std::string last = trim(s.substr(start));
+  if (!last.empty() || !out.empty())
+    out.push_back(last);
+  return out;
+}
+
+// Index of the bracket closing the one at `open`, or npos.
+size_t matching_bracket(std::string_view s, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < s.size(); ++i) {
+    if (s[i] == '[')
+      ++depth;
+    else if (s[i] == ']' && --depth == 0)
+      return i;
+  }
+  return std::string_view::npos;
+}
+
+Dim symbolic(std::string name, std::optional<int64_t> hint) {
+  Dim d;
+  d.sym_id = intern_symbol(name);
+  d.has_hint = hint.has_value();
+  d.value = hint.value_or(0);
+  return d;
+}
+
+} // namespace
+
+std::optional<DType> parse_fx_dtype_abbr(std::string_view abbr) {
+  for (const auto& a : kAbbrs)
+    if (a.abbr == abbr)
+      return a.dtype;
+  return std::nullopt;
+}
+
+std::optional<DType> parse_fx_dtype_name(std::string_view name) {
+  if (name.substr(0, 6) == "torch.")
+    name.remove_prefix(6);
+  if (name == "float" || name == "float32")
+    return DType::Float32;
+  if (name == "half")
+    return DType::Float16;
+  if (name == "double")
+    return DType::Float64;
+  if (name == "long")
+    return DType::Int64;
+  if (name == "int")
+    return DType::Int32;
+  return parse_dtype(name);
+}
+
+std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints) {
+  switch (e.kind) {
+  case FxExpr::Kind::Int:
+    return e.i;
+  case FxExpr::Kind::Name: {
+    auto it = hints.find(e.text);
+    if (it == hints.end())
+      return std::nullopt;
+    return it->second;
+  }
+  case FxExpr::Kind::Neg: {
+    auto v = eval_fx_dim(e.items[0], hints);
+    if (!v || *v == std::numeric_limits<int64_t>::min())
+      return std::nullopt;
+    return -*v;
+  }
+  case FxExpr::Kind::BinOp: {
+    auto a = eval_fx_dim(e.items[0], hints);
+    auto b = eval_fx_dim(e.items[1], hints);
+    if (!a || !b)
+      return std::nullopt;
+    int64_t r = 0;
+    if (e.text == "+")
+      return __builtin_add_overflow(*a, *b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    if (e.text == "-")
+      return __builtin_sub_overflow(*a, *b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    if (e.text == "*")
+      return __builtin_mul_overflow(*a, *b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    if (*b == 0 || (*a == std::numeric_limits<int64_t>::min() && *b == -1))
+      return std::nullopt;
+    if (e.text == "//" || e.text == "/") {
+      int64_t q = *a / *b;
+      if ((*a % *b != 0) && ((*a < 0) != (*b < 0)))
+        --q; // Python floors
+      return q;
+    }
+    if (e.text == "%") {
+      int64_t m = *a % *b;
+      if (m != 0 && ((m < 0) != (*b < 0)))
+        m += *b;
+      return m;
+    }
+    return std::nullopt;
+  }
+  case FxExpr::Kind::Call: {
+    // sympy's Max/Min and FloorDiv/CeilDiv as they appear in printed shapes.
+    std::vector<int64_t> v;
+    for (const auto& item : e.items) {
+      auto x = eval_fx_dim(item, hints);
+      if (!x)
+        return std::nullopt;
+      v.push_back(*x);
+    }
+    if ((e.text == "Max" || e.text == "Min") && !v.empty()) {
+      int64_t r = v[0];
+      for (int64_t x : v)
+        r = e.text == "Max" ? std::max(r, x) : std::min(r, x);
+      return r;
+    }
+    if (e.text == "FloorDiv" && v.size() == 2 && v[1] > 0 && v[0] >= 0)
+      return v[0] / v[1];
+    if (e.text == "CeilDiv" && v.size() == 2 && v[1] > 0 && v[0] >= 0)
+      return (v[0] + v[1] - 1) / v[1];
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+Dim fx_dim(const std::string& text, const FxSymbolHints& hints, int line) {
+  std::string t = trim(text);
+  if (t.empty())
+    throw FxSyntaxError(line, "empty dim in annotation");
+  FxExpr e = parse_fx_expression(t, line);
+  if (e.kind == FxExpr::Kind::Int)
+    return Dim::of(e.i);
+  if (e.kind == FxExpr::Kind::Float || e.kind == FxExpr::Kind::String ||
+      e.kind == FxExpr::Kind::List)
+    throw FxSyntaxError(line, "dim '" + t + "' is not an integer or a symbol");
+  return symbolic(t, eval_fx_dim(e, hints));
+}
+
+std::string dim_text(const Dim& d) {
+  return d.is_symbolic() ? d.sym() : std::to_string(d.value);
+}
+
+namespace {
+// Operands that are compound expressions get parentheses.
+std::string operand(const Dim& d) {
+  std::string t = dim_text(d);
+  for (char c : t)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      return "(" + t + ")";
+  return t;
+}
+} // namespace
+
+Dim dim_mul(const Dim& a, int64_t k) {
+  if (!a.is_symbolic())
+    return Dim::of(a.value * k);
+  if (k == 1)
+    return a;
+  std::optional<int64_t> h;
+  if (a.has_hint)
+    h = a.value * k;
+  return symbolic(std::to_string(k) + "*" + operand(a), h);
+}
+
+Dim dim_div(const Dim& a, int64_t k) {
+  if (!a.is_symbolic())
+    return Dim::of(k ? a.value / k : 0);
+  if (k == 1)
+    return a;
+  std::optional<int64_t> h;
+  if (a.has_hint && k)
+    h = a.value / k;
+  return symbolic(operand(a) + "//" + std::to_string(k), h);
+}
+
+Dim dim_add(const Dim& a, const Dim& b) {
+  if (!a.is_symbolic() && !b.is_symbolic())
+    return Dim::of(a.value + b.value);
+  std::optional<int64_t> h;
+  if (a.is_known() && b.is_known())
+    h = a.value + b.value;
+  return symbolic(dim_text(a) + " + " + dim_text(b), h);
+}
+
+std::vector<Dim> contiguous_strides(const std::vector<Dim>& shape) {
+  std::vector<Dim> stride(shape.size(), Dim::of(1));
+  Dim acc = Dim::of(1);
+  for (size_t i = shape.size(); i-- > 0;) {
+    stride[i] = acc;
+    const Dim& s = shape[i];
+    if (!acc.is_symbolic() && !s.is_symbolic()) {
+      int64_t v = 0;
+      acc = Dim::of(__builtin_mul_overflow(acc.value, std::max<int64_t>(s.value, 1), &v)
+                        ? std::numeric_limits<int64_t>::max()
+                        : v);
+    } else {
+      std::optional<int64_t> h;
+      int64_t v = 0;
+      if (acc.is_known() && s.is_known() &&
+          !__builtin_mul_overflow(acc.value, std::max<int64_t>(s.value, 1), &v))
+        h = v;
+      std::string name =
+          acc.is_symbolic() || acc.value != 1 ? operand(s) + "*" + operand(acc) : dim_text(s);
+      acc = symbolic(name, h);
+    }
+  }
+  return stride;
+}
+
+FxAnnotation parse_fx_annotation(const std::string& raw, const FxSymbolHints& hints, int line,
+                                 const std::string& default_device) {
+  FxAnnotation out;
+  std::string text = trim(raw);
+  if (text.substr(0, 4) == "Sym(") {
+    out.is_symint = true;
+    return out;
+  }
+  size_t open = text.find('[');
+  if (open == std::string::npos)
+    throw FxSyntaxError(line, "annotation '" + text + "' has no shape");
+  std::string abbr = text.substr(0, open);
+  auto dtype = parse_fx_dtype_abbr(abbr);
+  if (!dtype)
+    throw FxSyntaxError(line, "annotation '" + text + "': unknown dtype '" + abbr + "'");
+  size_t close = matching_bracket(text, open);
+  if (close == std::string::npos)
+    throw FxSyntaxError(line, "annotation '" + text + "': unclosed '['");
+  TensorMeta m;
+  m.dtype = *dtype;
+  for (const auto& d : split_dims(std::string_view(text).substr(open + 1, close - open - 1)))
+    m.shape.push_back(fx_dim(d, hints, line));
+  size_t rest = close + 1;
+  if (rest < text.size() && text[rest] == '[') {
+    size_t sclose = matching_bracket(text, rest);
+    if (sclose == std::string::npos)
+      throw FxSyntaxError(line, "annotation '" + text + "': unclosed '['");
+    for (const auto& d : split_dims(std::string_view(text).substr(rest + 1, sclose - rest - 1)))
+      m.stride.push_back(fx_dim(d, hints, line));
+    if (m.stride.size() != m.shape.size())
+      throw FxSyntaxError(line, "annotation '" + text + "': " + std::to_string(m.stride.size()) +
+                                    " strides for " + std::to_string(m.shape.size()) + " dims");
+    rest = sclose + 1;
+  } else {
+    m.stride = contiguous_strides(m.shape);
+  }
+  std::string device = trim(std::string_view(text).substr(rest));
+  m.device = device.empty() ? default_device : device;
+  out.tensor = std::move(m);
+  return out;
+}
+
+} // namespace osched

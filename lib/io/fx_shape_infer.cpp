@@ -1,0 +1,667 @@
+#include "io/fx_shape_infer.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "graph/collective.h"
+#include "graph/op_table.h"
+
+namespace osched {
+namespace {
+
+struct Ctx {
+  const Graph& g;
+  const Node& n;
+  const FxSymbolHints& hints;
+
+  // Positional argument i, else the keyword `kw`, else nullptr.
+  const Value* arg(size_t i, std::string_view kw = {}) const {
+    if (i < n.args.size())
+      return &n.args[i];
+    return kw.empty() ? nullptr : n.kwarg(kw);
+  }
+  const TensorMeta* meta(size_t i) const {
+    const Value* v = arg(i);
+    return v && v->is_ref() ? ref_meta(g, *v) : nullptr;
+  }
+  std::optional<Dim> dim(const Value& v) const {
+    if (v.kind == Value::Kind::Int)
+      return Dim::of(v.i);
+    if (v.is_ref()) {
+      // A size computed by a SymInt node: that node's name is the symbol.
+      const std::string& name = g.nodes[static_cast<size_t>(v.i)].name;
+      Dim d;
+      d.sym_id = intern_symbol(name);
+      auto it = hints.find(name);
+      d.has_hint = it != hints.end();
+      d.value = d.has_hint ? it->second : 0;
+      return d;
+    }
+    return std::nullopt;
+  }
+  std::optional<std::vector<Dim>> dims(const Value* v) const {
+    if (!v)
+      return std::nullopt;
+    std::vector<Dim> out;
+    if (v->kind != Value::Kind::List) {
+      auto d = dim(*v);
+      if (!d)
+        return std::nullopt;
+      out.push_back(*d);
+      return out;
+    }
+    for (const auto& item : v->list) {
+      auto d = dim(item);
+      if (!d)
+        return std::nullopt;
+      out.push_back(*d);
+    }
+    return out;
+  }
+  std::optional<int64_t> integer(size_t i, std::string_view kw, std::optional<int64_t> dflt) const {
+    const Value* v = arg(i, kw);
+    if (!v || v->kind == Value::Kind::Null)
+      return dflt;
+    if (v->kind == Value::Kind::Int)
+      return v->i;
+    return std::nullopt;
+  }
+};
+
+std::optional<int64_t> axis(int64_t d, size_t rank) {
+  int64_t r = static_cast<int64_t>(rank);
+  if (d < -std::max<int64_t>(r, 1) || d >= std::max<int64_t>(r, 1))
+    return std::nullopt;
+  return d < 0 ? d + r : d;
+}
+
+TensorMeta fresh(std::vector<Dim> shape, DType dtype, std::string device) {
+  TensorMeta m;
+  m.stride = contiguous_strides(shape);
+  m.shape = std::move(shape);
+  m.dtype = dtype;
+  m.device = std::move(device);
+  return m;
+}
+
+InferredVal single(TensorMeta m) {
+  InferredVal r;
+  r.val.push_back(std::move(m));
+  return r;
+}
+
+InferredVal multi(std::vector<std::optional<TensorMeta>> metas) {
+  InferredVal r;
+  r.kind = ValKind::List;
+  r.val = std::move(metas);
+  return r;
+}
+
+bool same_dim(const Dim& a, const Dim& b) {
+  return a.sym_id == b.sym_id && (a.is_symbolic() || a.value == b.value);
+}
+
+std::optional<std::vector<Dim>> broadcast(const std::vector<const TensorMeta*>& ins) {
+  size_t rank = 0;
+  for (const auto* m : ins)
+    rank = std::max(rank, m->shape.size());
+  std::vector<Dim> out(rank, Dim::of(1));
+  for (const auto* m : ins) {
+    size_t off = rank - m->shape.size();
+    for (size_t i = 0; i < m->shape.size(); ++i) {
+      const Dim& d = m->shape[i];
+      Dim& o = out[off + i];
+      if (!d.is_symbolic() && d.value == 1)
+        continue;
+      if (!o.is_symbolic() && o.value == 1)
+        o = d;
+      else if (!same_dim(o, d) && !d.is_symbolic() && !o.is_symbolic())
+        return std::nullopt; // incompatible shapes
+    }
+  }
+  return out;
+}
+
+std::optional<DType> dtype_value(const Value* v) {
+  if (!v || v->kind != Value::Kind::String)
+    return std::nullopt;
+  return parse_fx_dtype_name(v->s);
+}
+
+std::string device_of(const Ctx& c, const TensorMeta* first) {
+  const Value* d = c.n.kwarg("device");
+  if (d && d->kind == Value::Kind::String)
+    return d->s;
+  return first ? first->device : "cuda:0";
+}
+
+// Known numel of concrete dims; nullopt when a dim is symbolic.
+std::optional<int64_t> concrete_numel(const std::vector<Dim>& shape) {
+  int64_t n = 1;
+  for (const auto& d : shape) {
+    if (d.is_symbolic() || __builtin_mul_overflow(n, d.value, &n))
+      return std::nullopt;
+  }
+  return n;
+}
+
+constexpr std::array<std::string_view, 30> kSameShapePackets = {
+    "aten.clone",
+    "aten.contiguous",
+    "aten._to_copy",
+    "aten.detach",
+    "aten.alias",
+    "aten.copy",
+    "aten.copy_",
+    "aten.fill",
+    "aten.fill_",
+    "aten.zeros_like",
+    "aten.ones_like",
+    "aten.empty_like",
+    "aten.full_like",
+    "aten.rand_like",
+    "aten.randn_like",
+    "aten.lift_fresh_copy",
+    "aten.silu_backward",
+    "aten.gelu_backward",
+    "aten.threshold_backward",
+    "aten.sigmoid_backward",
+    "aten.tanh_backward",
+    "aten.masked_fill",
+    "aten.bernoulli",
+    "aten._softmax",
+    "aten._log_softmax",
+    "aten._softmax_backward_data",
+    "aten._log_softmax_backward_data",
+    "aten.softmax",
+    "aten.dropout",
+    "aten.tril",
+};
+
+bool is_comparison(std::string_view p) {
+  static constexpr std::array<std::string_view, 11> k = {
+      "aten.eq",          "aten.ne",    "aten.lt",          "aten.le",
+      "aten.gt",          "aten.ge",    "aten.logical_and", "aten.logical_or",
+      "aten.logical_not", "aten.isnan", "aten.isinf"};
+  return std::find(k.begin(), k.end(), p) != k.end();
+}
+
+std::optional<InferredVal> pointwise(const Ctx& c, std::string_view packet) {
+  std::vector<const TensorMeta*> ins;
+  for (size_t i = 0; i < c.n.args.size(); ++i)
+    if (const TensorMeta* m = c.meta(i))
+      ins.push_back(m);
+  if (ins.empty())
+    return std::nullopt;
+  auto shape = broadcast(ins);
+  if (!shape)
+    return std::nullopt;
+  DType dtype = ins[0]->dtype;
+  for (const auto* m : ins)
+    if (dtype_is_floating(m->dtype)) {
+      dtype = m->dtype;
+      break;
+    }
+  if (is_comparison(packet))
+    dtype = DType::Bool;
+  if (auto d = dtype_value(c.n.kwarg("dtype")))
+    dtype = *d;
+  return single(fresh(std::move(*shape), dtype, device_of(c, ins[0])));
+}
+
+std::optional<InferredVal> view_like(const Ctx& c) {
+  const TensorMeta* x = c.meta(0);
+  auto shape = c.dims(c.arg(1, "size"));
+  if (!x || !shape)
+    return std::nullopt;
+  int wild = -1;
+  for (size_t i = 0; i < shape->size(); ++i)
+    if (!(*shape)[i].is_symbolic() && (*shape)[i].value == -1)
+      wild = static_cast<int>(i);
+  if (wild >= 0) {
+    auto total = concrete_numel(x->shape);
+    std::vector<Dim> others = *shape;
+    others.erase(others.begin() + wild);
+    auto part = concrete_numel(others);
+    if (!total || !part || *part == 0)
+      return std::nullopt;
+    (*shape)[static_cast<size_t>(wild)] = Dim::of(*total / *part);
+  }
+  return single(fresh(std::move(*shape), x->dtype, x->device));
+}
+
+std::optional<InferredVal> matmul(const Ctx& c, std::string_view p) {
+  size_t a_pos = (p == "aten.addmm" || p == "aten.baddbmm") ? 1 : 0;
+  const TensorMeta* a = c.meta(a_pos);
+  const TensorMeta* b = c.meta(a_pos + 1);
+  if (!a || !b || a->shape.size() < 2 || b->shape.size() < 2)
+    return std::nullopt;
+  std::vector<Dim> shape(a->shape.begin(), a->shape.end() - 1);
+  shape.push_back(b->shape.back());
+  DType dtype = a->dtype;
+  if (auto d = dtype_value(c.arg(p == "aten._scaled_mm" ? 5 : 99, "out_dtype")))
+    dtype = *d;
+  return single(fresh(std::move(shape), dtype, a->device));
+}
+
+std::optional<InferredVal> reduction(const Ctx& c) {
+  const TensorMeta* x = c.meta(0);
+  if (!x)
+    return std::nullopt;
+  const Value* dims_v = c.arg(1, "dim");
+  bool keep = false;
+  if (const Value* k = c.arg(2, "keepdim"); k && k->kind == Value::Kind::Bool)
+    keep = k->b;
+  std::vector<bool> reduced(x->shape.size(),
+                            dims_v == nullptr || dims_v->kind == Value::Kind::Null);
+  if (dims_v && dims_v->kind != Value::Kind::Null) {
+    auto ds = c.dims(dims_v);
+    if (!ds)
+      return std::nullopt;
+    if (ds->empty())
+      std::fill(reduced.begin(), reduced.end(), true);
+    for (const auto& d : *ds) {
+      auto a = axis(d.value, x->shape.size());
+      if (d.is_symbolic() || !a)
+        return std::nullopt;
+      if (!x->shape.empty())
+        reduced[static_cast<size_t>(*a)] = true;
+    }
+  }
+  std::vector<Dim> shape;
+  for (size_t i = 0; i < x->shape.size(); ++i) {
+    if (!reduced[i])
+      shape.push_back(x->shape[i]);
+    else if (keep)
+      shape.push_back(Dim::of(1));
+  }
+  DType dtype = x->dtype;
+  if (auto d = dtype_value(c.n.kwarg("dtype")))
+    dtype = *d;
+  return single(fresh(std::move(shape), dtype, x->device));
+}
+
+std::optional<InferredVal> split(const Ctx& c, std::string_view p) {
+  const TensorMeta* x = c.meta(0);
+  if (!x)
+    return std::nullopt;
+  auto dim = c.integer(2, "dim", 0);
+  if (p == "aten.unbind")
+    dim = c.integer(1, "dim", 0);
+  if (!dim)
+    return std::nullopt;
+  auto ax = axis(*dim, x->shape.size());
+  if (!ax || x->shape.empty())
+    return std::nullopt;
+  const Dim& whole = x->shape[static_cast<size_t>(*ax)];
+  std::vector<Dim> sizes;
+  if (p == "aten.split_with_sizes") {
+    auto s = c.dims(c.arg(1, "split_sizes"));
+    if (!s)
+      return std::nullopt;
+    sizes = *s;
+  } else {
+    if (whole.is_symbolic())
+      return std::nullopt;
+    int64_t total = whole.value;
+    int64_t step = 0;
+    if (p == "aten.unbind") {
+      step = 1;
+    } else if (p == "aten.chunk") {
+      auto n = c.integer(1, "chunks", std::nullopt);
+      if (!n || *n <= 0)
+        return std::nullopt;
+      step = (total + *n - 1) / *n;
+    } else {
+      auto s = c.integer(1, "split_size", std::nullopt);
+      if (!s || *s <= 0)
+        return std::nullopt;
+      step = *s;
+    }
+    if (step <= 0 || total / step > 65536)
+      return std::nullopt;
+    for (int64_t off = 0; off < total; off += step)
+      sizes.push_back(Dim::of(std::min(step, total - off)));
+  }
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto& s : sizes) {
+    TensorMeta m = *x; // a view: same storage as x
+    if (p == "aten.unbind") {
+      m.shape.erase(m.shape.begin() + *ax);
+      m.stride.erase(m.stride.begin() + *ax);
+    } else {
+      m.shape[static_cast<size_t>(*ax)] = s;
+    }
+    outs.push_back(std::move(m));
+  }
+  return multi(std::move(outs));
+}
+
+std::optional<InferredVal> attention(const Ctx& c, std::string_view p) {
+  const TensorMeta* q = c.meta(p.find("backward") != std::string_view::npos ? 1 : 0);
+  const TensorMeta* k = c.meta(p.find("backward") != std::string_view::npos ? 2 : 1);
+  const TensorMeta* v = c.meta(p.find("backward") != std::string_view::npos ? 3 : 2);
+  if (!q || !k || !v || q->shape.size() < 2)
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  if (p.find("backward") != std::string_view::npos) {
+    for (const auto* m : {q, k, v})
+      outs.push_back(fresh(m->shape, m->dtype, m->device));
+    if (p.find("efficient") != std::string_view::npos)
+      outs.emplace_back();
+    return multi(std::move(outs));
+  }
+  std::vector<Dim> out_shape = q->shape;
+  out_shape.back() = v->shape.back();
+  outs.push_back(fresh(out_shape, q->dtype, q->device));
+  std::vector<Dim> lse(q->shape.begin(), q->shape.end() - 1);
+  outs.push_back(fresh(lse, DType::Float32, q->device));
+  size_t total = p.find("efficient") != std::string_view::npos ? 4 : 9;
+  while (outs.size() < total)
+    outs.emplace_back();
+  return multi(std::move(outs));
+}
+
+std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& sig) {
+  int64_t group_size = 0;
+  if (auto s = collective_group_size_arg(c.n))
+    group_size = *s;
+  else if (auto r = collective_ranks(c.n))
+    group_size = static_cast<int64_t>(r->size());
+  auto transform = [&](const TensorMeta& in) -> std::optional<TensorMeta> {
+    std::vector<Dim> shape = in.shape;
+    if (sig.kind == CollectiveKind::AllGather || sig.kind == CollectiveKind::ReduceScatter) {
+      if (shape.empty() || group_size <= 0)
+        return std::nullopt;
+      shape[0] = sig.kind == CollectiveKind::AllGather ? dim_mul(shape[0], group_size)
+                                                       : dim_div(shape[0], group_size);
+    } else if (sig.kind == CollectiveKind::AllToAll && !shape.empty()) {
+      if (auto splits = c.dims(c.arg(1, "output_split_sizes")); splits && !splits->empty()) {
+        Dim sum = Dim::of(0);
+        for (const auto& d : *splits)
+          sum = dim_add(sum, d);
+        shape[0] = sum;
+      }
+    }
+    return fresh(std::move(shape), in.dtype, in.device);
+  };
+  const Value* input = c.arg(0);
+  if (!input)
+    return std::nullopt;
+  if (!sig.coalesced) {
+    const TensorMeta* in = c.meta(0);
+    if (!in)
+      return std::nullopt;
+    auto out = transform(*in);
+    if (!out)
+      return std::nullopt;
+    return single(std::move(*out));
+  }
+  if (input->kind != Value::Kind::List)
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto& item : input->list) {
+    const TensorMeta* in = item.is_ref() ? ref_meta(c.g, item) : nullptr;
+    if (!in)
+      return std::nullopt;
+    outs.push_back(transform(*in));
+  }
+  return multi(std::move(outs));
+}
+
+} // namespace
+
+bool is_scalar_fx_target(std::string_view t) {
+  return is_metadata_target(t) || t.substr(0, 9) == "operator." ||
+         t.substr(0, 10) == "_operator." || t.substr(0, 8) == "sym_size" ||
+         t.substr(0, 10) == "aten._local_scalar_dense" || t.substr(0, 9) == "math." ||
+         t.substr(0, 13) == "torch.sym_" || t == "aten.item.default";
+}
+
+std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
+                                           const FxSymbolHints& hints) {
+  Ctx c{g, n, hints};
+  const std::string& t = n.target;
+  if (is_getitem_target(t)) {
+    const Value* src = c.arg(0);
+    const Value* idx = c.arg(1);
+    if (!src || !src->is_ref() || !idx || idx->kind != Value::Kind::Int)
+      return std::nullopt;
+    const Node& from = g.nodes[static_cast<size_t>(src->i)];
+    if (idx->i < 0 || static_cast<size_t>(idx->i) >= from.val.size() || !from.val[idx->i])
+      return std::nullopt;
+    TensorMeta m = *from.val[static_cast<size_t>(idx->i)];
+    return single(std::move(m));
+  }
+  if (is_wait_node(n)) {
+    const TensorMeta* in = c.meta(0);
+    if (!in)
+      return std::nullopt;
+    return single(*in);
+  }
+  if (auto sig = collective_signature(t))
+    return collective(c, *sig);
+  std::string_view p = overload_packet(t);
+  const TensorMeta* x = c.meta(0);
+  if (p == "prims.convert_element_type" || p == "aten._to_copy" || p == "aten.to") {
+    auto d = dtype_value(c.arg(1, "dtype"));
+    if (!x)
+      return std::nullopt;
+    return single(fresh(x->shape, d.value_or(x->dtype), device_of(c, x)));
+  }
+  if (std::find(kSameShapePackets.begin(), kSameShapePackets.end(), p) != kSameShapePackets.end()) {
+    if (!x)
+      return std::nullopt;
+    DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
+    return single(fresh(x->shape, dtype, device_of(c, x)));
+  }
+  if (is_pointwise_target(t))
+    return pointwise(c, p);
+  if (p == "aten.view" || p == "aten.reshape" || p == "aten._unsafe_view" ||
+      p == "aten._reshape_alias")
+    return view_like(c);
+  if (p == "aten.mm" || p == "aten.addmm" || p == "aten.bmm" || p == "aten.baddbmm" ||
+      p == "aten.matmul" || p == "aten._scaled_mm")
+    return matmul(c, p);
+  if (p == "aten.sum" || p == "aten.mean" || p == "aten.amax" || p == "aten.amin" ||
+      p == "aten.prod" || p == "aten.any" || p == "aten.all" || p == "aten.var")
+    return reduction(c);
+  if (p == "aten.split" || p == "aten.split_with_sizes" || p == "aten.chunk" || p == "aten.unbind")
+    return split(c, p);
+  if (p.find("_attention") != std::string_view::npos && p.substr(0, 5) == "aten.")
+    return attention(c, p);
+  if (!x) {
+    // Factories: a size list and dtype/device keywords.
+    if (p == "aten.full" || p == "aten.zeros" || p == "aten.ones" || p == "aten.empty" ||
+        p == "aten.empty_strided" || p == "aten.randn" || p == "aten.rand") {
+      auto shape = c.dims(c.arg(0, "size"));
+      if (!shape)
+        return std::nullopt;
+      DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(DType::Float32);
+      return single(fresh(std::move(*shape), dtype, device_of(c, nullptr)));
+    }
+    if (p == "aten.cat") {
+      const Value* list = c.arg(0, "tensors");
+      if (!list || list->kind != Value::Kind::List || list->list.empty())
+        return std::nullopt;
+      std::vector<const TensorMeta*> ins;
+      for (const auto& item : list->list) {
+        const TensorMeta* m = item.is_ref() ? ref_meta(g, item) : nullptr;
+        if (!m)
+          return std::nullopt;
+        if (m->shape.size() == 1 && !m->shape[0].is_symbolic() && m->shape[0].value == 0)
+          continue; // legacy empty tensors join anything
+        ins.push_back(m);
+      }
+      if (ins.empty())
+        return std::nullopt;
+      auto d = c.integer(1, "dim", 0);
+      auto ax = d ? axis(*d, ins[0]->shape.size()) : std::nullopt;
+      if (!ax)
+        return std::nullopt;
+      std::vector<Dim> shape = ins[0]->shape;
+      Dim total = Dim::of(0);
+      for (const auto* m : ins) {
+        if (m->shape.size() != shape.size())
+          return std::nullopt;
+        total = dim_add(total, m->shape[static_cast<size_t>(*ax)]);
+      }
+      shape[static_cast<size_t>(*ax)] = total;
+      return single(fresh(std::move(shape), ins[0]->dtype, ins[0]->device));
+    }
+    return std::nullopt;
+  }
+  const size_t rank = x->shape.size();
+  if (p == "aten.new_empty" || p == "aten.new_zeros" || p == "aten.new_ones" ||
+      p == "aten.new_full" || p == "aten.new_empty_strided") {
+    auto shape = c.dims(c.arg(1, "size"));
+    if (!shape)
+      return std::nullopt;
+    DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
+    return single(fresh(std::move(*shape), dtype, device_of(c, x)));
+  }
+  if (p == "aten.permute") {
+    auto perm = c.dims(c.arg(1, "dims"));
+    if (!perm || perm->size() != rank)
+      return std::nullopt;
+    TensorMeta m = *x;
+    for (size_t i = 0; i < rank; ++i) {
+      auto a = axis((*perm)[i].value, rank);
+      if ((*perm)[i].is_symbolic() || !a)
+        return std::nullopt;
+      m.shape[i] = x->shape[static_cast<size_t>(*a)];
+      m.stride[i] = x->stride[static_cast<size_t>(*a)];
+    }
+    return single(std::move(m));
+  }
+  if (p == "aten.t" || p == "aten.transpose") {
+    TensorMeta m = *x;
+    int64_t a = rank - 2, b = rank - 1;
+    if (p == "aten.transpose") {
+      auto d0 = c.integer(1, "dim0", std::nullopt), d1 = c.integer(2, "dim1", std::nullopt);
+      auto a0 = d0 ? axis(*d0, rank) : std::nullopt, a1 = d1 ? axis(*d1, rank) : std::nullopt;
+      if (!a0 || !a1)
+        return std::nullopt;
+      a = *a0;
+      b = *a1;
+    }
+    if (rank < 2)
+      return single(std::move(m));
+    std::swap(m.shape[static_cast<size_t>(a)], m.shape[static_cast<size_t>(b)]);
+    std::swap(m.stride[static_cast<size_t>(a)], m.stride[static_cast<size_t>(b)]);
+    return single(std::move(m));
+  }
+  if (p == "aten.expand") {
+    auto sizes = c.dims(c.arg(1, "size"));
+    if (!sizes || sizes->size() < rank)
+      return std::nullopt;
+    TensorMeta m = *x;
+    size_t off = sizes->size() - rank;
+    m.shape.assign(sizes->begin(), sizes->end());
+    m.stride.assign(sizes->size(), Dim::of(0));
+    for (size_t i = 0; i < rank; ++i) {
+      Dim& s = m.shape[off + i];
+      if (!s.is_symbolic() && s.value == -1)
+        s = x->shape[i];
+      bool broadcasted = !x->shape[i].is_symbolic() && x->shape[i].value == 1 &&
+                         !(!s.is_symbolic() && s.value == 1);
+      m.stride[off + i] = broadcasted ? Dim::of(0) : x->stride[i];
+    }
+    return single(std::move(m));
+  }
+  if (p == "aten.unsqueeze") {
+    auto d = c.integer(1, "dim", std::nullopt);
+    auto a = d ? axis(*d, rank + 1) : std::nullopt;
+    if (!a)
+      return std::nullopt;
+    TensorMeta m = *x;
+    size_t ai = static_cast<size_t>(*a);
+    Dim st = ai < rank ? dim_mul(x->stride[ai], 1) : Dim::of(1);
+    if (ai < rank && !x->shape[ai].is_symbolic() && !x->stride[ai].is_symbolic())
+      st = Dim::of(x->shape[ai].value * x->stride[ai].value);
+    m.shape.insert(m.shape.begin() + *a, Dim::of(1));
+    m.stride.insert(m.stride.begin() + *a, st);
+    return single(std::move(m));
+  }
+  if (p == "aten.squeeze") {
+    TensorMeta m;
+    m.dtype = x->dtype;
+    m.device = x->device;
+    auto d = c.integer(1, "dim", std::nullopt);
+    std::optional<int64_t> only = d ? axis(*d, rank) : std::nullopt;
+    for (size_t i = 0; i < rank; ++i) {
+      bool one = !x->shape[i].is_symbolic() && x->shape[i].value == 1;
+      bool drop = one && (c.arg(1) == nullptr || (only && static_cast<size_t>(*only) == i));
+      if (!drop) {
+        m.shape.push_back(x->shape[i]);
+        m.stride.push_back(x->stride[i]);
+      }
+    }
+    return single(std::move(m));
+  }
+  if (p == "aten.slice" || p == "aten.narrow") {
+    auto d = c.integer(1, "dim", 0);
+    auto a = d ? axis(*d, rank) : std::nullopt;
+    if (!a || rank == 0)
+      return std::nullopt;
+    const Dim& whole = x->shape[static_cast<size_t>(*a)];
+    TensorMeta m = *x;
+    if (p == "aten.narrow") {
+      auto len = c.dim(*c.arg(3, "length"));
+      if (!c.arg(3, "length") || !len)
+        return std::nullopt;
+      m.shape[static_cast<size_t>(*a)] = *len;
+      return single(std::move(m));
+    }
+    auto start = c.integer(2, "start", 0), end = c.integer(3, "end", INT64_MAX),
+         step = c.integer(4, "step", 1);
+    if (whole.is_symbolic()) {
+      // Only the whole-dim slice keeps a symbolic size.
+      if (start == 0 && end && *end >= INT32_MAX && step == 1)
+        return single(std::move(m));
+      return std::nullopt;
+    }
+    if (!start || !end || !step || *step <= 0)
+      return std::nullopt;
+    int64_t n = whole.value;
+    int64_t s = std::clamp<int64_t>(*start < 0 ? *start + n : *start, 0, n);
+    int64_t e = std::clamp<int64_t>(*end < 0 ? *end + n : *end, 0, n);
+    m.shape[static_cast<size_t>(*a)] = Dim::of(e > s ? (e - s + *step - 1) / *step : 0);
+    return single(std::move(m));
+  }
+  if (p == "aten.select") {
+    auto d = c.integer(1, "dim", std::nullopt);
+    auto a = d ? axis(*d, rank) : std::nullopt;
+    if (!a || rank == 0)
+      return std::nullopt;
+    TensorMeta m = *x;
+    m.shape.erase(m.shape.begin() + *a);
+    m.stride.erase(m.stride.begin() + *a);
+    return single(std::move(m));
+  }
+  if (p == "aten.embedding") {
+    const TensorMeta* idx = c.meta(1);
+    if (!idx || rank != 2)
+      return std::nullopt;
+    std::vector<Dim> shape = idx->shape;
+    shape.push_back(x->shape[1]);
+    return single(fresh(std::move(shape), x->dtype, x->device));
+  }
+  if (p == "aten.native_layer_norm") {
+    auto norm = c.dims(c.arg(1, "normalized_shape"));
+    if (!norm || norm->size() > rank)
+      return std::nullopt;
+    std::vector<Dim> stat(x->shape.begin(), x->shape.end() - static_cast<long>(norm->size()));
+    stat.resize(rank, Dim::of(1));
+    DType acc =
+        dtype_is_floating(x->dtype) && dtype_itemsize(x->dtype) < 4 ? DType::Float32 : x->dtype;
+    return multi({fresh(x->shape, x->dtype, x->device), fresh(stat, acc, x->device),
+                  fresh(stat, acc, x->device)});
+  }
+  if (p == "aten.native_dropout")
+    return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Bool, x->device)});
+  return std::nullopt;
+}
+
+} // namespace osched

@@ -1,0 +1,84 @@
+#pragma once
+// The text forms PyTorch prints FX graphs in (`print_readable()`,
+// TORCH_COMPILE_DEBUG's fx_graph_*.py, TORCH_LOGS=post_grad_graphs lines,
+// minifier `Repro` files), parsed into a small syntax tree: the forward's
+// parameters with their annotations, its statements and return, and the
+// `load_args` block of a repro. Only the Python subset FX code generation
+// emits is accepted; anything else is an FxSyntaxError naming the line.
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace osched {
+
+struct FxSyntaxError : std::runtime_error {
+  FxSyntaxError(int line_no, const std::string& message)
+      : std::runtime_error(message), line(line_no) {}
+  int line;
+};
+
+// An expression of the subset: literals, names, dotted attributes, calls,
+// subscripts, tuples/lists and binary arithmetic.
+struct FxExpr {
+  enum class Kind : uint8_t { Int, Float, String, Name, Attr, Call, Subscript, List, BinOp, Neg };
+  Kind kind = Kind::Name;
+  int64_t i = 0;
+  double f = 0;
+  std::string text;                                   // String/Name/Attr path/BinOp operator
+  std::vector<FxExpr> items;                          // Call args, List items, operands
+  std::vector<std::pair<std::string, FxExpr>> kwargs; // Call keyword arguments
+  bool tuple = false;                                 // List written with parentheses
+};
+
+struct FxParam {
+  std::string name;
+  std::string annotation; // the quoted annotation, "" when none
+  int line = 0;
+};
+
+// `name[: "annotation"] = expr` (anything after a top-level `;` dropped).
+struct FxStatement {
+  std::string name;
+  std::string annotation;
+  FxExpr value;
+  int line = 0;
+};
+
+// One statement of a repro's `load_args(reader)` block.
+struct FxLoadArg {
+  std::string assigned; // `buf0 = ...`, "" for an expression statement
+  FxExpr call;
+  std::string comment; // trailing `# primals_1`, trimmed
+  int line = 0;
+};
+
+struct FxProgram {
+  std::vector<FxParam> params;
+  std::vector<FxStatement> body;
+  FxExpr returned;
+  bool has_return = false;
+  int return_line = 0;
+  int forward_line = 0;
+  std::vector<FxLoadArg> load_args;
+};
+
+// Parses the `graph_index`-th `def forward` in `text` (0 = first) and the
+// file's `load_args` block if any. Log prefixes (`[rank0]:`, glog headers,
+// `[0/1] [__post_grad_graphs]`) are stripped from every line first.
+FxProgram parse_fx_text(const std::string& text, int graph_index = 0);
+
+// Parses one expression (a dim of an annotation, for example).
+FxExpr parse_fx_expression(const std::string& text, int line = 0);
+
+// The dotted path of a Name/Attr expression ("torch.ops.aten.mm.default"),
+// or "" for any other kind.
+std::string fx_dotted_path(const FxExpr& e);
+
+// Python text of an expression (used to name symbolic dims).
+std::string fx_expr_text(const FxExpr& e);
+
+} // namespace osched
