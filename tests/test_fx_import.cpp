@@ -1,0 +1,362 @@
+// import-fx: each FX text form imports, schedules and verifies; metadata
+// from annotations, load_args and propagation checked against hand-derived
+// shapes; errors name FILE:LINE and leave no output.
+
+#include <catch2/catch.hpp>
+
+#include "graph/collective_info.h"
+#include "io/fx_import.h"
+#include "io/graph_file.h"
+#include "io/json_io.h"
+#include "test_support.h"
+
+using namespace osched;
+using namespace osched::test;
+
+namespace {
+
+FxImportResult import_file(const std::string& rel, FxImportOptions opts = {}) {
+  return import_fx_text(read_text(source_path(rel)), rel, opts);
+}
+
+const Node& node(const Graph& g, const std::string& name) {
+  auto id = g.find(name);
+  REQUIRE(id);
+  return g.nodes[static_cast<size_t>(*id)];
+}
+
+std::vector<int64_t> shape(const Graph& g, const std::string& name, size_t out = 0) {
+  const TensorMeta* m = node(g, name).output(out);
+  REQUIRE(m);
+  std::vector<int64_t> s;
+  for (const auto& d : m->shape)
+    s.push_back(d.hint_or_zero());
+  return s;
+}
+
+std::vector<int64_t> stride(const Graph& g, const std::string& name) {
+  const TensorMeta* m = node(g, name).output();
+  REQUIRE(m);
+  std::vector<int64_t> s;
+  for (const auto& d : m->stride)
+    s.push_back(d.hint_or_zero());
+  return s;
+}
+
+// A forward with the given body lines (8-space indented) and signature.
+std::string forward(const std::string& params, const std::string& body) {
+  return "class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body;
+}
+
+std::string import_error(const std::string& text, FxImportOptions opts = {}) {
+  try {
+    import_fx_text(text, "g.py", opts);
+  } catch (const FxImportError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("import-fx: every testdata/fx dump imports, schedules and verifies") {
+  struct Case {
+    std::string file, flags;
+  };
+  const std::vector<Case> cases = {
+      {"fsdp_post_grad.py", ""},
+      {"tp_post_grad_graphs.log", "--group tp=0-3"},
+      {"tp_post_grad_graphs.log", "--group tp=0-3 --graph 1"},
+      {"moe_all_to_all.py", "--hint s0=4096"},
+      {"fsdp_tp_backward.py", "--world-size 4 --group tp=0,1 --group dp=0,2"},
+      {"repro_load_args.py", ""},
+  };
+  TempDir tmp;
+  for (const auto& c : cases) {
+    INFO(c.file << " " << c.flags);
+    std::string g = tmp.file("g.json"), s = tmp.file("s.json");
+    CliResult r =
+        run_cli("import-fx " + source_path("testdata/fx/" + c.file) + " -o " + g + " " + c.flags);
+    REQUIRE(r.exit_code == 0);
+    CHECK(run_cli("validate " + g).exit_code == 0);
+    r = run_cli("schedule " + g + " -o " + s + " -q --collective-bucketing --insert-overlap-deps");
+    REQUIRE(r.exit_code == 0);
+    CHECK(run_cli("verify " + g + " " + s).exit_code == 0);
+    // Protobuf output too, identical content.
+    r = run_cli("import-fx " + source_path("testdata/fx/" + c.file) + " -q -o " + tmp.file("g.pb") +
+                " " + c.flags);
+    REQUIRE(r.exit_code == 0);
+    CHECK(graph_to_json_text(read_graph_file(tmp.file("g.pb"))) == read_text(g));
+  }
+}
+
+TEST_CASE("import-fx: golden imported JSON") {
+  // Reviewed by hand once (shapes below), then kept byte for byte.
+  TempDir tmp;
+  for (const std::string name : {"fsdp_post_grad", "repro_load_args"}) {
+    INFO(name);
+    CliResult r = run_cli("import-fx -q " + source_path("testdata/fx/" + name + ".py") + " -o " +
+                          tmp.file("g.json"));
+    REQUIRE(r.exit_code == 0);
+    CHECK(read_text(tmp.file("g.json")) ==
+          read_text(source_path("testdata/fx/expected/" + name + ".json")));
+  }
+}
+
+TEST_CASE("import-fx: annotations give shapes, strides, dtypes and devices") {
+  Graph g = import_file("testdata/fx/fsdp_post_grad.py").graph;
+  CHECK(g.name == "fsdp_post_grad");
+  CHECK(g.world_size == 8);
+  REQUIRE(g.process_groups.count("0"));
+  CHECK(g.process_groups.at("0").ranks.size() == 8);
+  CHECK(node(g, "primals_1").op == NodeOp::Placeholder);
+  CHECK(shape(g, "all_gather_into_tensor") == std::vector<int64_t>{32768, 1024});
+  CHECK(stride(g, "permute") == std::vector<int64_t>{1, 8192});
+  CHECK(node(g, "convert_element_type").output()->dtype == DType::BFloat16);
+  CHECK(node(g, "convert_element_type").args[1].s == "bfloat16");
+  CHECK(node(g, "mm").target == "aten.mm.default");
+  auto info = decode_collective(g, *g.find("all_gather_into_tensor"));
+  REQUIRE(info);
+  CHECK(info->group_size == 8);
+  CHECK(*info->input_bytes == 4096 * 1024 * 2);
+  const Node& out = g.nodes.back();
+  CHECK(out.op == NodeOp::Output);
+  REQUIRE(out.args.size() == 1);
+  CHECK(out.args[0].list.size() == 2);
+}
+
+TEST_CASE("import-fx: TORCH_LOGS prefixes, several graphs, groups without a size") {
+  FxImportOptions opts;
+  CHECK(import_error(read_text(source_path("testdata/fx/tp_post_grad_graphs.log")), opts)
+            .find("g.py:12: node 'all_reduce': group 'tp' states no group_size") == 0);
+  opts.world_size = 4;
+  FxImportResult fwd = import_file("testdata/fx/tp_post_grad_graphs.log", opts);
+  CHECK(fwd.graph.process_groups.at("tp").ranks == std::vector<int64_t>{0, 1, 2, 3});
+  CHECK(fwd.graph.find("all_reduce"));
+  CHECK(fwd.graph.nodes.size() == 11);
+  opts.graph_index = 1;
+  FxImportResult bwd = import_file("testdata/fx/tp_post_grad_graphs.log", opts);
+  CHECK(bwd.graph.find("all_reduce_1"));
+  CHECK(bwd.graph.find("tangents_1"));
+  const Node& full = node(bwd.graph, "full_default");
+  CHECK(full.kwarg("device")->s == "cuda:0");
+  CHECK(full.kwarg("dtype")->s == "bfloat16");
+  CHECK(full.kwarg("layout")->s == "torch.strided");
+  CHECK(full.kwarg("pin_memory")->kind == Value::Kind::Bool);
+  CHECK(node(bwd.graph, "le").output()->dtype == DType::Bool);
+  opts.graph_index = 2;
+  CHECK(import_error(read_text(source_path("testdata/fx/tp_post_grad_graphs.log")), opts)
+            .find("g.py: --graph 2: the file has only 2 forward graph(s)") == 0);
+}
+
+TEST_CASE("import-fx: symbolic dims, SymInt placeholders and hints") {
+  FxImportOptions opts;
+  opts.hints["s0"] = 4096;
+  Graph g = import_file("testdata/fx/moe_all_to_all.py", opts).graph;
+  CHECK(g.world_size == 2); // from the all_to_all split lists
+  const TensorMeta* x = node(g, "primals_1").output();
+  REQUIRE(x);
+  CHECK(x->shape[0].is_symbolic());
+  CHECK(x->shape[0].sym() == "s0");
+  CHECK(x->shape[0].value == 4096);
+  CHECK(stride(g, "primals_1") == std::vector<int64_t>{2048, 1}); // contiguous when not printed
+  CHECK(x->device == "cuda:0");
+  CHECK(node(g, "s0").val_kind == ValKind::Null);
+  const TensorMeta* recv = node(g, "wait_tensor_1").output();
+  CHECK_FALSE(recv->shape[0].has_hint);                        // u0 + u1: unbacked
+  CHECK(shape(g, "view") == std::vector<int64_t>{8192, 1024}); // 2*s0
+  CHECK(node(g, "mul").target == "operator.mul");
+  CHECK(node(g, "floordiv").target == "operator.floordiv");
+  // Without the hint s0 is unbacked (costed as 0), never an error.
+  Graph u = import_file("testdata/fx/moe_all_to_all.py").graph;
+  CHECK_FALSE(node(u, "mm").output()->shape[0].has_hint);
+}
+
+TEST_CASE("import-fx: minifier repro shapes from load_args and propagation") {
+  FxImportResult r = import_file("testdata/fx/repro_load_args.py");
+  const Graph& g = r.graph;
+  // load_args: dtype default float32, explicit strides, shared storage.
+  CHECK(shape(g, "primals_1") == std::vector<int64_t>{128, 512});
+  CHECK(node(g, "primals_1").output()->dtype == DType::Float32);
+  CHECK(node(g, "primals_3").output()->storage == std::optional<std::string>("buf2"));
+  CHECK(node(g, "primals_4").output()->storage == std::optional<std::string>("buf2"));
+  CHECK_FALSE(node(g, "primals_5").output()->storage);
+  // Hand-derived propagation.
+  CHECK(shape(g, "all_gather_into_tensor") == std::vector<int64_t>{512, 512}); // 128 * 4
+  CHECK(node(g, "convert_element_type").output()->dtype == DType::BFloat16);
+  CHECK(stride(g, "t") == std::vector<int64_t>{1, 512});
+  CHECK(shape(g, "view") == std::vector<int64_t>{1024, 512}); // -1 = 4*256*512/512
+  CHECK(shape(g, "addmm") == std::vector<int64_t>{1024, 512});
+  CHECK(shape(g, "transpose") == std::vector<int64_t>{4, 8, 256, 64});
+  CHECK(stride(g, "transpose") == std::vector<int64_t>{131072, 64, 512, 1});
+  CHECK(shape(g, "getitem") == std::vector<int64_t>{4, 8, 256, 64});
+  CHECK(shape(g, "getitem_1") == std::vector<int64_t>{4, 8, 256}); // logsumexp
+  CHECK(node(g, "getitem_1").output()->dtype == DType::Float32);
+  CHECK(shape(g, "permute") == std::vector<int64_t>{4, 256, 8, 64});
+  CHECK(stride(g, "expand") == std::vector<int64_t>{0, 1});
+  CHECK(shape(g, "split", 1) == std::vector<int64_t>{1024, 256});
+  CHECK(node(g, "getitem_3").target == "operator.getitem");
+  CHECK(shape(g, "cat") == std::vector<int64_t>{1024, 512});
+  CHECK(shape(g, "slice_1") == std::vector<int64_t>{512, 512});
+  CHECK(shape(g, "sum_1") == std::vector<int64_t>{1, 512});
+  CHECK(shape(g, "mul") == std::vector<int64_t>{512, 512});
+  CHECK(shape(g, "reduce_scatter_tensor") == std::vector<int64_t>{128, 512}); // 512 / 4
+  CHECK(shape(g, "wait_tensor_1") == std::vector<int64_t>{128, 512});
+  CHECK(shape(g, "amax") == std::vector<int64_t>{4, 8, 1});
+  // The custom op cannot be known: a warning, costed as zero.
+  CHECK(r.unknown_shapes == 1);
+  CHECK(r.unknown_shape_nodes == std::vector<std::string>{"mystery"});
+  CHECK(node(g, "mystery").val_kind == ValKind::Null);
+  CliResult cli =
+      run_cli("import-fx " + source_path("testdata/fx/repro_load_args.py") + " -o /dev/null");
+  CHECK(cli.exit_code == 0);
+  CHECK(cli.err.find("warning: 1 node(s) without shape, costed as 0: 'mystery'") !=
+        std::string::npos);
+}
+
+TEST_CASE("import-fx: coalesced collectives, getitem and None outputs") {
+  FxImportOptions opts;
+  opts.groups["tp"] = {0, 1};
+  opts.groups["dp"] = {0, 2};
+  opts.world_size = 4;
+  Graph g = import_file("testdata/fx/fsdp_tp_backward.py", opts).graph;
+  const Node& coal = node(g, "all_gather_into_tensor_coalesced");
+  CHECK(coal.val_kind == ValKind::List);
+  CHECK(shape(g, "all_gather_into_tensor_coalesced", 1) == std::vector<int64_t>{1024, 1024});
+  CHECK(node(g, "getitem").target == "getitem");
+  CHECK(g.process_groups.at("dp").ranks == std::vector<int64_t>{0, 2});
+  const Value& outs = g.nodes.back().args[0];
+  REQUIRE(outs.list.size() == 5);
+  CHECK(outs.list[1].kind == Value::Kind::Null);
+  // --group must agree with the graph's group_size.
+  opts.groups["dp"] = {0, 1, 2};
+  CHECK(import_error(read_text(source_path("testdata/fx/fsdp_tp_backward.py")), opts)
+            .find("group 'dp' has group_size 2 but --group gives 3 ranks") != std::string::npos);
+}
+
+TEST_CASE("import-fx: assumed ranks are the rank's consecutive block") {
+  std::string text =
+      forward("x: \"f32[4, 4]\"",
+              "        ag: \"f32[8, 4]\" = torch.ops._c10d_functional.all_gather_into_tensor."
+              "default(x, 2, 'tp')\n"
+              "        w: \"f32[8, 4]\" = torch.ops._c10d_functional.wait_tensor.default(ag)\n"
+              "        return (w,)\n");
+  FxImportOptions opts;
+  opts.rank = 5;
+  opts.world_size = 8;
+  FxImportResult r = import_fx_text(text, "g.py", opts);
+  CHECK(r.graph.process_groups.at("tp").ranks == std::vector<int64_t>{4, 5});
+  CHECK(r.assumed_groups == std::vector<std::string>{"tp"});
+  CHECK(r.graph.rank == 5);
+}
+
+TEST_CASE("import-fx: Python forms FX prints") {
+  std::string text = forward(
+      "L_x_ : torch.Tensor, y: \"f32[2, 3]\"",
+      "        l_x_ = L_x_\n"
+      "        _tensor_constant0 = self._tensor_constant0\n"
+      "        add: \"f32[2, 3]\" = torch.ops.aten.add(y, 1.5e-3, alpha = -2)\n"
+      "        cat: \"f32[4, 3]\" = torch.ops.aten.cat.default([add, y], -1);  add = None\n"
+      "        neg: \"f32[4, 3]\" = torch.ops.aten.clamp.default(cat, -inf_ok, None) if False "
+      "else cat\n");
+  CHECK(import_error(text).find("g.py:7: ") == 0); // not the FX subset
+  text = forward("L_x_ : torch.Tensor, y: \"f32[2, 3]\"",
+                 "        l_x_ = L_x_\n"
+                 "        _tensor_constant0 = self._tensor_constant0\n"
+                 "        add: \"f32[2, 3]\" = torch.ops.aten.add(y, 1.5e-3, alpha = -2)\n"
+                 "        big = torch.ops.aten.slice.Tensor(add, 0, 0, "
+                 "9223372036854775807)\n"
+                 "        lo = torch.ops.aten.clamp.default(big, -9223372036854775808, 'a\\'b')\n"
+                 "        return pytree.tree_unflatten([lo, l_x_, _tensor_constant0], "
+                 "self._out_spec)\n");
+  Graph g = import_fx_text(text, "g.py", {}).graph;
+  CHECK(node(g, "add").target == "aten.add.default");
+  CHECK(node(g, "add").args[1].kind == Value::Kind::Float);
+  CHECK(node(g, "add").kwarg("alpha")->i == -2);
+  CHECK(node(g, "_tensor_constant0").op == NodeOp::GetAttr);
+  CHECK(node(g, "_tensor_constant0").target == "_tensor_constant0");
+  CHECK(node(g, "big").args[3].i == INT64_MAX);
+  CHECK(node(g, "lo").args[1].i == INT64_MIN);
+  CHECK(node(g, "lo").args[2].s == "a'b");
+  CHECK(shape(g, "big") == std::vector<int64_t>{2, 3});
+  const Value& out = g.nodes.back().args[0];
+  REQUIRE(out.list.size() == 3);
+  CHECK(out.list[1].i == *g.find("L_x_")); // the alias names the placeholder
+}
+
+TEST_CASE("import-fx: errors name the file and line and leave no output") {
+  struct Bad {
+    std::string text, expected;
+  };
+  const std::string ok_param = "x: \"f32[4]\"";
+  const std::vector<Bad> cases = {
+      {"print('hello')\n", "g.py: no 'def forward(' found"},
+      {forward(ok_param, "        y = torch.ops.aten.relu.default(z)\n        return (y,)\n"),
+       "g.py:3: unknown name 'z'"},
+      {forward(ok_param, "        y: \"q32[4]\" = torch.ops.aten.relu.default(x)\n"
+                         "        return (y,)\n"),
+       "g.py:3: node 'y': annotation 'q32[4]': unknown dtype 'q32'"},
+      {forward(ok_param, "        y: \"f32[4][1, 1]\" = torch.ops.aten.relu.default(x)\n"
+                         "        return (y,)\n"),
+       "g.py:3: node 'y': annotation 'f32[4][1, 1]': 2 strides for 1 dims"},
+      {forward(ok_param, "        y = torch.ops.aten.relu.default(x, 'open)\n"),
+       "g.py:3: unterminated string"},
+      {forward(ok_param, "        y = torch.ops.aten.relu.default(x)\n"), "forward has no return"},
+      {forward(ok_param, "        x = torch.ops.aten.relu.default(x)\n        return (x,)\n"),
+       "g.py:3: name 'x' defined twice"},
+      {forward(ok_param, "        y = torch.ops.aten.add.Tensor(x, torch.relu(x))\n"
+                         "        return (y,)\n"),
+       "g.py:3: nested call 'torch.relu' in an argument"},
+      {forward(ok_param, "        y = torch.ops.aten.view.default(x, " + std::string(100, '[') +
+                             std::string(100, ']') + ")\n        return (y,)\n"),
+       "g.py:3: expression nested deeper than 64 levels"},
+      {forward(ok_param, "        y = 3\n        return (y,)\n"),
+       "g.py:3: 'y' is assigned a constant, not a node"},
+      {forward(ok_param, "        ag = torch.ops._c10d_functional.all_gather_into_tensor."
+                         "default(x, 2, '0')\n        ag2 = torch.ops._c10d_functional."
+                         "all_gather_into_tensor.default(x, 4, '0')\n        return (ag, ag2)\n"),
+       "g.py:4: node 'ag2': group '0' has size 4 here and 2 at node 'ag'"},
+      {forward(ok_param, "        y: \"f32[4]\" = torch.ops.aten.relu.default(x, $)\n"),
+       "g.py:3: unexpected character '$'"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    CHECK(import_error(c.text).find(c.expected) != std::string::npos);
+  }
+  // Through the CLI: exit 2, one line, nothing written.
+  TempDir tmp;
+  std::ofstream(tmp.file("bad.py")) << cases[1].text;
+  CliResult r = run_cli("import-fx " + tmp.file("bad.py") + " -o " + tmp.file("out.json"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "error: " + tmp.file("bad.py") + ":3: unknown name 'z'\n");
+  CHECK(tmp.entries() == 1);
+  for (const std::string flags :
+       {"--group 0=3-1", "--group tp", "--hint s0=x", "--gpu Z80", "--world-size 0"}) {
+    INFO(flags);
+    r = run_cli("import-fx " + source_path("testdata/fx/fsdp_post_grad.py") + " -o " +
+                tmp.file("out.json") + " " + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(tmp.entries() == 1);
+  }
+}
+
+TEST_CASE("import-fx: hardware stamped from --gpu and --hardware") {
+  TempDir tmp;
+  std::ofstream(tmp.file("hw.json")) << R"({"gpu": "H200", "inter_node_gbps": 25})";
+  CliResult r = run_cli("import-fx -q " + source_path("testdata/fx/fsdp_post_grad.py") + " -o " +
+                        tmp.file("g.json") + " --hardware " + tmp.file("hw.json") +
+                        " --gpus-per-node 4 --name llama-rank3 --rank 3");
+  REQUIRE(r.exit_code == 0);
+  Graph g = read_graph_file(tmp.file("g.json"));
+  CHECK(g.hardware["gpu"] == "H200");
+  CHECK(g.hardware["gpus_per_node"] == 4);
+  CHECK(g.hardware["inter_node_gbps"] == 25);
+  CHECK(g.name == "llama-rank3");
+  CHECK(g.rank == 3);
+  std::ofstream(tmp.file("bad_hw.json")) << R"({"inter_node_gbps": -1})";
+  r = run_cli("import-fx -q " + source_path("testdata/fx/fsdp_post_grad.py") + " -o " +
+              tmp.file("h.json") + " --hardware " + tmp.file("bad_hw.json"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("hardware: ") != std::string::npos);
+}
