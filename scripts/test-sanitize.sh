@@ -32,10 +32,11 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # forms); a crash, sanitizer finding, leak or broken invariant stops the run.
 CORPUS=$(mktemp -d)
 trap 'rm -rf "$CORPUS"' EXIT
-mkdir -p "$CORPUS"/{json,pb,est,cfg}
+mkdir -p "$CORPUS"/{json,pb,est,cfg,fx}
 cp testdata/*.json testdata/scenarios/*.json testdata/invalid/*.json "$CORPUS/json/"
 cp testdata/scenarios/estimates*.json "$CORPUS/est/"
 cp testdata/configs/*.json "$CORPUS/cfg/"
+cp testdata/fx/*.py testdata/fx/*.log "$CORPUS/fx/"
 for f in testdata/fsdp_tiny.json testdata/tp_two_groups.json testdata/scenarios/*bucketing*.json; do
   [[ $f == *estimates* ]] && continue
   "$B/overlap-sched" convert "$f" "$CORPUS/pb/$(basename "$f" .json).pb" >/dev/null
@@ -58,4 +59,5 @@ run_fuzz fuzz_proto_graph "$CORPUS/pb"
 run_fuzz fuzz_estimates "$CORPUS/est"
 run_fuzz fuzz_schedule "$CORPUS/json"
 run_fuzz fuzz_config "$CORPUS/cfg"
+run_fuzz fuzz_fx_import "$CORPUS/fx"
 echo "sanitizers and fuzzers: clean"

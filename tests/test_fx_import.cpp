@@ -212,6 +212,12 @@ TEST_CASE("import-fx: minifier repro shapes from load_args and propagation") {
   CHECK(cli.exit_code == 0);
   CHECK(cli.err.find("warning: 1 node(s) without shape, costed as 0: 'mystery'") !=
         std::string::npos);
+  TempDir tmp;
+  REQUIRE(run_cli("import-fx -q " + source_path("testdata/fx/repro_load_args.py") + " -o " +
+                  tmp.file("r.json"))
+              .exit_code == 0);
+  cli = run_cli("stats --json " + tmp.file("r.json"));
+  CHECK(nlohmann::json::parse(cli.out)["nodes_without_shape"] == 1);
 }
 
 TEST_CASE("import-fx: coalesced collectives, getitem and None outputs") {

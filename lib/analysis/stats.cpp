@@ -6,6 +6,7 @@
 #include "graph/collective_info.h"
 #include "graph/mutation.h"
 #include "graph/op_table.h"
+#include "io/fx_shape_infer.h"
 
 namespace osched {
 
@@ -32,6 +33,9 @@ GraphStats compute_stats(const Graph& g) {
     }
     if (!mutated_args(n).empty())
       s.in_place_writers++;
+    if (n.op == NodeOp::CallFunction && n.val_kind == ValKind::Null &&
+        !is_scalar_fx_target(n.target))
+      s.nodes_without_shape++;
     // Views share their base's storage; count each allocation once.
     if (is_view_node(n) || is_wait_node(n))
       continue;
@@ -57,6 +61,7 @@ nlohmann::json stats_to_json(const GraphStats& s) {
   j["other_nodes"] = s.other_nodes;
   j["total_tensor_bytes"] = s.total_tensor_bytes;
   j["in_place_writers"] = s.in_place_writers;
+  j["nodes_without_shape"] = s.nodes_without_shape;
   j["warnings"] = s.warnings;
   nlohmann::json groups = nlohmann::json::object();
   for (const auto& [name, gs] : s.groups)
@@ -88,6 +93,9 @@ std::string stats_to_text(const GraphStats& s) {
   }
   o << "in-place writers: " << s.in_place_writers << "\n";
   o << "total tensor bytes: " << s.total_tensor_bytes << "\n";
+  if (s.nodes_without_shape > 0)
+    o << "warning: " << s.nodes_without_shape
+      << " call_function node(s) without tensor metadata, costed as 0\n";
   for (const auto& w : s.warnings)
     o << "warning: " << w << "\n";
   return o.str();
