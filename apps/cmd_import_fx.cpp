@@ -143,10 +143,13 @@ void add_import_fx_command(CLI::App& app, int& exit_code) {
                   "device of tensors whose annotation names none")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "no summary on stderr");
-  cmd->footer("Examples:\n"
-              "  overlap-sched import-fx testdata/fx/fsdp_post_grad.py -o /tmp/fsdp.json\n"
-              "  overlap-sched import-fx testdata/fx/tp_2d.log -o /tmp/tp.json --world-size 16 "
-              "--group tp=0-3 --group dp=0,4,8,12");
+  cmd->footer(
+      "Examples:\n"
+      "  overlap-sched import-fx testdata/fx/fsdp_post_grad.py -o /tmp/fsdp.json\n"
+      "  overlap-sched import-fx testdata/fx/tp_post_grad_graphs.log -o /tmp/tp.json --graph 1 "
+      "--world-size 16 --group tp=0-3\n"
+      "  overlap-sched import-fx testdata/fx/fsdp_tp_backward.py -o /tmp/2d.pb --world-size 4 "
+      "--group tp=0,1 --group dp=0,2");
   cmd->callback([&exit_code, a] {
     exit_code = run_guarded([&] {
       GraphFormat format;

@@ -21,7 +21,7 @@ constexpr size_t kUnknownNamesShown = 5;
 
 std::string file_stem(const std::string& file) {
   std::string base = file.substr(file.find_last_of('/') + 1);
-  if (base.empty() || base == "-")
+  if (base.empty() || base == "-" || base == "<stdin>")
     return "fx-graph";
   size_t dot = base.rfind('.');
   return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
