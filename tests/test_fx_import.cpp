@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "graph/collective_info.h"
 #include "io/fx_import.h"
 #include "io/graph_file.h"
@@ -324,6 +326,10 @@ TEST_CASE("import-fx: errors name the file and line and leave no output") {
        "g.py:4: node 'ag2': group '0' has size 4 here and 2 at node 'ag'"},
       {forward(ok_param, "        y: \"f32[4]\" = torch.ops.aten.relu.default(x, $)\n"),
        "g.py:3: unexpected character '$'"},
+      {forward(ok_param, "        y = torch.ops.aten.relu.default(x, 'a\xff')\n"),
+       "g.py:3: not UTF-8 text (byte 0xFF)"},
+      {forward(ok_param, "        y = torch.ops.aten.relu.default(x, '\xed\xa0\x80')\n"),
+       "g.py:3: not UTF-8 text (byte 0xED)"}, // a surrogate
   };
   for (const auto& c : cases) {
     INFO(c.text);
@@ -365,4 +371,27 @@ TEST_CASE("import-fx: hardware stamped from --gpu and --hardware") {
               tmp.file("h.json") + " --hardware " + tmp.file("bad_hw.json"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("hardware: ") != std::string::npos);
+}
+
+TEST_CASE("import-fx: regression inputs in testdata/fx/invalid fail cleanly") {
+  // Inputs the fuzzer (tests/fuzz/fuzz_fx_import.cpp) found; each must give
+  // exit 2, one line naming the file and line, and no output.
+  const std::map<std::string, std::string> expected = {
+      {"fuzz_non_utf8.py", "not UTF-8 text (byte 0x"},
+  };
+  size_t seen = 0;
+  TempDir tmp;
+  for (const auto& e : std::filesystem::directory_iterator(source_path("testdata/fx/invalid"))) {
+    const std::string name = e.path().filename().string();
+    INFO(name);
+    REQUIRE(expected.count(name));
+    CliResult r = run_cli("import-fx " + e.path().string() + " -o " + tmp.file("out.json"));
+    CHECK(r.exit_code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(e.path().string() + ":") != std::string::npos);
+    CHECK(r.err.find(expected.at(name)) != std::string::npos);
+    CHECK(tmp.entries() == 0);
+    ++seen;
+  }
+  CHECK(seen == expected.size());
 }

@@ -14,5 +14,8 @@ std::string escape_line(std::string_view s);
 // The same, and \\ and \' too: for a name printed between single quotes,
 // so its end is unambiguous.
 std::string escape_quoted(std::string_view s);
+// Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629:
+// no overlong forms, no surrogates, nothing past U+10FFFF), or npos.
+size_t invalid_utf8_offset(std::string_view s);
 
 } // namespace osched

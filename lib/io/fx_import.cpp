@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 #include <unordered_map>
@@ -47,6 +48,13 @@ public:
   }
 
   FxImportResult run(const std::string& text) {
+    // Names and strings become JSON text, which must be UTF-8.
+    if (size_t bad = invalid_utf8_offset(text); bad != std::string_view::npos) {
+      int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + bad, '\n'));
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
+      fail(line, std::string("not UTF-8 text (byte ") + byte + ")");
+    }
     FxProgram prog;
     try {
       prog = parse_fx_text(text, opts_.graph_index);
