@@ -51,6 +51,7 @@ std::string forward(const std::string& params, const std::string& body) {
 }
 
 std::string import_error(const std::string& text, FxImportOptions opts = {}) {
+  opts.hints.emplace("s0", 8);
   try {
     import_fx_text(text, "g.py", opts);
   } catch (const FxImportError& e) {
@@ -326,6 +327,11 @@ TEST_CASE("import-fx: errors name the file and line and leave no output") {
        "g.py:4: node 'ag2': group '0' has size 4 here and 2 at node 'ag'"},
       {forward(ok_param, "        y: \"f32[4]\" = torch.ops.aten.relu.default(x, $)\n"),
        "g.py:3: unexpected character '$'"},
+      {forward(ok_param, "        y: \"f32[-24]\" = torch.ops.aten.relu.default(x)\n"
+                         "        return (y,)\n"),
+       "g.py:3: node 'y': negative size -24 = -24"},
+      {forward("x: \"f32[s0 - 9]\"", "        return (x,)\n"),
+       "g.py:2: node 'x': negative size s0 - 9 = -1"},
       {forward(ok_param, "        y = torch.ops.aten.relu.default(x, 'a\xff')\n"),
        "g.py:3: not UTF-8 text (byte 0xFF)"},
       {forward(ok_param, "        y = torch.ops.aten.relu.default(x, '\xed\xa0\x80')\n"),
@@ -376,8 +382,10 @@ TEST_CASE("import-fx: hardware stamped from --gpu and --hardware") {
 TEST_CASE("import-fx: regression inputs in testdata/fx/invalid fail cleanly") {
   // Inputs the fuzzer (tests/fuzz/fuzz_fx_import.cpp) found; each must give
   // exit 2, one line naming the file and line, and no output.
-  const std::map<std::string, std::string> expected = {
-      {"fuzz_non_utf8.py", "not UTF-8 text (byte 0x"},
+  // File -> the fuzz target's options as flags, and the expected message.
+  const std::map<std::string, std::pair<std::string, std::string>> expected = {
+      {"fuzz_non_utf8.py", {"", "not UTF-8 text (byte 0x"}},
+      {"fuzz_negative_size.py", {"--world-size 8 --hint s0=64", "negative size"}},
   };
   size_t seen = 0;
   TempDir tmp;
@@ -385,11 +393,12 @@ TEST_CASE("import-fx: regression inputs in testdata/fx/invalid fail cleanly") {
     const std::string name = e.path().filename().string();
     INFO(name);
     REQUIRE(expected.count(name));
-    CliResult r = run_cli("import-fx " + e.path().string() + " -o " + tmp.file("out.json"));
+    CliResult r = run_cli("import-fx " + e.path().string() + " -o " + tmp.file("out.json") + " " +
+                          expected.at(name).first);
     CHECK(r.exit_code == 2);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(r.err.find(e.path().string() + ":") != std::string::npos);
-    CHECK(r.err.find(expected.at(name)) != std::string::npos);
+    CHECK(r.err.find(expected.at(name).second) != std::string::npos);
     CHECK(tmp.entries() == 0);
     ++seen;
   }

@@ -531,7 +531,29 @@ private:
         g_.process_groups[name].ranks = ranks;
   }
 
+  // What the graph readers reject and validation does not re-check: a
+  // negative size or stride (printed, loaded, or computed from hints).
+  void check_dims() const {
+    for (size_t i = 0; i < g_.nodes.size(); ++i) {
+      const Node& n = g_.nodes[i];
+      for (size_t k = 0; k < n.val.size(); ++k) {
+        if (!n.val[k])
+          continue;
+        const TensorMeta& m = *n.val[k];
+        for (const auto* dims : {&m.shape, &m.stride})
+          for (const Dim& d : *dims)
+            if (d.is_known() && d.value < 0)
+              fail(lines_[i], "node '" + escape_quoted(n.name) + "': negative " +
+                                  (dims == &m.shape ? "size " : "stride ") + dim_text(d) + " = " +
+                                  std::to_string(d.value));
+        if (m.storage_offset && *m.storage_offset < 0)
+          fail(lines_[i], "node '" + escape_quoted(n.name) + "': negative storage_offset");
+      }
+    }
+  }
+
   void finish() {
+    check_dims();
     g_.name = opts_.name.empty() ? file_stem(file_) : opts_.name;
     g_.rank = opts_.rank;
     g_.hardware = opts_.hardware;
