@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -338,4 +340,27 @@ TEST_CASE("two runs writing the same output leave one complete file, never a mix
   // No temporaries are left beside it.
   for (const auto& e : fs::directory_iterator(tmp.path))
     CHECK(e.path().filename().string().find("osched-tmp") == std::string::npos);
+}
+
+TEST_CASE("Temporaries of dead writers are removed; a live writer's are kept") {
+  TempDir tmp;
+  // A pid no process has: a child that has already been reaped.
+  pid_t dead = fork();
+  if (dead == 0)
+    _exit(0);
+  REQUIRE(dead > 0);
+  int status = 0;
+  waitpid(dead, &status, 0);
+  const std::string stale = tmp.file(".g.json.osched-tmp." + std::to_string(dead) + ".abc123");
+  const std::string live = tmp.file(".g.json.osched-tmp." + std::to_string(getpid()) + ".def456");
+  const std::string other = tmp.file(".h.json.osched-tmp." + std::to_string(dead) + ".ghi789");
+  for (const auto& f : {stale, live, other})
+    std::ofstream(f) << "partial";
+  CliResult r =
+      run_cli("convert " + source_path("testdata/fsdp_tiny.json") + " " + tmp.file("g.json"));
+  REQUIRE(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(stale)); // its writer is gone
+  CHECK(fs::exists(live));        // may still be writing
+  CHECK(fs::exists(other));       // another target's: not this run's business
+  CHECK(fs::exists(tmp.file("g.json")));
 }

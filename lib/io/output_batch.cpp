@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,16 +109,51 @@ Target classify(const std::string& path) {
   return t;
 }
 
-// A temporary in the target's directory. Its name stays within NAME_MAX
-// however long the target's is.
+// Temporaries of this target left by a process that no longer exists (one
+// killed with SIGKILL, or on a full disk's error path before cleanup could
+// run): their names carry the writer's pid, so only dead writers' are
+// removed, never a live concurrent run's.
+void remove_stale_temps(const std::string& dir, const std::string& prefix) {
+  DIR* d = ::opendir(dir.empty() ? "." : dir.c_str());
+  if (!d)
+    return;
+  const pid_t self = ::getpid();
+  while (const dirent* e = ::readdir(d)) {
+    std::string_view name(e->d_name);
+    if (name.substr(0, prefix.size()) != prefix)
+      continue;
+    std::string_view rest = name.substr(prefix.size());
+    size_t dot = rest.find('.');
+    if (dot == 0 || dot == std::string_view::npos || dot > 10)
+      continue;
+    long pid = 0;
+    for (char c : rest.substr(0, dot)) {
+      if (c < '0' || c > '9') {
+        pid = -1;
+        break;
+      }
+      pid = pid * 10 + (c - '0');
+    }
+    if (pid <= 0 || pid == self)
+      continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == -1 && errno == ESRCH)
+      ::unlink(((dir.empty() ? std::string() : dir + "/") + std::string(name)).c_str());
+  }
+  ::closedir(d);
+}
+
+// A temporary in the target's directory, named `.NAME.osched-tmp.PID.XXXXXX`.
+// Its name stays within NAME_MAX however long the target's is.
 void create_temp(Target& t, int& fd) {
   std::filesystem::path file = t.file;
   std::string base = file.filename().string();
   if (base.size() > 200)
     base.resize(200);
   std::filesystem::path dir = file.parent_path();
-  std::string tmpl =
-      (dir.empty() ? std::string() : dir.string() + "/") + "." + base + ".osched-tmp.XXXXXX";
+  const std::string prefix = "." + base + ".osched-tmp.";
+  remove_stale_temps(dir.string(), prefix);
+  std::string tmpl = (dir.empty() ? std::string() : dir.string() + "/") + prefix +
+                     std::to_string(::getpid()) + ".XXXXXX";
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   fd = mkstemp(name.data());
