@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -156,11 +157,22 @@ void create_temp(Target& t, int& fd) {
                      std::to_string(::getpid()) + ".XXXXXX";
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
+  // A signal between creating the file and registering it would leave it
+  // behind: hold the cleanup signals until it is registered.
+  sigset_t cleanup_signals, previous;
+  sigemptyset(&cleanup_signals);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaddset(&cleanup_signals, sig);
+  pthread_sigmask(SIG_BLOCK, &cleanup_signals, &previous);
   fd = mkstemp(name.data());
+  const int create_errno = errno;
+  if (fd >= 0) {
+    t.temp = name.data();
+    t.slot = register_temp(t.temp);
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (fd < 0)
-    throw IoError(t.label + ": cannot create temporary file: " + std::strerror(errno));
-  t.temp = name.data();
-  t.slot = register_temp(t.temp);
+    throw IoError(t.label + ": cannot create temporary file: " + std::strerror(create_errno));
   // mkstemp creates 0600; give the file ordinary permissions.
   mode_t mask = umask(0);
   umask(mask);
