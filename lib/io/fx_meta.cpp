@@ -32,15 +32,6 @@ constexpr std::array<Abbr, 16> kAbbrs = {{
     {"c128", DType::Complex128},
 }};
 
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-    ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-    --e;
-  return std::string(s.substr(b, e - b));
-}
-
 // Splits "a, b, c" at top-level commas.
 std::vector<std::string> split_dims(std::string_view s) {
   std::vector<std::string> out;
@@ -52,11 +43,11 @@ std::vector<std::string> split_dims(std::string_view s) {
     else if (s[i] == ')' || s[i] == ']')
       --depth;
     else if (s[i] == ',' && depth == 0) {
-      out.push_back(trim(s.substr(start, i - start)));
+      out.push_back(fx_trim(s.substr(start, i - start)));
       start = i + 1;
     }
   }
-  std::string last = trim(s.substr(start));
+  std::string last = fx_trim(s.substr(start));
   if (!last.empty() || !out.empty())
     out.push_back(last);
   return out;
@@ -178,7 +169,7 @@ std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints) 
 }
 
 Dim fx_dim(const std::string& text, const FxSymbolHints& hints, int line) {
-  std::string t = trim(text);
+  std::string t = fx_trim(text);
   if (t.empty())
     throw FxSyntaxError(line, "empty dim in annotation");
   FxExpr e = parse_fx_expression(t, line);
@@ -264,7 +255,7 @@ std::vector<Dim> contiguous_strides(const std::vector<Dim>& shape) {
 FxAnnotation parse_fx_annotation(const std::string& raw, const FxSymbolHints& hints, int line,
                                  const std::string& default_device) {
   FxAnnotation out;
-  std::string text = trim(raw);
+  std::string text = fx_trim(raw);
   if (text.substr(0, 4) == "Sym(") {
     out.is_symint = true;
     return out;
@@ -297,7 +288,7 @@ FxAnnotation parse_fx_annotation(const std::string& raw, const FxSymbolHints& hi
   } else {
     m.stride = contiguous_strides(m.shape);
   }
-  std::string device = trim(std::string_view(text).substr(rest));
+  std::string device = fx_trim(std::string_view(text).substr(rest));
   m.device = device.empty() ? default_device : device;
   out.tensor = std::move(m);
   return out;

@@ -430,15 +430,6 @@ struct LogicalLine {
   int line = 0; // first physical line, 1-based
 };
 
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-    ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-    --e;
-  return std::string(s.substr(b, e - b));
-}
-
 // Splits text into physical lines, strips log prefixes and comments, and
 // joins lines while brackets are open.
 std::vector<LogicalLine> logical_lines(const std::string& text) {
@@ -472,7 +463,7 @@ std::vector<LogicalLine> logical_lines(const std::string& text) {
         continue;
       }
       if (c == '#') {
-        comment = trim(s.substr(i + 1));
+        comment = fx_trim(s.substr(i + 1));
         break;
       }
       if (c == '"' || c == '\'')
@@ -483,7 +474,7 @@ std::vector<LogicalLine> logical_lines(const std::string& text) {
         --depth;
       code += c;
     }
-    if (cur.text.empty() && trim(code).empty() && depth == 0) {
+    if (cur.text.empty() && fx_trim(code).empty() && depth == 0) {
       if (pos > text.size())
         break;
       continue;
@@ -495,9 +486,9 @@ std::vector<LogicalLine> logical_lines(const std::string& text) {
              (code[indent] == ' ' || code[indent] == '\t'))
         ++indent;
       cur.indent = indent;
-      cur.text = trim(code);
+      cur.text = fx_trim(code);
     } else {
-      cur.text += " " + trim(code);
+      cur.text += " " + fx_trim(code);
     }
     if (!comment.empty())
       cur.comment = comment;
@@ -534,7 +525,7 @@ std::string first_statement(const std::string& s) {
     } else if (c == ')' || c == ']') {
       --depth;
     } else if (c == ';' && depth == 0) {
-      return trim(std::string_view(s).substr(0, i));
+      return fx_trim(std::string_view(s).substr(0, i));
     }
   }
   return s;
@@ -607,6 +598,15 @@ FxStatement parse_statement(const LogicalLine& l, const std::string& code, bool&
 }
 
 } // namespace
+
+std::string fx_trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+    ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+    --e;
+  return std::string(s.substr(b, e - b));
+}
 
 std::string fx_dotted_path(const FxExpr& e) {
   if (e.kind == FxExpr::Kind::Name || e.kind == FxExpr::Kind::Attr)
@@ -684,7 +684,7 @@ FxProgram parse_fx_text(const std::string& text, int graph_index) {
     if (starts_with(code, "return ") || code == "return") {
       prog.has_return = true;
       prog.return_line = l.line;
-      std::string rest = trim(std::string_view(code).substr(6));
+      std::string rest = fx_trim(std::string_view(code).substr(6));
       if (rest.empty()) {
         prog.returned.kind = FxExpr::Kind::List;
         prog.returned.tuple = true;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -77,6 +78,9 @@ FxExpr parse_fx_expression(const std::string& text, int line = 0);
 // The dotted path of a Name/Attr expression ("torch.ops.aten.mm.default"),
 // or "" for any other kind.
 std::string fx_dotted_path(const FxExpr& e);
+
+// `s` without leading and trailing whitespace.
+std::string fx_trim(std::string_view s);
 
 // Python text of an expression (used to name symbolic dims).
 std::string fx_expr_text(const FxExpr& e);
