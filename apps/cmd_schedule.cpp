@@ -14,8 +14,10 @@
 #include "io/output_batch.h"
 #include "pipeline/schedule_job.h"
 #include "pipeline/schedule_options.h"
+#include "report/html_page.h"
 #include "report/report_json.h"
 #include "report/report_summary.h"
+#include "report/trace_json.h"
 #include "run_errors.h"
 
 namespace osched::cli {
@@ -25,6 +27,8 @@ struct ScheduleArgs {
   std::string input;
   std::string output;
   std::string report;
+  std::string trace;
+  std::string html;
   std::string config;
   std::string in_format = "auto";
   std::string out_format = "auto";
@@ -53,6 +57,21 @@ void check_paths(const ScheduleArgs& a) {
       if (const char* v = std::getenv(var); v && std::atoi(v) > 1)
         throw InputError("IN: reading the graph from standard input is not supported under mpirun "
                          "(one rank gets it); pass a file path");
+  // Every output names its own file, never the input.
+  std::vector<std::pair<const char*, const std::string*>> outs = {
+      {"-o", &a.output}, {"--report", &a.report}, {"--trace", &a.trace}, {"--html", &a.html}};
+  for (size_t i = 2; i < outs.size(); ++i) {
+    const std::string& p = *outs[i].second;
+    if (p.empty())
+      continue;
+    if (p == "-")
+      throw InputError(std::string(outs[i].first) + ": needs a file path");
+    if (a.input != "-" && same_output_file(p, a.input))
+      throw InputError(std::string(outs[i].first) + ": '" + p + "' is the input graph");
+    for (size_t j = 0; j < i; ++j)
+      if (!outs[j].second->empty() && same_output_file(p, *outs[j].second))
+        throw InputError(std::string(outs[i].first) + ": '" + p + "' is also " + outs[j].first);
+  }
   if (!a.report.empty()) {
     if (same_output_file(a.report, a.output))
       throw InputError("--report: '" + a.report + "' is also the graph output (-o)");
@@ -89,6 +108,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
     load_config_file(a, cmd);
   check_schedule_options(a.cfg);
   check_paths(a);
+  a.cfg.record_timelines = !a.trace.empty() || !a.html.empty();
   const GraphFormat in_format = format_option(a.in_format);
   const GraphFormat out_format = format_option(a.out_format);
 
@@ -108,6 +128,15 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   add_graph_output(batch, output, job.output.graph, out_format);
   if (!report.empty())
     batch.add(report, [&](const Emit& emit) { emit(report_text); });
+  const ScheduleOutput& out = job.output;
+  if (!a.trace.empty())
+    batch.add(a.output_per_rank ? per_rank_path(a.trace, rank) : a.trace, [&](const Emit& emit) {
+      emit(timelines_to_trace({&*out.original_timeline, &*out.scheduled_timeline}).dump() + "\n");
+    });
+  if (!a.html.empty())
+    batch.add(a.output_per_rank ? per_rank_path(a.html, rank) : a.html, [&](const Emit& emit) {
+      emit(schedule_html(out.report, *out.original_timeline, *out.scheduled_timeline));
+    });
   try {
     batch.commit();
   } catch (const IoError& e) {
@@ -148,6 +177,12 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", a->output, "reordered graph (.json/.pb, - for stdout)")
       ->required();
   cmd->add_option("--report", a->report, "write the JSON report here");
+  cmd->add_option("--trace", a->trace,
+                  "write the simulated timelines (original and scheduled) as Chrome trace-event "
+                  "JSON (Perfetto, chrome://tracing)");
+  cmd->add_option("--html", a->html,
+                  "write a self-contained HTML page: summary, timelines, exposed collectives, "
+                  "memory");
   cmd->add_option("--config", a->config,
                   "JSON file with any of the options below (snake_case keys, and `hardware`)");
   cmd->add_option("--format", a->in_format, "input format: auto, json, pb");
@@ -165,7 +200,8 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
       "  overlap-sched schedule g.json -o - --config sched.json -q > g.sched.json\n"
       "  mpirun -np 8 overlap-sched schedule g.pb -o g.sched.pb --benchmark-compute "
       "--collective-estimator benchmark --benchmark-cache bench.json\n"
-      "  overlap-sched schedule g.json -o g.b.json --collective-bucketing --insert-overlap-deps");
+      "  overlap-sched schedule g.json -o g.b.json --collective-bucketing --insert-overlap-deps\n"
+      "  overlap-sched schedule g.json -o g.s.json --trace g.trace.json --html g.html");
   cmd->callback([&exit_code, a, cmd] { exit_code = run_guarded([&] { return run(*a, *cmd); }); });
 }
 

@@ -402,8 +402,10 @@ private:
     FxExpr ret = prog.returned;
     // `return pytree.tree_unflatten([a, b], self._out_spec)`
     if (ret.kind == FxExpr::Kind::Call && ret.text.find("tree_unflatten") != std::string::npos &&
-        !ret.items.empty())
-      ret = ret.items[0];
+        !ret.items.empty()) {
+      FxExpr first = ret.items[0]; // a copy: assigning a part of ret to ret frees it first
+      ret = std::move(first);
+    }
     Node out;
     out.name = "output";
     while (names_.count(out.name))

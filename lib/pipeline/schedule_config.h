@@ -30,6 +30,9 @@ struct ScheduleConfig {
 
   // Loaded from `runtime_estimates` by the job, or set directly by embedders.
   std::optional<CustomEstimates> custom_estimates;
+  // Keep the simulated timelines of the original and the output order
+  // (schedule --trace/--html); not an option of the table: an output.
+  bool record_timelines = false;
 
   bool benchmarks_collectives() const { return collective_estimator == "benchmark"; }
   bool benchmarking() const { return benchmarks_collectives() || benchmark_compute; }

@@ -60,8 +60,10 @@ std::vector<NodeId> identity_order(size_t n) {
 // Schedules `g`, fills the report's core sections (names are read before the
 // nodes move) and returns the reordered graph.
 Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
-              ScheduleResult& sched, ScheduleReport& report) {
+              ScheduleResult& sched, ScheduleReport& report, std::optional<Timeline>& original) {
   const RuntimeTable rt = est.of(in.graph);
+  if (config.record_timelines)
+    original = build_timeline(in.graph, rt, "original");
   sched = schedule_overlap(in.graph, rt, config.scheduler);
   const SimulationResult before =
       simulate_step(in.graph, rt, identity_order(in.graph.nodes.size()));
@@ -133,8 +135,10 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   ScheduleOutput out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;
-  out.graph = reorder(std::move(in), config, est, sched, out.report);
+  out.graph = reorder(std::move(in), config, est, sched, out.report, out.original_timeline);
   out.report.benchmark = std::move(benchmark);
+  if (config.record_timelines)
+    out.scheduled_timeline = build_timeline(out.graph, est.of(out.graph), "scheduled");
   if (!config.collective_bucketing && !config.insert_overlap_deps)
     return out;
   std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
@@ -145,6 +149,8 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   if (config.insert_overlap_deps)
     out.report.overlap_deps = ReportOverlapDeps{static_cast<size_t>(
         insert_overlap_deps(out.graph, intervals, config.collective_bucketing))};
+  if (config.record_timelines && config.collective_bucketing) // the bucketed graph is the output
+    out.scheduled_timeline = build_timeline(out.graph, est.of(out.graph), "scheduled");
   return out;
 }
 

@@ -14,12 +14,15 @@
 #include "graph/graph.h"
 #include "pipeline/schedule_config.h"
 #include "report/schedule_report.h"
+#include "report/timeline.h"
 
 namespace osched {
 
 struct ScheduleOutput {
   Graph graph;
   ScheduleReport report;
+  // With config.record_timelines: the input's order and the output graph.
+  std::optional<Timeline> original_timeline, scheduled_timeline;
 };
 
 // What the schedule core reads besides its options: prepared by

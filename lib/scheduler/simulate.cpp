@@ -16,7 +16,8 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
 
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<NodeId>& order,
-                               const std::vector<MergedCollective>& merged) {
+                               const std::vector<MergedCollective>& merged,
+                               std::vector<SimEvent>* events) {
   // Each merged member stands for the merged collective, held at its last
   // start (-1: not merged). Only the last start issues it.
   std::vector<NodeId> stands_for;
@@ -46,8 +47,10 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
   std::vector<NodeId> selects(g.nodes.size(), -1);  // getitem -> the node it selects from
   std::map<std::string, double> stream_free;
   double t = 0;
-  auto block_on = [&](NodeId coll) {
+  auto block_on = [&](NodeId coll, NodeId reader) {
     if (finish[coll] > t) {
+      if (events)
+        events->push_back({SimEvent::Kind::ExposedWait, reader, coll, t, finish[coll]});
       r.collective_exposed_ms[coll] += finish[coll] - t;
       r.exposed_comm_ms += finish[coll] - t;
       t = finish[coll];
@@ -63,6 +66,8 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
       double& free = stream_free[c->group];
       double start = std::max(t, free);
       free = finish[v] = start + (is_merged ? merged_ms[v] : rt.ms[v]);
+      if (events)
+        events->push_back({SimEvent::Kind::Collective, v, -1, start, finish[v]});
       continue;
     }
     // A reader of an in-flight collective (a wait, or any direct user of an
@@ -79,9 +84,11 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
     for (NodeId in : data_inputs(n)) {
       const NodeId src = rep(selects[in] >= 0 ? selects[in] : in);
       if (finish[src] >= 0)
-        block_on(src);
+        block_on(src, v);
     }
     if (is_compute_node(n)) {
+      if (events)
+        events->push_back({SimEvent::Kind::Compute, v, -1, t, t + rt.ms[v]});
       t += rt.ms[v];
       r.compute_ms += rt.ms[v];
     }
@@ -89,7 +96,7 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
   // Collectives nobody waited on still finish before the step ends.
   for (NodeId v = 0; v < g.size(); ++v)
     if (finish[v] >= 0)
-      block_on(v);
+      block_on(v, -1);
   r.step_ms = t;
   return r;
 }

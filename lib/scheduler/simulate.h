@@ -21,6 +21,17 @@ struct SimulationResult {
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<NodeId>& order);
 
+// One interval of the simulated step, for timelines: a compute node on the
+// compute stream, a collective on its group's stream, or the compute
+// stream blocked at `node` until collective `on` finishes.
+struct SimEvent {
+  enum class Kind : uint8_t { Compute, Collective, ExposedWait };
+  Kind kind = Kind::Compute;
+  NodeId node = -1;
+  NodeId on = -1; // ExposedWait: the collective waited for
+  double start_ms = 0, end_ms = 0;
+};
+
 // Collectives to run as one (a bucket, judged before the graph is
 // rewritten): issued at `issued_by` (one of the starts; -1: the last),
 // taking `ms`, complete for every member once it finishes. Its exposure is
@@ -30,8 +41,10 @@ struct MergedCollective {
   double ms = 0;
   NodeId issued_by = -1;
 };
+// `events`, when given, receives every interval in time order per stream.
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<NodeId>& order,
-                               const std::vector<MergedCollective>& merged);
+                               const std::vector<MergedCollective>& merged,
+                               std::vector<SimEvent>* events = nullptr);
 
 } // namespace osched
