@@ -3,10 +3,7 @@
 // pipeline/schedule_job.h. This file parses, checks paths and writes.
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <variant>
 
 #include "commands.h"
 #include "exit_codes.h"
@@ -19,6 +16,7 @@
 #include "report/report_summary.h"
 #include "report/trace_json.h"
 #include "run_errors.h"
+#include "schedule_flags.h"
 
 namespace osched::cli {
 namespace {
@@ -36,16 +34,6 @@ struct ScheduleArgs {
   bool quiet = false;
   ScheduleConfig cfg;
 };
-
-void load_config_file(ScheduleArgs& a, CLI::App& cmd) {
-  std::ifstream in(a.config);
-  if (!in)
-    throw InputError(a.config + ": cannot open config file");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  apply_schedule_config(text, a.config, a.cfg, [&](std::string_view flag) {
-    return cmd.get_option(std::string(flag))->count() > 0;
-  });
-}
 
 // Paths that would clash: outputs naming each other or the input, stdin
 // under mpirun (only one rank gets it), per-rank outputs to stdout.
@@ -104,9 +92,7 @@ GraphFormat format_option(const std::string& s) {
 }
 
 int run(ScheduleArgs& a, CLI::App& cmd) {
-  if (!a.config.empty())
-    load_config_file(a, cmd);
-  check_schedule_options(a.cfg);
+  load_config_and_check(a.config, cmd, a.cfg);
   check_paths(a);
   a.cfg.record_timelines = !a.trace.empty() || !a.html.empty();
   const GraphFormat in_format = format_option(a.in_format);
@@ -145,27 +131,6 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   if (!a.quiet && rank == 0)
     std::cerr << report_summary(job.output.report);
   return kOk;
-}
-
-// Every command-line option of the table, bound to its field.
-void add_table_options(CLI::App& cmd, ScheduleConfig& cfg) {
-  for (const OptionSpec& s : schedule_options()) {
-    if (s.flag.empty())
-      continue;
-    const std::string flag(s.flag), help(s.help);
-    std::visit(
-        OptionVisitor{
-            [&](OptionFieldRef<bool> f) { cmd.add_flag(flag, f(cfg), help); },
-            [&](OptionFieldRef<nlohmann::json>) {},
-            [&](OptionFieldRef<std::optional<int>> f) { cmd.add_option(flag, f(cfg), help); },
-            [&](OptionFieldRef<std::string> f) {
-              auto* o = cmd.add_option(flag, f(cfg), help);
-              if (!f(cfg).empty())
-                o->capture_default_str();
-            },
-            [&](auto f) { cmd.add_option(flag, f(cfg), help)->capture_default_str(); }},
-        s.field);
-  }
 }
 
 } // namespace

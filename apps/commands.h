@@ -18,5 +18,7 @@ void add_stats_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
 void add_schedule_command(CLI::App& app, int& exit_code);
 void add_import_fx_command(CLI::App& app, int& exit_code);
+void add_diff_command(CLI::App& app, int& exit_code);
+void add_batch_command(CLI::App& app, int& exit_code);
 
 } // namespace osched::cli

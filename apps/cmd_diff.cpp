@@ -1,0 +1,103 @@
+// diff BASE NEW: compare two schedule reports (or two graphs, scheduled here
+// with the same options) and gate on thresholds.
+
+#include <iostream>
+
+#include "commands.h"
+#include "cost/estimator.h"
+#include "exit_codes.h"
+#include "io/escape.h"
+#include "io/graph_file.h"
+#include "pipeline/schedule_pipeline.h"
+#include "report/report_diff.h"
+#include "report/report_json.h"
+#include "run_errors.h"
+#include "schedule_flags.h"
+
+namespace osched::cli {
+namespace {
+
+struct DiffArgs {
+  std::string base, next, format = "text", fail_on, config;
+  ScheduleConfig cfg;
+};
+
+bool looks_like_report(const nlohmann::json& j) {
+  return j.is_object() && j.contains("simulation") && j.contains("collectives") &&
+         !j.contains("nodes");
+}
+
+// A report as JSON: read, or computed by scheduling a graph file.
+nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg) {
+  const std::string bytes = read_file_bytes(path);
+  if (resolve_format(path, GraphFormat::Auto) == GraphFormat::Json) {
+    nlohmann::json j = nlohmann::json::parse(bytes, nullptr, false);
+    if (j.is_discarded())
+      throw InputError(path + ": malformed JSON");
+    if (looks_like_report(j))
+      return j;
+  }
+  Graph g = parse_graph_bytes(bytes, path);
+  if (cfg.benchmarking())
+    throw InputError("diff: benchmark estimators need the schedule job; diff its reports instead");
+  ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes, cfg), cfg);
+  return report_to_json(out.report);
+}
+
+} // namespace
+
+void add_diff_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "diff", "Compare two schedule reports (or two graphs, scheduled with the same options); "
+              "exit 1 on a regression past --fail-on");
+  auto a = std::make_shared<DiffArgs>();
+  cmd->add_option("BASE", a->base, "base report (.json) or graph (.json/.pb)")->required();
+  cmd->add_option("NEW", a->next, "new report or graph")->required();
+  cmd->add_option("--format", a->format, "text, markdown (for a pull-request comment) or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--fail-on", a->fail_on,
+                  "regressions that fail, e.g. \"step_ms>+2%,peak_bytes>+0,exposed_count>+0\" "
+                  "(metrics: step_ms, exposed_ms, exposed_count, peak_bytes, buckets, compute_ms, "
+                  "hideable_ms, collectives; > a rise, < a fall; % relative to BASE)");
+  cmd->add_option("--config", a->config, "schedule options for graph inputs (as schedule's)");
+  add_table_options(*cmd, a->cfg);
+  cmd->footer("Exit codes: 0 no regression, 1 regression, 2 bad input.\nExamples:\n"
+              "  overlap-sched diff base.report.json new.report.json --fail-on "
+              "\"step_ms>+2%,peak_bytes>+0\"\n"
+              "  overlap-sched diff old.json new.json --format markdown > comment.md");
+  cmd->callback([&exit_code, a, cmd] {
+    exit_code = run_guarded([&] {
+      load_config_and_check(a->config, *cmd, a->cfg);
+      std::vector<Threshold> thresholds;
+      try {
+        thresholds = parse_thresholds(a->fail_on);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(std::string("--fail-on: ") + e.what());
+      }
+      if (!a->cfg.runtime_estimates.empty())
+        a->cfg.custom_estimates = parse_custom_estimates(read_file_bytes(a->cfg.runtime_estimates),
+                                                         a->cfg.runtime_estimates);
+      const nlohmann::json base = load_report(a->base, a->cfg);
+      const nlohmann::json next = load_report(a->next, a->cfg);
+      ReportDiff d;
+      try {
+        d = diff_reports(base, next);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(std::string("diff: not a schedule report: ") + e.what());
+      } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("diff: not a schedule report: ") + e.what());
+      }
+      const std::vector<Regression> regressions = find_regressions(d, thresholds);
+      if (a->format == "json")
+        std::cout << diff_to_json(d, regressions).dump(2) << "\n";
+      else if (a->format == "markdown")
+        std::cout << diff_to_markdown(d, regressions);
+      else
+        std::cout << diff_to_text(d, regressions);
+      return regressions.empty() ? kOk : kVerifyFailed;
+    });
+  });
+}
+
+} // namespace osched::cli

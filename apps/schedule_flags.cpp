@@ -1,0 +1,45 @@
+#include "schedule_flags.h"
+
+#include <fstream>
+#include <iterator>
+#include <variant>
+
+#include "pipeline/schedule_options.h"
+#include "run_errors.h"
+
+namespace osched::cli {
+
+void add_table_options(CLI::App& cmd, ScheduleConfig& cfg) {
+  for (const OptionSpec& s : schedule_options()) {
+    if (s.flag.empty())
+      continue;
+    const std::string flag(s.flag), help(s.help);
+    std::visit(
+        OptionVisitor{
+            [&](OptionFieldRef<bool> f) { cmd.add_flag(flag, f(cfg), help); },
+            [&](OptionFieldRef<nlohmann::json>) {},
+            [&](OptionFieldRef<std::optional<int>> f) { cmd.add_option(flag, f(cfg), help); },
+            [&](OptionFieldRef<std::string> f) {
+              auto* o = cmd.add_option(flag, f(cfg), help);
+              if (!f(cfg).empty())
+                o->capture_default_str();
+            },
+            [&](auto f) { cmd.add_option(flag, f(cfg), help)->capture_default_str(); }},
+        s.field);
+  }
+}
+
+void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfig& cfg) {
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in)
+      throw InputError(path + ": cannot open config file");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    apply_schedule_config(text, path, cfg, [&](std::string_view flag) {
+      return cmd.get_option(std::string(flag))->count() > 0;
+    });
+  }
+  check_schedule_options(cfg);
+}
+
+} // namespace osched::cli
