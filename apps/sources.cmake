@@ -7,5 +7,6 @@ target_sources(overlap-sched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_schedule.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_import_fx.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_diff.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_batch.cpp
 )
 target_include_directories(overlap-sched PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/apps)

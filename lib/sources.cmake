@@ -30,6 +30,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_pipeline.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_options.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_job.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/batch.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/overlap_interval.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/bucket_planner.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/bucketing/apply_buckets.cpp
