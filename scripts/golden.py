@@ -65,6 +65,10 @@ def cases():
         ("fsdp_tiny.synthetic_bench", "testdata/fsdp_tiny.json",
          ["--benchmark-compute", "--collective-estimator", "benchmark", "--benchmark-backend", "synthetic"]),
         ("memory_tight.pb_out", sc + "memory_tight.json", ["--out-format", "pb"]),
+        ("example.improved", "testdata/example_llama_fsdp.json", ["--policy", "improved"]),
+        ("example.improved_mem_tight", "testdata/example_llama_fsdp.json",
+         ["--policy", "improved", "--max-memory-increase-gb", "0", "--max-memory-increase-ratio", "0"]),
+        ("memory_tight.improved_bucketed", sc + "memory_tight.json", ["--policy", "improved"] + BUCKET),
     ]
     return out
 

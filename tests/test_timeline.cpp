@@ -18,7 +18,7 @@ struct Interval {
 
 } // namespace
 
-TEST_CASE("--trace writes both timelines as trace events that match the simulation") {
+TEST_CASE("timeline: --trace writes both timelines as trace events that match the simulation") {
   TempDir tmp;
   const std::string g = source_path("testdata/tp_two_groups.json");
   CliResult r = run_cli("schedule " + g + " -o " + tmp.file("s.json") + " --report " +
@@ -82,7 +82,7 @@ TEST_CASE("--trace writes both timelines as trace events that match the simulati
   CHECK(end_us[2] / 1000 == Approx(sim["step_ms_after"].get<double>()).margin(2e-6));
 }
 
-TEST_CASE("--html writes a self-contained page, the same on every run") {
+TEST_CASE("timeline: --html writes a self-contained page, the same on every run") {
   TempDir tmp;
   const std::string g = source_path("testdata/example_llama_fsdp.json");
   for (const char* name : {"a.html", "b.html"}) {
@@ -107,7 +107,7 @@ TEST_CASE("--html writes a self-contained page, the same on every run") {
   CHECK(page.find("https://") == std::string::npos);
 }
 
-TEST_CASE("--trace and --html are refused where they would clash") {
+TEST_CASE("timeline: --trace and --html are refused where they would clash") {
   TempDir tmp;
   const std::string g = source_path("testdata/fsdp_tiny.json");
   for (const std::string& flags : std::vector<std::string>{

@@ -97,6 +97,15 @@ std::vector<OptionSpec> build_table() {
   t.push_back(number(
       "--max-memory-increase-ratio", "max_memory_increase_ratio", "see --max-memory-increase-gb",
       [](C& c) -> double& { return c.scheduler.max_memory_increase_ratio; }, 0, 1e6, false));
+  t.push_back(choice("--policy", "policy",
+                     "upstream (PyTorch's greedy) or improved (the greedy, then a bounded local "
+                     "search that keeps a move only if the simulated step shortens within the "
+                     "memory budget)",
+                     [](C& c) -> std::string& { return c.policy; }, {"upstream", "improved"}));
+  t.push_back(count("--policy-time-ms", "policy_time_ms",
+                    "work budget of --policy improved, in milliseconds of the reference machine "
+                    "(counted as trial simulations, so runs are reproducible)",
+                    [](C& c) -> int& { return c.policy_time_ms; }));
   t.push_back(choice("--collective-estimator", "collective_estimator",
                      "analytical or benchmark (NCCL on local GPUs, under mpirun)",
                      [](C& c) -> std::string& { return c.collective_estimator; },

@@ -11,6 +11,7 @@
 #include "pipeline/schedule_options.h"
 #include "report/report.h"
 #include "scheduler/overlap_scheduler.h"
+#include "scheduler/refine_order.h"
 #include "scheduler/reorder.h"
 #include "scheduler/simulate.h"
 
@@ -65,6 +66,21 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   if (config.record_timelines)
     original = build_timeline(in.graph, rt, "original");
   sched = schedule_overlap(in.graph, rt, config.scheduler);
+  std::optional<ReportPolicy> policy;
+  if (config.policy == "improved") {
+    const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
+    RefineResult ref =
+        refine_order(in.graph, rt, config.scheduler, sched.order, limit,
+                     refine_trial_budget(in.graph.nodes.size(), config.policy_time_ms));
+    policy = ReportPolicy{"improved", report_round(ref.step_ms_before), ref.moves, ref.trials,
+                          ref.budget_exhausted};
+    sched.order = std::move(ref.order);
+    sched.scheduled_peak_bytes = ref.peak_bytes;
+    // Moves from the original order (kept by the greedy for the budget)
+    // make an order of their own, within the budget.
+    if (ref.moves > 0)
+      sched.kept_original_order = false;
+  }
   const SimulationResult before =
       simulate_step(in.graph, rt, identity_order(in.graph.nodes.size()));
   const SimulationResult after = simulate_step(in.graph, rt, sched.order);
@@ -80,6 +96,7 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   ri.before = &before;
   ri.after = &after;
   report = build_report(ri);
+  report.policy = std::move(policy);
   return apply_order(std::move(in.graph), sched.order);
 }
 

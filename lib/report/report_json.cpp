@@ -83,6 +83,20 @@ nlohmann::json report_to_json(const ScheduleReport& r) {
                      {"compute_ms", r.simulation.compute_ms},
                      {"exposed_comm_ms_before", r.simulation.exposed_comm_ms_before},
                      {"exposed_comm_ms_after", r.simulation.exposed_comm_ms_after}};
+  const ReportLowerBound& lb = r.lower_bound;
+  j["lower_bound"] = {{"step_ms", lb.step_ms},
+                      {"compute_ms", lb.compute_ms},
+                      {"unhideable_comm_ms", lb.unhideable_comm_ms},
+                      {"busiest_group", lb.busiest_group},
+                      {"busiest_group_comm_ms", lb.busiest_group_comm_ms},
+                      {"gap_ms", lb.gap_ms},
+                      {"gap_percent", lb.gap_percent}};
+  if (r.policy)
+    j["policy"] = {{"name", r.policy->name},
+                   {"greedy_step_ms", r.policy->greedy_step_ms},
+                   {"moves", r.policy->moves},
+                   {"trials", r.policy->trials},
+                   {"budget_exhausted", r.policy->budget_exhausted}};
   nlohmann::json colls = nlohmann::json::array();
   for (const ReportCollective& c : r.collectives) {
     nlohmann::json e = {{"name", c.name},

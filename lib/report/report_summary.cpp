@@ -34,6 +34,15 @@ std::string report_summary(const ScheduleReport& r) {
     o << " (" << fmt(100.0 * (sim.step_ms_before - sim.step_ms_after) / sim.step_ms_before, 1)
       << "% faster)";
   o << "\n";
+  o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute "
+    << fmt(r.lower_bound.compute_ms) << " + unhideable communication "
+    << fmt(r.lower_bound.unhideable_comm_ms) << ", or busiest group "
+    << fmt(r.lower_bound.busiest_group_comm_ms) << "); the step is "
+    << fmt(r.lower_bound.gap_percent, 1) << "% above it\n";
+  if (r.policy)
+    o << "  policy " << r.policy->name << ": greedy step " << fmt(r.policy->greedy_step_ms)
+      << " ms, " << r.policy->moves << " moves kept of " << r.policy->trials << " tried"
+      << (r.policy->budget_exhausted ? " (work budget spent)" : "") << "\n";
   o << "  exposed communication: " << fmt(sim.exposed_comm_ms_before) << " ms -> "
     << fmt(sim.exposed_comm_ms_after)
     << " ms (simulated); scheduler accounting: " << fmt(t.total_exposed) << " ms exposed, "

@@ -43,6 +43,22 @@ struct ReportSimulation {
          exposed_comm_ms_after = 0;
 };
 
+// The step no order can beat under the same estimates: compute plus the
+// communication no compute can hide, or the busiest group's communication.
+struct ReportLowerBound {
+  double step_ms = 0, compute_ms = 0, unhideable_comm_ms = 0, busiest_group_comm_ms = 0;
+  std::string busiest_group;
+  double gap_ms = 0, gap_percent = 0; // of the scheduled step above it
+};
+
+// --policy improved: what the local search after the greedy did.
+struct ReportPolicy {
+  std::string name;
+  double greedy_step_ms = 0; // the upstream greedy's simulated step
+  int moves = 0, trials = 0;
+  bool budget_exhausted = false;
+};
+
 struct ReportCollective {
   std::string name, kind, group;
   int64_t bytes = 0;
@@ -77,6 +93,8 @@ struct ScheduleReport {
   std::vector<std::string> warnings;
   ReportTimes time_ms;
   ReportSimulation simulation;
+  ReportLowerBound lower_bound;
+  std::optional<ReportPolicy> policy;
   std::vector<ReportCollective> collectives;
   std::optional<BenchmarkSummary> benchmark;
   std::optional<ReportBucketing> bucketing;
