@@ -1,4 +1,5 @@
-// The whole schedule job (with bucketing and overlap deps) on small graphs
+// The whole schedule job (with bucketing and overlap deps, both policies,
+// and the timelines drawn) on small graphs
 // that read and validate: it must not crash, and its output must be a legal
 // reordering of the input (verify), within the memory budget.
 
@@ -14,6 +15,8 @@
 #include "io/json_io.h"
 #include "io/validate.h"
 #include "pipeline/schedule_pipeline.h"
+#include "report/html_page.h"
+#include "report/trace_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 64 * 1024)
@@ -29,10 +32,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (g.nodes.size() > 2000)
     return 0;
-  for (bool bucketing : {false, true}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool bucketing = variant % 2 == 1;
     osched::ScheduleConfig cfg;
     cfg.collective_bucketing = bucketing;
     cfg.insert_overlap_deps = true;
+    // The improved policy's local search, and the timelines drawn from it.
+    if (variant >= 2) {
+      cfg.policy = "improved";
+      cfg.policy_time_ms = 20;
+      cfg.record_timelines = true;
+    }
     osched::ScheduleOutput out;
     try {
       out = osched::run_schedule(osched::schedule_input(g, text, cfg), cfg);
@@ -41,6 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (osched::verify_reordering(g, out.graph).has_value())
       std::abort();
+    if (out.original_timeline && out.scheduled_timeline) {
+      (void)osched::timelines_to_trace({&*out.original_timeline, &*out.scheduled_timeline}).dump();
+      (void)osched::schedule_html(out.report, *out.original_timeline, *out.scheduled_timeline);
+    }
     const auto& m = out.report.memory;
     if (m.scheduled_peak_bytes > m.budget_bytes && m.scheduled_peak_bytes > m.original_peak_bytes)
       std::abort();
