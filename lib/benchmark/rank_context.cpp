@@ -1,6 +1,7 @@
 #include "benchmark/rank_context.h"
 
 #include <cstdlib>
+#include <exception>
 #include <stdexcept>
 
 #include "benchmark/device_error.h"
@@ -66,7 +67,22 @@ public:
   ~MpiRankContext() override {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (owns_ && !finalized)
+    if (!owns_ || finalized)
+      return;
+    // Failing together: each rank still has its error line to print. Were
+    // MPI finalized now, the first rank to exit non-zero could make mpirun
+    // kill the others before they print; finalizing at exit (a fence across
+    // ranks) lets every rank print first.
+    if (std::uncaught_exceptions() > 0) {
+      std::atexit(finalize_at_exit);
+      return;
+    }
+    MPI_Finalize();
+  }
+  static void finalize_at_exit() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized)
       MPI_Finalize();
   }
   int rank() const override { return rank_; }
