@@ -2,6 +2,8 @@
 // the table in pipeline/schedule_options.cpp; the job itself from
 // pipeline/schedule_job.h. This file parses, checks paths and writes.
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -28,6 +30,7 @@ struct ScheduleArgs {
   std::string trace;
   std::string html;
   std::string config;
+  bool timings = false;
   std::string in_format = "auto";
   std::string out_format = "auto";
   bool output_per_rank = false;
@@ -109,6 +112,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
       a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
   // Both outputs complete before either replaces anything, so a failure
   // leaves neither (and the input, even when -o names it, intact).
+  const auto write_start = std::chrono::steady_clock::now();
   const std::string report_text = report_to_json(job.output.report).dump(2) + "\n";
   OutputBatch batch;
   add_graph_output(batch, output, job.output.graph, out_format);
@@ -127,6 +131,12 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
     batch.commit();
   } catch (const IoError& e) {
     throw OutputError(e.what());
+  }
+  if (a.timings && rank == 0) {
+    auto phases = out.phase_seconds;
+    phases.emplace_back("report+write", seconds_since(write_start));
+    for (const auto& [phase, sec] : phases)
+      std::fprintf(stderr, "timing: %-13s %9.3f s\n", phase.c_str(), sec);
   }
   if (!a.quiet && rank == 0)
     std::cerr << report_summary(job.output.report);
@@ -156,6 +166,9 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--output-per-rank", a->output_per_rank,
                 "every rank writes OUT.rankN.ext (and REPORT.rankN.json); default: rank 0 only");
   cmd->add_flag("-q,--quiet", a->quiet, "do not print the summary on stderr");
+  cmd->add_flag(
+      "--timings", a->timings,
+      "print wall seconds per phase (read, schedule, bucket, pin, report+write) on stderr");
   cmd->footer(
       "Examples:\n"
       "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report "

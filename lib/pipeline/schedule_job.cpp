@@ -85,9 +85,12 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
 
   ScheduleInput in;
   BenchmarkCache cache;
+  double read_seconds = 0;
   guarded_input_phase(ctx.get(), [&] {
+    const auto t = std::chrono::steady_clock::now();
     std::string bytes = read_file_bytes(input); // once: standard input cannot be read twice
     in.graph = parse_graph_bytes(bytes, input, format);
+    read_seconds = seconds_since(t);
     in.input_hash = content_hash(bytes);
     try {
       if (!cfg.runtime_estimates.empty())
@@ -123,6 +126,7 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
   }
   try {
     result.output = run_schedule(std::move(in), cfg);
+    result.output.phase_seconds.insert(result.output.phase_seconds.begin(), {"read", read_seconds});
   } catch (const std::invalid_argument& e) {
     throw InputError(input + ": " + e.what());
   }

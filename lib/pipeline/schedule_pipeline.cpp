@@ -146,13 +146,19 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
 
 } // namespace
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   Estimators est{config.custom_estimates ? &*config.custom_estimates : nullptr, in.measured,
                  AnalyticalEstimator(in.hardware)};
   ScheduleOutput out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;
+  auto t = std::chrono::steady_clock::now();
   out.graph = reorder(std::move(in), config, est, sched, out.report, out.original_timeline);
+  out.phase_seconds.emplace_back("schedule", seconds_since(t));
   out.report.benchmark = std::move(benchmark);
   if (config.record_timelines)
     out.scheduled_timeline = build_timeline(out.graph, est.of(out.graph), "scheduled");
@@ -160,12 +166,17 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
     return out;
   std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
   if (config.collective_bucketing) {
+    t = std::chrono::steady_clock::now();
     out.report.bucketing = bucket(out.graph, intervals, sched, config, est);
+    out.phase_seconds.emplace_back("bucket", seconds_since(t));
     out.report.memory.scheduled_peak_bytes = out.report.bucketing->peak_bytes; // the output's
   }
-  if (config.insert_overlap_deps)
+  if (config.insert_overlap_deps) {
+    t = std::chrono::steady_clock::now();
     out.report.overlap_deps = ReportOverlapDeps{static_cast<size_t>(
         insert_overlap_deps(out.graph, intervals, config.collective_bucketing))};
+    out.phase_seconds.emplace_back("pin", seconds_since(t));
+  }
   if (config.record_timelines && config.collective_bucketing) // the bucketed graph is the output
     out.scheduled_timeline = build_timeline(out.graph, est.of(out.graph), "scheduled");
   return out;

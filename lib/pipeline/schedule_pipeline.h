@@ -3,9 +3,12 @@
 // simulate before/after, build the reordered graph and the report. Reading
 // files, ranks and measurement are the job's (pipeline/schedule_job.h).
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +26,14 @@ struct ScheduleOutput {
   ScheduleReport report;
   // With config.record_timelines: the input's order and the output graph.
   std::optional<Timeline> original_timeline, scheduled_timeline;
+  // Wall seconds per phase, in the order they ran (schedule --timings,
+  // scripts/bench/run.sh); never part of the report, which stays identical
+  // across runs.
+  std::vector<std::pair<std::string, double>> phase_seconds;
 };
+
+// Wall seconds since `start`, for phase_seconds.
+double seconds_since(std::chrono::steady_clock::time_point start);
 
 // What the schedule core reads besides its options: prepared by
 // run_schedule_job (pipeline/schedule_job.h) or by an embedder through

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Speed benchmark (not a test): per graph family and size, the phases of
+`schedule --timings` (read, schedule, bucket, pin, report+write) for JSON
+and protobuf input, read and write MB/s, wall time and peak RSS, and
+`python3 json.load` of the same JSON file for comparison, all measured in
+the same run.
+
+usage: scripts/bench/run.py [OVERLAP_SCHED] [--sizes 10000,100000] [--families llama,2d,moe]
+                            [--bucketing]"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import gen_testdata as gt  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("tool", nargs="?", default=os.path.join(ROOT, "build", "overlap-sched"))
+ap.add_argument("--sizes", default="10000,100000")
+ap.add_argument("--families", default="llama,2d,moe")
+ap.add_argument("--bucketing", action="store_true", help="also --collective-bucketing --insert-overlap-deps")
+args = ap.parse_args()
+
+
+def generate(family, nodes, path):
+    if family == "llama":
+        gt.llama_fsdp(layers=max(1, round(nodes / 70.6))).save(path)
+    elif family == "moe":
+        gt.moe_a2a_sym_size(layers=max(1, round(nodes / per_moe_layer))).save(path)
+    else:
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_2d_graph.py"),
+                        str(max(1, round(nodes / 17.1))), path], check=True, capture_output=True)
+
+
+def count_nodes(path):
+    with open(path) as f:
+        return len(json.load(f)["nodes"])
+
+
+with tempfile.TemporaryDirectory() as d:
+    probe = os.path.join(d, "probe.json")
+    gt.moe_a2a_sym_size(layers=4).save(probe)
+    per_moe_layer = count_nodes(probe) / 4
+
+
+def schedule(path, out, extra):
+    cmd = ["/usr/bin/time", "-f", "RSS %M", args.tool, "schedule", path, "-o", out, "-q", "--timings",
+           "--report", out + ".report.json", *extra]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    if p.returncode != 0:
+        sys.exit(p.stderr)
+    phases = dict((m.group(1), float(m.group(2))) for m in re.finditer(r"timing: (\S+)\s+([\d.]+) s", p.stderr))
+    rss = int(re.search(r"RSS (\d+)", p.stderr).group(1)) / 1024
+    return phases, wall, rss
+
+
+rows = []
+with tempfile.TemporaryDirectory() as d:
+    for family in args.families.split(","):
+        for size in (int(s) for s in args.sizes.split(",")):
+            src = os.path.join(d, f"{family}{size}.json")
+            generate(family, size, src)
+            nodes = count_nodes(src)
+            pb = src[:-5] + ".pb"
+            subprocess.run([args.tool, "convert", src, pb], check=True)
+            t0 = time.monotonic()
+            json.load(open(src))
+            py_load = time.monotonic() - t0
+            for fmt, path in (("json", src), ("pb", pb)):
+                mb = os.path.getsize(path) / 1e6
+                for label, extra in [("", [])] + ([("+bucket+deps", ["--collective-bucketing", "--insert-overlap-deps"])]
+                                                 if args.bucketing else []):
+                    out = os.path.join(d, "out." + fmt)
+                    phases, wall, rss = schedule(path, out, extra)
+                    out_mb = os.path.getsize(out) / 1e6
+                    rows.append((family + label, nodes, fmt, mb, phases, wall, rss, out_mb,
+                                 py_load if fmt == "json" else None))
+
+print("| family | nodes | in | MB | read s | read MB/s | schedule s | bucket s | pin s | report+write s | write MB/s | wall s | peak RSS MB | python json.load s |")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for fam, nodes, fmt, mb, ph, wall, rss, out_mb, py in rows:
+    rd, wr = ph.get("read", 0), ph.get("report+write", 0)
+    print(f"| {fam} | {nodes} | {fmt} | {mb:.1f} | {rd:.3f} | {mb / rd if rd else 0:.0f} | {ph.get('schedule', 0):.3f} | "
+          f"{ph.get('bucket', 0):.3f} | {ph.get('pin', 0):.3f} | {wr:.3f} | {out_mb / wr if wr else 0:.0f} | {wall:.2f} | "
+          f"{rss:.0f} | {'' if py is None else f'{py:.3f}'} |")
