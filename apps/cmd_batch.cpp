@@ -223,7 +223,8 @@ void add_batch_command(CLI::App& app, int& exit_code) {
       "Writes OUTDIR/REL.{json,pb}, REL.report.json and REL.osched-stamp.json per graph, and\n"
       "OUTDIR/summary.jsonl and summary.csv. Exit 2 if any graph failed (the others still run).\n"
       "Examples:\n"
-      "  overlap-sched batch testdata/scenarios -o /tmp/sched -j 2\n"
+      "  overlap-sched batch testdata/fsdp_tiny.json testdata/tp_two_groups.json -o /tmp/sched -j "
+      "2\n"
       "  mpirun -np 4 overlap-sched batch graphs/ -o out/ --max-in-flight-gb 2\n");
   cmd->callback([&exit_code, a, cmd] { exit_code = run_guarded([&] { return run(*a, *cmd); }); });
 }
