@@ -43,10 +43,6 @@ bool inside(const fs::path& p, const fs::path& dir) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-std::string one_line(const std::string& s) {
-  return escape_line(s);
-}
-
 } // namespace
 
 std::vector<BatchItem> collect_batch_inputs(const std::vector<std::string>& inputs,
@@ -168,7 +164,7 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
     r.status = "ok";
   } catch (const std::exception& e) {
     r.status = "failed";
-    r.error = one_line(e.what());
+    r.error = escape_line(e.what()); // one line, whatever the input held
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
