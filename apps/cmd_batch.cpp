@@ -15,7 +15,6 @@
 
 #include "benchmark/rank_context.h"
 #include "commands.h"
-#include "cost/estimator.h"
 #include "exit_codes.h"
 #include "io/escape.h"
 #include "io/output_batch.h"
@@ -105,9 +104,7 @@ int run(BatchArgs& a, CLI::App& cmd) {
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("--out-format: ") + e.what());
   }
-  if (!a.cfg.runtime_estimates.empty())
-    a.cfg.custom_estimates =
-        parse_custom_estimates(read_file_bytes(a.cfg.runtime_estimates), a.cfg.runtime_estimates);
+  load_runtime_estimates(a.cfg);
   std::unique_ptr<RankContext> ctx =
       launched_by_mpi() ? make_mpi_context() : make_single_rank_context();
   const int rank = ctx->rank(), size = ctx->size();

@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "commands.h"
-#include "cost/estimator.h"
 #include "exit_codes.h"
 #include "io/escape.h"
 #include "io/graph_file.h"
@@ -75,9 +74,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
       } catch (const std::invalid_argument& e) {
         throw InputError(std::string("--fail-on: ") + e.what());
       }
-      if (!a->cfg.runtime_estimates.empty())
-        a->cfg.custom_estimates = parse_custom_estimates(read_file_bytes(a->cfg.runtime_estimates),
-                                                         a->cfg.runtime_estimates);
+      load_runtime_estimates(a->cfg);
       const nlohmann::json base = load_report(a->base, a->cfg);
       const nlohmann::json next = load_report(a->next, a->cfg);
       ReportDiff d;

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <variant>
 
+#include "cost/estimator.h"
 #include "pipeline/schedule_options.h"
 #include "run_errors.h"
 
@@ -40,6 +41,16 @@ void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfi
     });
   }
   check_schedule_options(cfg);
+}
+
+void load_runtime_estimates(ScheduleConfig& cfg) {
+  if (cfg.runtime_estimates.empty())
+    return;
+  try {
+    cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
 }
 
 } // namespace osched::cli

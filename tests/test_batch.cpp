@@ -124,8 +124,12 @@ TEST_CASE("batch: outputs and summary are the same for any -j, list files too") 
   for (const std::string& bad :
        std::vector<std::string>{tmp.file("missing") + " -o " + tmp.file("o"),
                                 tmp.file("in") + " -o " + tmp.file("o") + " -j 0",
-                                tmp.file("in/sub/notes.txt") + " -o " + tmp.file("o")}) {
+                                tmp.file("in/sub/notes.txt") + " -o " + tmp.file("o"),
+                                tmp.file("in") + " -o " + tmp.file("o") + " --runtime-estimates " +
+                                    tmp.file("in/sub/notes.txt")}) {
     INFO(bad);
-    CHECK(run_cli("batch " + bad).exit_code == 2);
+    CliResult r = run_cli("batch " + bad);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("internal") == std::string::npos);
   }
 }

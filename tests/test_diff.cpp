@@ -125,11 +125,15 @@ TEST_CASE("diff: exit codes and formats through the CLI") {
   // Bad input: exit 2, one line.
   for (const std::string& args :
        {pair + " --fail-on 'bogus>1'", tmp.file("broken.json") + " " + tmp.file("next.json"),
-        tmp.file("missing.json") + " " + tmp.file("next.json"), pair + " --format yaml"}) {
+        tmp.file("missing.json") + " " + tmp.file("next.json"),
+        pair + " --runtime-estimates " + tmp.file("broken.json")}) {
     INFO(args);
     r = run_cli("diff " + args);
     CHECK(r.exit_code == 2);
+    CHECK(r.err.find("internal") == std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
+  CHECK(run_cli("diff " + pair + " --format yaml").exit_code == 2); // CLI11's usage error
 }
 
 TEST_CASE("diff: graphs are scheduled with the given options") {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "graph/collective_info.h"
+#include "io/escape.h"
 #include "io/fx_import.h"
 #include "io/graph_file.h"
 #include "io/json_io.h"
@@ -403,4 +404,17 @@ TEST_CASE("import-fx: regression inputs in testdata/fx/invalid fail cleanly") {
     ++seen;
   }
   CHECK(seen == expected.size());
+}
+
+TEST_CASE("escape and the UTF-8 check agree on what is UTF-8") {
+  // RFC 3629: U+00E9 and U+1F600 are well formed; an overlong '/' (C0 AF),
+  // a surrogate (ED A0 80), a truncated sequence and 0xFF are not.
+  CHECK(escape_line("caf\xc3\xa9 \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xf0\x9f\x98\x80");
+  CHECK(invalid_utf8_offset("caf\xc3\xa9 \xf0\x9f\x98\x80") == std::string_view::npos);
+  CHECK(escape_line("a\xc0\xaf") == "a\\xC0\\xAF");
+  CHECK(invalid_utf8_offset("a\xc0\xaf") == 1);
+  CHECK(escape_line("\xed\xa0\x80") == "\\xED\\xA0\\x80");
+  CHECK(invalid_utf8_offset("ok\xed\xa0\x80") == 2);
+  CHECK(invalid_utf8_offset("\xe2\x82") == 0);
+  CHECK(escape_line("\xff") == "\\xFF");
 }

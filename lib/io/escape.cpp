@@ -5,13 +5,33 @@
 namespace osched {
 namespace {
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0.
+// Length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629: no
+// overlong forms, no surrogates, nothing past U+10FFFF), or 0.
 size_t utf8_length(std::string_view s, size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
-  size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-  if (n == 0 || i + n > s.size())
+  if (c < 0x80)
+    return 1;
+  size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF; // bounds of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    lo = c == 0xE0 ? 0xA0 : 0x80;
+    hi = c == 0xED ? 0x9F : 0xBF;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    lo = c == 0xF0 ? 0x90 : 0x80;
+    hi = c == 0xF4 ? 0x8F : 0xBF;
+  } else {
     return 0;
-  for (size_t k = 1; k < n; ++k)
+  }
+  if (i + n > s.size())
+    return 0;
+  const auto c1 = static_cast<unsigned char>(s[i + 1]);
+  if (c1 < lo || c1 > hi)
+    return 0;
+  for (size_t k = 2; k < n; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
       return 0;
   return n;
@@ -70,34 +90,9 @@ std::string escape_quoted(std::string_view s) {
 
 size_t invalid_utf8_offset(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xBF; // bounds of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 3;
-      lo = c == 0xE0 ? 0xA0 : 0x80;
-      hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 4;
-      lo = c == 0xF0 ? 0x90 : 0x80;
-      hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else {
+    const size_t n = utf8_length(s, i);
+    if (n == 0)
       return i;
-    }
-    if (i + n > s.size())
-      return i;
-    const auto c1 = static_cast<unsigned char>(s[i + 1]);
-    if (c1 < lo || c1 > hi)
-      return i;
-    for (size_t k = 2; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
-        return i;
     i += n;
   }
   return std::string_view::npos;

@@ -160,24 +160,22 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   out.graph = reorder(std::move(in), config, est, sched, out.report, out.original_timeline);
   out.phase_seconds.emplace_back("schedule", seconds_since(t));
   out.report.benchmark = std::move(benchmark);
-  if (config.record_timelines)
-    out.scheduled_timeline = build_timeline(out.graph, est.of(out.graph), "scheduled");
-  if (!config.collective_bucketing && !config.insert_overlap_deps)
-    return out;
-  std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
-  if (config.collective_bucketing) {
-    t = std::chrono::steady_clock::now();
-    out.report.bucketing = bucket(out.graph, intervals, sched, config, est);
-    out.phase_seconds.emplace_back("bucket", seconds_since(t));
-    out.report.memory.scheduled_peak_bytes = out.report.bucketing->peak_bytes; // the output's
+  if (config.collective_bucketing || config.insert_overlap_deps) {
+    std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
+    if (config.collective_bucketing) {
+      t = std::chrono::steady_clock::now();
+      out.report.bucketing = bucket(out.graph, intervals, sched, config, est);
+      out.phase_seconds.emplace_back("bucket", seconds_since(t));
+      out.report.memory.scheduled_peak_bytes = out.report.bucketing->peak_bytes; // the output's
+    }
+    if (config.insert_overlap_deps) {
+      t = std::chrono::steady_clock::now();
+      out.report.overlap_deps = ReportOverlapDeps{static_cast<size_t>(
+          insert_overlap_deps(out.graph, intervals, config.collective_bucketing))};
+      out.phase_seconds.emplace_back("pin", seconds_since(t));
+    }
   }
-  if (config.insert_overlap_deps) {
-    t = std::chrono::steady_clock::now();
-    out.report.overlap_deps = ReportOverlapDeps{static_cast<size_t>(
-        insert_overlap_deps(out.graph, intervals, config.collective_bucketing))};
-    out.phase_seconds.emplace_back("pin", seconds_since(t));
-  }
-  if (config.record_timelines && config.collective_bucketing) // the bucketed graph is the output
+  if (config.record_timelines) // of the output graph, bucketed or not
     out.scheduled_timeline = build_timeline(out.graph, est.of(out.graph), "scheduled");
   return out;
 }
