@@ -3,9 +3,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "analysis/verify.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
+#include "report/timeline.h"
 #include "scheduler/refine_order.h"
 #include "scheduler/simulate.h"
 #include "test_support.h"
@@ -131,4 +134,28 @@ TEST_CASE("policy: --policy improved is never worse than upstream, verified, wit
       CHECK(read_text(tmp.file("i.json")) == read_text(tmp.file("j.json")));
     }
   }
+}
+
+TEST_CASE("timeline: intervals of the late-gather graph, traced by hand") {
+  // In its own order with unit runtimes: mm0 0-1, mm1 1-2, then the gather
+  // is issued at 2 on tp's stream and the compute stream waits at ag_wait
+  // until 3; mm2 runs 3-4.
+  LateGather lg;
+  const Timeline t = build_timeline(lg.g, lg.rt, "original");
+  CHECK(t.step_ms == Approx(4.0));
+  CHECK(t.exposed_comm_ms == Approx(1.0));
+  CHECK(t.tracks == std::vector<std::string>{"compute", "tp"});
+  std::vector<std::string> seen;
+  for (const TimelineEvent& e : t.events) {
+    char b[96];
+    std::snprintf(b, sizeof b, "%s@%s %.0f-%.0f", e.name.c_str(), e.track.c_str(), e.start_ms,
+                  e.end_ms);
+    seen.push_back(b);
+  }
+  CHECK(seen == std::vector<std::string>{"mm0@compute 0-1", "mm1@compute 1-2", "ag@tp 2-3",
+                                         "ag_wait@compute 2-3", "mm2@compute 3-4"});
+  const TimelineEvent& wait = t.events[3];
+  CHECK(wait.kind == TimelineEvent::Kind::ExposedWait);
+  CHECK(wait.on == "ag");
+  CHECK(t.events[2].bytes > 0);
 }
