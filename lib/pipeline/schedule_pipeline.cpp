@@ -61,11 +61,17 @@ std::vector<NodeId> identity_order(size_t n) {
 // Schedules `g`, fills the report's core sections (names are read before the
 // nodes move) and returns the reordered graph.
 Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
-              ScheduleResult& sched, ScheduleReport& report, std::optional<Timeline>& original) {
+              ScheduleResult& sched, ScheduleReport& report, std::optional<Timeline>& original,
+              PhaseSeconds& phases) {
+  auto t = std::chrono::steady_clock::now();
   const RuntimeTable rt = est.of(in.graph);
   if (config.record_timelines)
     original = build_timeline(in.graph, rt, "original");
+  phases.emplace_back("estimate", seconds_since(t));
   sched = schedule_overlap(in.graph, rt, config.scheduler);
+  phases.emplace_back("analyse", sched.analysis_seconds);
+  phases.emplace_back("schedule", sched.scheduling_seconds);
+  t = std::chrono::steady_clock::now();
   std::optional<ReportPolicy> policy;
   if (config.policy == "improved") {
     const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
@@ -81,9 +87,14 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
     if (ref.moves > 0)
       sched.kept_original_order = false;
   }
+  if (policy)
+    phases.emplace_back("refine", seconds_since(t));
+  t = std::chrono::steady_clock::now();
   const SimulationResult before =
       simulate_step(in.graph, rt, identity_order(in.graph.nodes.size()));
   const SimulationResult after = simulate_step(in.graph, rt, sched.order);
+  phases.emplace_back("simulate", seconds_since(t));
+  t = std::chrono::steady_clock::now();
   spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", in.graph.size(), before.step_ms,
                after.step_ms);
   ReportInputs ri;
@@ -97,7 +108,11 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   ri.after = &after;
   report = build_report(ri);
   report.policy = std::move(policy);
-  return apply_order(std::move(in.graph), sched.order);
+  phases.emplace_back("report", seconds_since(t));
+  t = std::chrono::steady_clock::now();
+  Graph reordered = apply_order(std::move(in.graph), sched.order);
+  phases.emplace_back("reorder", seconds_since(t));
+  return reordered;
 }
 
 // Merges collectives that overlap the same compute; `intervals` follow the
@@ -156,9 +171,9 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   ScheduleOutput out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;
+  out.graph = reorder(std::move(in), config, est, sched, out.report, out.original_timeline,
+                      out.phase_seconds);
   auto t = std::chrono::steady_clock::now();
-  out.graph = reorder(std::move(in), config, est, sched, out.report, out.original_timeline);
-  out.phase_seconds.emplace_back("schedule", seconds_since(t));
   out.report.benchmark = std::move(benchmark);
   if (config.collective_bucketing || config.insert_overlap_deps) {
     std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);

@@ -21,6 +21,9 @@
 
 namespace osched {
 
+// Wall seconds per named phase, in the order the phases ran.
+using PhaseSeconds = std::vector<std::pair<std::string, double>>;
+
 struct ScheduleOutput {
   Graph graph;
   ScheduleReport report;
@@ -29,7 +32,7 @@ struct ScheduleOutput {
   // Wall seconds per phase, in the order they ran (schedule --timings,
   // scripts/bench/run.sh); never part of the report, which stays identical
   // across runs.
-  std::vector<std::pair<std::string, double>> phase_seconds;
+  PhaseSeconds phase_seconds;
 };
 
 // Wall seconds since `start`, for phase_seconds.

@@ -1,6 +1,7 @@
 #include "scheduler/overlap_scheduler.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <queue>
@@ -533,7 +534,9 @@ int64_t memory_budget(int64_t original_peak, const SchedulerOptions& opt) {
 
 ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
                                 const SchedulerOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   const ScheduleAnalysis analysis(g, runtimes, options);
+  const auto analysed = std::chrono::steady_clock::now();
   const std::unique_ptr<SchedulePolicy> policy = policy_for(options);
   ScheduleResult r = Scheduler(analysis, *policy, options, std::nullopt).run();
   const int64_t budget = r.memory_budget_bytes;
@@ -559,6 +562,9 @@ ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
   }
   if (r.scheduled_peak_bytes > budget && r.original_peak_bytes <= budget)
     r = original_order_result(g, runtimes, std::move(r));
+  r.analysis_seconds = std::chrono::duration<double>(analysed - started).count();
+  r.scheduling_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - analysed).count();
   return r;
 }
 

@@ -46,6 +46,10 @@ struct ScheduleResult {
   double total_exposed_ms = 0;
   double hideable_exposed_ms = 0;  // exposed ms of the potentially hidden ones
   double potential_exposed_ms = 0; // all their estimated ms: the exposure if nothing overlapped
+  // Wall seconds spent on the analysis (dependencies, memory, potential
+  // overlap) and on the list scheduling itself, for --timings.
+  double analysis_seconds = 0;
+  double scheduling_seconds = 0;
 };
 
 // The peak-memory budget: the original peak plus the allowed increase.

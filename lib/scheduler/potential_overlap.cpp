@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 
 namespace osched {
 namespace {
@@ -82,11 +83,67 @@ void resolve_far(const DependencyGraph& dg, const std::vector<NodeId>& compute,
   }
 }
 
+// Lower bounds on how much of the compute order is related to each node,
+// from its neighbours alone (one pass each way, O(E log E)): `prefix[v]` = k
+// proves compute nodes 0..k-1 are all ancestors of v, `suffix[v]` = k proves
+// compute nodes k.. are all descendants. A node's bound is the best of its
+// neighbours' bounds, extended by neighbours that are themselves the adjacent
+// compute nodes (a matmul pair on two branches). On chain-like stretches (a
+// TP all-reduce between two matmuls) they are exact, so such nodes are known
+// to have no independent compute without any search.
+struct ComputeCoverage {
+  std::vector<int32_t> prefix, suffix;
+};
+
+ComputeCoverage compute_coverage(const DependencyGraph& dg, const std::vector<NodeId>& compute) {
+  const NodeId n = dg.size();
+  const int32_t nc = static_cast<int32_t>(compute.size());
+  std::vector<int32_t> ordinal(static_cast<size_t>(n), -1);
+  for (int32_t j = 0; j < nc; ++j)
+    ordinal[compute[j]] = j;
+  ComputeCoverage cov;
+  cov.prefix.assign(static_cast<size_t>(n), 0);
+  cov.suffix.assign(static_cast<size_t>(n), nc);
+  std::vector<int32_t> points;
+  for (NodeId v = 0; v < n; ++v) {
+    int32_t k = 0;
+    points.clear();
+    auto [b, e] = dg.inputs(v);
+    for (auto p = b; p != e; ++p) {
+      k = std::max(k, cov.prefix[*p]);
+      if (ordinal[*p] >= 0)
+        points.push_back(ordinal[*p]);
+    }
+    std::sort(points.begin(), points.end());
+    for (int32_t j : points)
+      if (j == k)
+        ++k;
+    cov.prefix[v] = k;
+  }
+  for (NodeId v = n - 1; v >= 0; --v) {
+    int32_t k = nc;
+    points.clear();
+    auto [b, e] = dg.users(v);
+    for (auto p = b; p != e; ++p) {
+      k = std::min(k, cov.suffix[*p]);
+      if (ordinal[*p] >= 0)
+        points.push_back(ordinal[*p]);
+    }
+    std::sort(points.begin(), points.end(), std::greater<>());
+    for (int32_t j : points)
+      if (j == k - 1)
+        --k;
+    cov.suffix[v] = k;
+  }
+  return cov;
+}
+
 } // namespace
 
 std::vector<NodeId> PotentialOverlap::find_hiding(const std::vector<NodeId>& nodes) const {
   std::vector<NodeId> result(nodes.size(), -1);
   const int64_t nc = static_cast<int64_t>(compute_.size());
+  const ComputeCoverage cov = compute_coverage(dg_, compute_);
   std::vector<size_t> far; // left to resolve_far
   // Most nodes have an independent compute node close by, found with a few
   // windowed reachability checks. A node whose checks exceed this budget is
@@ -98,6 +155,10 @@ std::vector<NodeId> PotentialOverlap::find_hiding(const std::vector<NodeId>& nod
     // Walk outwards from x's position: nearest neighbour first.
     int64_t right = std::lower_bound(compute_.begin(), compute_.end(), x) - compute_.begin();
     int64_t left = right - 1;
+    const int64_t after =
+        right < nc && compute_[right] == x ? right + 1 : right; // first compute past x
+    if (cov.prefix[x] >= right && cov.suffix[x] <= after)
+      continue; // every compute node is an ancestor or a descendant
     while (left >= 0 || right < nc) {
       int64_t pick;
       if (left < 0)
