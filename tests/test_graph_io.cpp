@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include <algorithm>
+#include <limits>
 
 #include "graph/collective.h"
 #include "graph/dedupe.h"
@@ -12,6 +13,7 @@
 #include "io/graph_error.h"
 #include "io/graph_file.h"
 #include "io/json_io.h"
+#include "io/json_node_writer.h"
 #include "io/proto_io.h"
 #include "scheduler/reorder.h"
 #include "test_support.h"
@@ -33,6 +35,85 @@ TEST_CASE("every testdata graph round-trips JSON -> pb -> JSON byte-identically"
     CHECK(graph_to_json_text(graph_from_json_text(canonical)) == canonical);
     CHECK(graph_to_proto_bytes(back) == pb);
   }
+}
+
+TEST_CASE("the direct node writer prints exactly what the JSON tree prints") {
+  auto same = [](const Node& n, const Graph& g) {
+    std::string direct;
+    append_node_json(direct, n, g);
+    CHECK(direct == node_to_json(n, g).dump());
+  };
+  for (const auto& path : valid_graphs()) {
+    INFO(path);
+    Graph g = read_graph_file(path);
+    for (const Node& n : g.nodes)
+      same(n, g);
+  }
+  // Every field and the awkward values: escapes, UTF-8, floats, symbols,
+  // storages, kwarg mutations, unknown fields, kwargs out of key order.
+  Graph g;
+  Node a;
+  a.name = "a\"q\"\\ \u00e9\t\x01";
+  a.op = NodeOp::Placeholder;
+  g.nodes.push_back(a);
+  Node b;
+  b.name = "b";
+  b.target = "aten.foo.default";
+  b.args = {Value::node_ref(0),
+            Value::node_ref(0, 2),
+            Value::real(1.0),
+            Value::real(0.1),
+            Value::real(-1e300),
+            Value::real(std::numeric_limits<double>::quiet_NaN()),
+            Value::integer(INT64_MIN),
+            Value::boolean(false),
+            Value::null(),
+            Value::string("x/y\u2028\x7f")};
+  Value list;
+  list.kind = Value::Kind::List;
+  list.list = {Value::integer(1), Value::string("s")};
+  b.args.push_back(list);
+  b.kwargs = {{"alpha", Value::real(2.5)}, {"out", Value::node_ref(0)}};
+  b.val_kind = ValKind::List;
+  TensorMeta t;
+  t.shape = {Dim::of(4), Dim::of(0)};
+  t.shape[1].sym_id = intern_symbol("s0 + 1");
+  t.shape[1].value = 7;
+  Dim unbacked;
+  unbacked.sym_id = intern_symbol("u0");
+  unbacked.has_hint = false;
+  t.stride = {unbacked, Dim::of(1)};
+  t.dtype = DType::BFloat16;
+  t.device = "cuda:0";
+  t.storage = "st\"1";
+  t.storage_offset = 3;
+  t.storage_bytes = 1024;
+  b.val = {t, std::nullopt};
+  b.tags = std::vector<std::string>{"pointwise", "\n"};
+  b.is_view = false;
+  b.mutates = std::vector<MutatedArg>{{0, ""}, {-1, "out"}};
+  b.control_deps = {0};
+  b.meta = {{"stack", "line\n"}, {"n", 1.5}};
+  g.nodes.push_back(b);
+  same(g.nodes[1], g);
+  Node c = b;
+  c.kwargs = {{"z", Value::integer(1)}, {"a", Value::integer(2)}}; // out of order
+  same(c, g);
+  Node d = b;
+  d.extra = {{"zz", 1}, {"aa", {1, 2}}};
+  same(d, g);
+  Node e = b;
+  e.val[0]->extra = {{"requires_grad", true}};
+  same(e, g);
+  Node f = b;
+  f.val_kind = ValKind::Single;
+  f.val.resize(1);
+  same(f, g);
+  f.val[0].reset();
+  same(f, g);
+  f.val_kind = ValKind::Null;
+  f.val.clear();
+  same(f, g);
 }
 
 TEST_CASE("unknown fields, meta, symbolic dims and multi-output vals survive round trips") {

@@ -210,3 +210,34 @@ TEST_CASE("the FSDP example hides most of its communication") {
     if (c.name == "fwd0_qkv_ag")
       CHECK(c.why_exposed.at(0) == "no compute node is independent of it");
 }
+
+TEST_CASE("the report's direct text is its JSON tree printed with indent 2") {
+  for (const auto& path : valid_graphs()) {
+    INFO(path);
+    ScheduleConfig cfg;
+    cfg.collective_bucketing = true;
+    cfg.insert_overlap_deps = true;
+    cfg.policy = "improved";
+    const Graph g = read_graph_file(path);
+    const ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
+    CHECK(report_json_text(out.report) == report_to_json(out.report).dump(2) + "\n");
+  }
+  // Names needing escapes, empty and long lists, no collectives at all.
+  ScheduleReport r;
+  r.input.name = "weird \"collectives\": \x01";
+  CHECK(report_json_text(r) == report_to_json(r).dump(2) + "\n");
+  ReportCollective c;
+  c.name = "a\"b\\c\n\u00e9";
+  c.kind = "all_gather";
+  c.group = "\x01";
+  c.bytes = -5;
+  c.estimated_ms = 0.1;
+  c.exposed_ms = 1e-300;
+  c.simulated_exposed_ms = 3;
+  c.hidden_by = {"x", "y\t"};
+  c.wait = "w";
+  c.exposed = true;
+  c.why_exposed = {"because \"q\""};
+  r.collectives = {c, ReportCollective{}};
+  CHECK(report_json_text(r) == report_to_json(r).dump(2) + "\n");
+}

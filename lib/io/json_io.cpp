@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "io/graph_error.h"
+#include "io/json_node_writer.h"
 #include "io/validate.h"
 
 namespace osched {
@@ -706,7 +707,7 @@ void write_graph_json(const Graph& g, const std::function<void(std::string_view)
       out += "[";
       for (size_t i = 0; i < g.nodes.size(); ++i) {
         out += i ? ",\n    " : "\n    ";
-        out += node_to_json(g.nodes[i], g).dump();
+        append_node_json(out, g.nodes[i], g);
         if (out.size() >= (1u << 20)) {
           emit(out);
           out.clear();

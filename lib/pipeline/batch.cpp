@@ -153,7 +153,7 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
     ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes, cfg), cfg);
     const nlohmann::json rep = report_to_json(out.report);
     fs::create_directories(fs::path(paths.graph).parent_path());
-    const std::string report_text = rep.dump(2) + "\n";
+    const std::string report_text = report_json_text(out.report);
     const std::string stamp_text = stamp.dump(2) + "\n";
     OutputBatch batch;
     add_graph_output(batch, paths.graph, out.graph, out_format);

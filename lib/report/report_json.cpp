@@ -1,5 +1,7 @@
 #include "report/report_json.h"
 
+#include <string_view>
+
 namespace osched {
 namespace {
 
@@ -51,9 +53,26 @@ nlohmann::json bucketing_json(const ReportBucketing& b) {
           {"dropped_for_time", b.dropped_for_time}};
 }
 
-} // namespace
+nlohmann::json collective_json(const ReportCollective& c) {
+  nlohmann::json e = {{"name", c.name},
+                      {"kind", c.kind},
+                      {"group", c.group},
+                      {"bytes", c.bytes},
+                      {"estimated_ms", c.estimated_ms},
+                      {"estimate_source", c.estimate_source},
+                      {"exposed_ms", c.exposed_ms},
+                      {"simulated_exposed_ms", c.simulated_exposed_ms},
+                      {"hidden_by", c.hidden_by},
+                      {"schedulable", c.schedulable}};
+  if (c.wait)
+    e["wait"] = *c.wait;
+  if (c.exposed)
+    e["why_exposed"] = c.why_exposed;
+  return e;
+}
 
-nlohmann::json report_to_json(const ScheduleReport& r) {
+// Every section but the collectives.
+nlohmann::json report_head_json(const ScheduleReport& r) {
   nlohmann::json j;
   j["tool"] = {{"name", "overlap-sched"}, {"version", OSCHED_VERSION}};
   j["input"] = {{"name", r.input.name},
@@ -97,25 +116,6 @@ nlohmann::json report_to_json(const ScheduleReport& r) {
                    {"moves", r.policy->moves},
                    {"trials", r.policy->trials},
                    {"budget_exhausted", r.policy->budget_exhausted}};
-  nlohmann::json colls = nlohmann::json::array();
-  for (const ReportCollective& c : r.collectives) {
-    nlohmann::json e = {{"name", c.name},
-                        {"kind", c.kind},
-                        {"group", c.group},
-                        {"bytes", c.bytes},
-                        {"estimated_ms", c.estimated_ms},
-                        {"estimate_source", c.estimate_source},
-                        {"exposed_ms", c.exposed_ms},
-                        {"simulated_exposed_ms", c.simulated_exposed_ms},
-                        {"hidden_by", c.hidden_by},
-                        {"schedulable", c.schedulable}};
-    if (c.wait)
-      e["wait"] = *c.wait;
-    if (c.exposed)
-      e["why_exposed"] = c.why_exposed;
-    colls.push_back(std::move(e));
-  }
-  j["collectives"] = std::move(colls);
   if (r.benchmark)
     j["benchmark"] = benchmark_json(*r.benchmark);
   if (r.bucketing)
@@ -123,6 +123,121 @@ nlohmann::json report_to_json(const ScheduleReport& r) {
   if (r.overlap_deps)
     j["overlap_deps"] = {{"control_deps_added", r.overlap_deps->control_deps_added}};
   return j;
+}
+
+// Pretty-printed as nlohmann's dump(2) would at the given depth: strings
+// through nlohmann unless plainly printable, numbers through its shortest
+// double form.
+struct PrettyWriter {
+  std::string& out;
+
+  void string(std::string_view s) {
+    for (unsigned char ch : s)
+      if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\') {
+        out += nlohmann::json(std::string(s)).dump();
+        return;
+      }
+    out += '"';
+    out.append(s);
+    out += '"';
+  }
+  void number(double v) { out += nlohmann::json(v).dump(); }
+  void integer(int64_t v) { out += std::to_string(v); }
+  void indent(int depth) { out.append(static_cast<size_t>(depth) * 2, ' '); }
+  void key(std::string_view k, int depth, bool first) {
+    out += first ? "\n" : ",\n";
+    indent(depth);
+    string(k);
+    out += ": ";
+  }
+  void strings(const std::vector<std::string>& list, int depth) {
+    if (list.empty()) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    for (size_t i = 0; i < list.size(); ++i) {
+      out += i ? ",\n" : "\n";
+      indent(depth + 1);
+      string(list[i]);
+    }
+    out += '\n';
+    indent(depth);
+    out += ']';
+  }
+  // Keys in sorted order, as collective_json has them.
+  void collective(const ReportCollective& c, int depth) {
+    out += '{';
+    key("bytes", depth + 1, true);
+    integer(c.bytes);
+    key("estimate_source", depth + 1, false);
+    string(c.estimate_source);
+    key("estimated_ms", depth + 1, false);
+    number(c.estimated_ms);
+    key("exposed_ms", depth + 1, false);
+    number(c.exposed_ms);
+    key("group", depth + 1, false);
+    string(c.group);
+    key("hidden_by", depth + 1, false);
+    strings(c.hidden_by, depth + 1);
+    key("kind", depth + 1, false);
+    string(c.kind);
+    key("name", depth + 1, false);
+    string(c.name);
+    key("schedulable", depth + 1, false);
+    out += c.schedulable ? "true" : "false";
+    key("simulated_exposed_ms", depth + 1, false);
+    number(c.simulated_exposed_ms);
+    if (c.wait) {
+      key("wait", depth + 1, false);
+      string(*c.wait);
+    }
+    if (c.exposed) {
+      key("why_exposed", depth + 1, false);
+      strings(c.why_exposed, depth + 1);
+    }
+    out += '\n';
+    indent(depth);
+    out += '}';
+  }
+};
+
+} // namespace
+
+nlohmann::json report_to_json(const ScheduleReport& r) {
+  nlohmann::json j = report_head_json(r);
+  nlohmann::json colls = nlohmann::json::array();
+  for (const ReportCollective& c : r.collectives)
+    colls.push_back(collective_json(c));
+  j["collectives"] = std::move(colls);
+  return j;
+}
+
+std::string report_json_text(const ScheduleReport& r) {
+  // The head is printed with a placeholder where the collectives go; only
+  // a top-level key sits at two spaces of indentation, so the match is
+  // unique whatever the names hold.
+  nlohmann::json head = report_head_json(r);
+  head["collectives"] = "\x01";
+  const std::string text = head.dump(2) + "\n";
+  const std::string marker = "\n  \"collectives\": \"\\u0001\"";
+  const size_t at = text.find(marker);
+  std::string out;
+  out.reserve(text.size() + r.collectives.size() * 512);
+  out.append(text, 0, at + marker.size() - 8); // through `"collectives": `
+  if (r.collectives.empty()) {
+    out += "[]";
+  } else {
+    PrettyWriter w{out};
+    out += '[';
+    for (size_t i = 0; i < r.collectives.size(); ++i) {
+      out += i ? ",\n    " : "\n    ";
+      w.collective(r.collectives[i], 2);
+    }
+    out += "\n  ]";
+  }
+  out.append(text, at + marker.size(), std::string::npos);
+  return out;
 }
 
 } // namespace osched

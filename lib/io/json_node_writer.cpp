@@ -1,0 +1,231 @@
+#include "io/json_node_writer.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "io/json_io.h"
+
+namespace osched {
+namespace {
+
+// Printable ASCII without quote or backslash is copied as is; anything else
+// goes through nlohmann's escaping (control characters, UTF-8 checks), so
+// the bytes and the errors stay nlohmann's.
+void append_string(std::string& out, std::string_view s) {
+  for (unsigned char ch : s)
+    if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\') {
+      out += nlohmann::json(std::string(s)).dump();
+      return;
+    }
+  out += '"';
+  out.append(s.data(), s.size());
+  out += '"';
+}
+
+void append_int(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+void append_value(std::string& out, const Value& v, const Graph& g) {
+  switch (v.kind) {
+  case Value::Kind::Null:
+    out += "null";
+    return;
+  case Value::Kind::Bool:
+    out += v.b ? "true" : "false";
+    return;
+  case Value::Kind::Int:
+    append_int(out, v.i);
+    return;
+  case Value::Kind::Float:
+    out += nlohmann::json(v.f).dump(); // nlohmann's shortest form, "1.0", null for NaN
+    return;
+  case Value::Kind::String:
+    append_string(out, v.s);
+    return;
+  case Value::Kind::List:
+    out += '[';
+    for (size_t i = 0; i < v.list.size(); ++i) {
+      if (i)
+        out += ',';
+      append_value(out, v.list[i], g);
+    }
+    out += ']';
+    return;
+  case Value::Kind::NodeRef:
+    out += '{';
+    if (v.ref_output >= 0) {
+      out += "\"index\":";
+      append_int(out, v.ref_output);
+      out += ',';
+    }
+    out += "\"node\":";
+    append_string(out, g.nodes[v.i].name);
+    out += '}';
+    return;
+  }
+}
+
+void append_dims(std::string& out, const std::vector<Dim>& dims) {
+  out += '[';
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i)
+      out += ',';
+    const Dim& d = dims[i];
+    if (!d.is_symbolic()) {
+      append_int(out, d.value);
+      continue;
+    }
+    out += '{';
+    if (d.has_hint) {
+      out += "\"hint\":";
+      append_int(out, d.value);
+      out += ',';
+    }
+    out += "\"sym\":";
+    append_string(out, d.sym());
+    out += '}';
+  }
+  out += ']';
+}
+
+// Keys in sorted order: device, dtype, shape, storage, storage_bytes,
+// storage_offset, stride.
+void append_meta(std::string& out, const TensorMeta& t) {
+  out += "{\"device\":";
+  append_string(out, t.device);
+  out += ",\"dtype\":";
+  append_string(out, dtype_name(t.dtype));
+  out += ",\"shape\":";
+  append_dims(out, t.shape);
+  if (t.storage) {
+    out += ",\"storage\":";
+    append_string(out, *t.storage);
+  }
+  if (t.storage_bytes) {
+    out += ",\"storage_bytes\":";
+    append_int(out, *t.storage_bytes);
+  }
+  if (t.storage_offset) {
+    out += ",\"storage_offset\":";
+    append_int(out, *t.storage_offset);
+  }
+  out += ",\"stride\":";
+  append_dims(out, t.stride);
+  out += '}';
+}
+
+// What the direct path does not cover: unknown fields (their keys merge into
+// the sorted order) and kwargs not in key order. Rare; printed through JSON.
+bool needs_generic_path(const Node& n) {
+  if (!n.extra.is_null())
+    return true;
+  for (size_t i = 1; i < n.kwargs.size(); ++i)
+    if (!(n.kwargs[i - 1].first < n.kwargs[i].first))
+      return true;
+  for (const auto& m : n.val)
+    if (m && !m->extra.is_null())
+      return true;
+  return false;
+}
+
+} // namespace
+
+// Keys in sorted order: args, control_deps, is_view, kwargs, meta, mutates,
+// name, op, tags, target, val.
+void append_node_json(std::string& out, const Node& n, const Graph& g) {
+  if (needs_generic_path(n)) {
+    out += node_to_json(n, g).dump();
+    return;
+  }
+  out += "{\"args\":[";
+  for (size_t i = 0; i < n.args.size(); ++i) {
+    if (i)
+      out += ',';
+    append_value(out, n.args[i], g);
+  }
+  out += ']';
+  if (!n.control_deps.empty()) {
+    out += ",\"control_deps\":[";
+    for (size_t i = 0; i < n.control_deps.size(); ++i) {
+      if (i)
+        out += ',';
+      append_string(out, g.nodes[n.control_deps[i]].name);
+    }
+    out += ']';
+  }
+  if (n.is_view) {
+    out += ",\"is_view\":";
+    out += *n.is_view ? "true" : "false";
+  }
+  out += ",\"kwargs\":{";
+  for (size_t i = 0; i < n.kwargs.size(); ++i) {
+    if (i)
+      out += ',';
+    append_string(out, n.kwargs[i].first);
+    out += ':';
+    append_value(out, n.kwargs[i].second, g);
+  }
+  out += '}';
+  if (!n.meta.is_null()) {
+    out += ",\"meta\":";
+    out += n.meta.dump();
+  }
+  if (n.mutates) {
+    out += ",\"mutates\":[";
+    for (size_t i = 0; i < n.mutates->size(); ++i) {
+      if (i)
+        out += ',';
+      const MutatedArg& a = (*n.mutates)[i];
+      if (a.position >= 0)
+        append_int(out, a.position);
+      else
+        append_string(out, "kwarg:" + a.kwarg);
+    }
+    out += ']';
+  }
+  out += ",\"name\":";
+  append_string(out, n.name);
+  out += ",\"op\":";
+  append_string(out, node_op_name(n.op));
+  if (n.tags) {
+    out += ",\"tags\":[";
+    for (size_t i = 0; i < n.tags->size(); ++i) {
+      if (i)
+        out += ',';
+      append_string(out, (*n.tags)[i]);
+    }
+    out += ']';
+  }
+  out += ",\"target\":";
+  append_string(out, n.target);
+  out += ",\"val\":";
+  switch (n.val_kind) {
+  case ValKind::Null:
+    out += "null";
+    break;
+  case ValKind::Single:
+    if (n.val.empty() || !n.val[0])
+      out += "null";
+    else
+      append_meta(out, *n.val[0]);
+    break;
+  case ValKind::List:
+    out += '[';
+    for (size_t i = 0; i < n.val.size(); ++i) {
+      if (i)
+        out += ',';
+      if (n.val[i])
+        append_meta(out, *n.val[i]);
+      else
+        out += "null";
+    }
+    out += ']';
+    break;
+  }
+  out += '}';
+}
+
+} // namespace osched
