@@ -11,9 +11,11 @@
 #include "exit_codes.h"
 #include "io/escape.h"
 #include "io/output_batch.h"
+#include "malloc_tuning.h"
 #include "stdout_guard.h"
 
 int main(int argc, char** argv) {
+  osched::cli::reexec_with_malloc_tuning(argv);
   osched::cli::guard_standard_streams();
   osched::remove_temporaries_on_signals();
   // Protobuf's own log lines (e.g. on invalid UTF-8) would break the

@@ -1,5 +1,6 @@
 target_sources(overlap-sched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/run_guarded.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/malloc_tuning.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/stdout_guard.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_basic.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_verify.cpp

@@ -12,6 +12,7 @@
 #include "graph/op_table.h"
 #include "io/graph_error.h"
 #include "io/graph_file.h"
+#include "io/json_fast_reader.h"
 #include "io/json_io.h"
 #include "io/json_node_writer.h"
 #include "io/proto_io.h"
@@ -253,4 +254,86 @@ TEST_CASE("reordering permutes the nodes in place and remaps every reference") {
     for (size_t k = 0; k < a.size(); ++k)
       CHECK(moved.nodes[a[k]].name == g.nodes[b[k]].name);
   }
+}
+
+TEST_CASE("the fast JSON path reads what the general reader reads, and declines the rest") {
+  // Outcome of one reader: the canonical graph, or the error.
+  auto outcome = [](const std::string& text, bool general) {
+    try {
+      Graph g = general ? graph_from_json_text_general(text) : graph_from_json_text(text);
+      return graph_to_json_text(g);
+    } catch (const GraphError& e) {
+      return std::string("error: ") + e.what();
+    }
+  };
+  auto fast_reads = [](const std::string& text) {
+    return read_nodes_fast(text.data(), text.size(), text.size()).has_value();
+  };
+  for (const auto& path : valid_graphs()) {
+    INFO(path);
+    const std::string text = read_text(path);
+    CHECK(outcome(text, false) == outcome(text, true));
+    // Bundled graphs carry no per-node meta: the fast path takes them all,
+    // as written and canonical.
+    CHECK(fast_reads(text));
+    CHECK(fast_reads(outcome(text, true)));
+  }
+  for (const auto& e : std::filesystem::directory_iterator(source_path("testdata/invalid"))) {
+    if (e.path().extension() != ".json")
+      continue;
+    INFO(e.path());
+    const std::string text = read_text(e.path().string());
+    const std::string want = outcome(text, true);
+    CHECK(want.rfind("error: ", 0) == 0);
+    CHECK(outcome(text, false) == want);
+  }
+  // Inputs the fast path must decline or read identically: repeated keys
+  // at every level, integers past int64, -0 and floats, escapes, forward
+  // and unknown references, meta and unknown fields, deep nesting, "nodes"
+  // twice or escaped, trailing garbage.
+  const std::string head =
+      R"({"format":"overlap-sched.graph","version":1,"world_size":1,"process_groups":{},)";
+  const std::string x =
+      R"({"name":"x","op":"placeholder","target":"x","val":{"shape":[2],"dtype":"float32"}})";
+  const std::string out =
+      R"({"name":"output","op":"output","target":"output","args":[[{"node":"y"}]]})";
+  auto graph = [&](const std::string& y) {
+    return head + R"("nodes":[)" + x + "," + y + "," + out + "]}";
+  };
+  const std::string y = R"({"name":"y","op":"call_function","target":"aten.relu.default",)";
+  const std::vector<std::string> cases = {
+      graph(y + R"("args":[{"node":"x"}],"val":{"shape":[2],"dtype":"float32"}})"),
+      graph(y + R"("args":[{"node":"x"}],"args":[],"val":null})"),
+      graph(y + R"("args":[{"node":"x","node":"x"}],"val":null})"),
+      graph(y + R"("args":[{"node":"x"}],"kwargs":{"a":1,"a":2}})"),
+      graph(y +
+            R"("args":[{"node":"x"}],"kwargs":{"b":9223372036854775808,"a":-0,"c":-0.0,"d":1e2}})"),
+      graph(y + R"("args":[{"node":"x"}],"kwargs":{"s":"\u00e9\n\"","t":"\ud83d\ude00"}})"),
+      graph(y + R"("args":[{"node":"z"}]})"),
+      graph(y + R"("args":[{"node":"y"}]})"),
+      graph(y + R"("args":[{"node":"x"}],"meta":{"stack":"f"}})"),
+      graph(y + R"("args":[{"node":"x"}],"custom":1})"),
+      graph(y + R"("args":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})"),
+      graph(
+          y +
+          R"("args":[{"node":"x"}],"val":{"shape":[{"sym":"s0","hint":null},{"sym":"s1","hint":3}],"dtype":"float32","storage":7,"storage_offset":0,"storage_bytes":64}})"),
+      graph(y +
+            R"("args":[{"node":"x"}],"val":{"shape":[2],"dtype":"float32","requires_grad":true}})"),
+      graph(y + R"("args":[{"node":"x"}],"val":{"shape":[-2],"dtype":"float32"}})"),
+      graph(y + R"("args":[{"node":"x","index":-1}]})"),
+      graph(y + R"("args":[{"node":"x"}],"control_deps":["output"]})"),
+      graph(y + R"("args":[{"node":"x"}],"mutates":[0,"kwarg:out","kwarg:"]})"),
+      graph(y + R"("args":[{"node":"x"}],"tags":["pointwise"],"is_view":false})"),
+      graph(y + R"("args":[{"node":"x"}]})") + " x",
+      head + R"("nodes":[)" + x + "]," + R"("nodes":[]})",
+      head + R"("nod\u0065s":[)" + x + "]}",
+      graph(y + R"("args":[{"node":"x"}]} )"),
+  };
+  for (const std::string& text : cases) {
+    INFO(text);
+    CHECK(outcome(text, false) == outcome(text, true));
+  }
+  CHECK(fast_reads(cases[0]));
+  CHECK_FALSE(fast_reads(cases[1])); // a repeated field
+  CHECK_FALSE(fast_reads(cases[8])); // meta: the general reader keeps it
 }

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "io/graph_error.h"
+#include "io/json_fast_reader.h"
 #include "io/json_node_writer.h"
 #include "io/validate.h"
 
@@ -60,6 +61,11 @@ public:
 
   const ReadOptions& options() const { return opts_; }
   void reserve(size_t nodes) { nodes_.reserve(nodes); }
+  // Nodes the fast path read (json_fast_reader.h), in place of add_node().
+  void adopt(std::vector<Node> nodes) {
+    count_ = nodes.size();
+    nodes_ = std::move(nodes);
+  }
 
   // Only names are needed from the rest of the nodes once an error is known.
   bool wants_names_only() const { return collect_names_only_; }
@@ -588,17 +594,12 @@ Graph graph_from_json(const json& doc, const ReadOptions& opts) {
   return g;
 }
 
-Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
-  // Each node is converted as soon as it is parsed and dropped from the
-  // document, so memory holds the model, not a JSON tree of the whole graph.
-  Reader reader(opts);
-  // Every node has one "op" key: counting them estimates the node count, so
-  // the node array is usually allocated once instead of growing by doubling.
-  size_t ops = 0;
-  for (size_t p = text.find("\"op\""); p != std::string::npos; p = text.find("\"op\"", p + 4))
-    ++ops;
-  // Capped, so text full of "op" strings cannot make it reserve absurdly.
-  reader.reserve(std::min(ops, text.size() / 100));
+namespace {
+
+// Parses the document with nlohmann, handing each node to `reader` as soon as
+// it is parsed and dropping it from the document, so memory holds the
+// model, not a JSON tree of the whole graph. Returns the rest.
+json parse_document(const std::string& text, Reader& reader) {
   bool in_nodes = false;
   bool nodes_key = false;
   // Keys seen in each open object: a repeated key is an error, not a
@@ -655,6 +656,51 @@ Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
     throw GraphError("", "",
                      "malformed JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
   }
+  return doc;
+}
+
+// The fast path: nodes through simdjson, the header (the document with an
+// empty node array) through nlohmann. Any failure leaves the text to the
+// general reader, which words the error.
+std::optional<Graph> read_fast(const std::string& text, const ReadOptions& opts) {
+  if (!opts.require_topological_order)
+    return std::nullopt; // forward references are the general reader's
+  try {
+    std::optional<FastNodes> fast = read_nodes_fast(text.data(), text.size(), text.capacity());
+    if (!fast)
+      return std::nullopt;
+    std::string header = text.substr(0, fast->array_begin);
+    header += "[]";
+    header.append(text, fast->array_end, std::string::npos);
+    Reader reader(opts);
+    json doc = parse_document(header, reader);
+    reader.adopt(std::move(fast->nodes));
+    Graph g = reader.finish(doc);
+    validate_graph(g, opts.require_topological_order);
+    return g;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
+  if (std::optional<Graph> g = read_fast(text, opts))
+    return std::move(*g);
+  return graph_from_json_text_general(text, opts);
+}
+
+Graph graph_from_json_text_general(const std::string& text, const ReadOptions& opts) {
+  Reader reader(opts);
+  // Every node has one "op" key: counting them estimates the node count, so
+  // the node array is usually allocated once instead of growing by doubling.
+  size_t ops = 0;
+  for (size_t p = text.find("\"op\""); p != std::string::npos; p = text.find("\"op\"", p + 4))
+    ++ops;
+  // Capped, so text full of "op" strings cannot make it reserve absurdly.
+  reader.reserve(std::min(ops, text.size() / 100));
+  json doc = parse_document(text, reader);
   Graph g = reader.finish(doc);
   validate_graph(g, opts.require_topological_order);
   return g;

@@ -24,7 +24,11 @@ struct ReadOptions {
 };
 
 // Throws GraphError (without file prefix) on malformed or invalid content.
+// Well-formed graphs whose nodes hold only the format's fields take the
+// fast path (json_fast_reader.h); the rest, and every error, the general one.
 Graph graph_from_json_text(const std::string& text, const ReadOptions& opts = {});
+// The general reader alone (nlohmann/json), for comparing the two paths.
+Graph graph_from_json_text_general(const std::string& text, const ReadOptions& opts = {});
 Graph graph_from_json(const nlohmann::json& doc, const ReadOptions& opts = {});
 
 // Builds a Graph from nodes given one at a time as JSON objects, so readers

@@ -1,0 +1,14 @@
+#pragma once
+// Allocator settings for large graphs. A million-node graph is millions of
+// small allocations; on virtual machines each first touch of a 4 KiB page is
+// a costly fault, and glibc returns freed memory only to fault it back in.
+// glibc reads its tunables at start-up only, so the process re-executes
+// itself once with them set (huge pages for the heap, no trimming). Skipped
+// when GLIBC_TUNABLES is already set or OSCHED_MALLOC_TUNING=0.
+
+namespace osched::cli {
+
+// Returns only when no re-execution happened (or it failed).
+void reexec_with_malloc_tuning(char** argv);
+
+} // namespace osched::cli

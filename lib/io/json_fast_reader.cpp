@@ -1,0 +1,585 @@
+#include "io/json_fast_reader.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include <simdjson.h>
+
+namespace osched {
+namespace {
+
+using simdjson::SUCCESS;
+
+// Gives up (the general reader takes over) unless `expr` succeeded.
+#define OSCHED_TRY(expr)                                                                           \
+  do {                                                                                             \
+    if ((expr) != SUCCESS)                                                                         \
+      return false;                                                                                \
+  } while (0)
+
+// ---- splitting the document ------------------------------------------------
+
+bool is_ws(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// Bytes that end a run of plain characters inside a compound value.
+struct ByteClass {
+  std::array<bool, 256> special{};
+  ByteClass() {
+    for (unsigned char c : {'"', '{', '}', '[', ']'})
+      special[c] = true;
+  }
+};
+const ByteClass kClass;
+
+struct Splitter {
+  const char* s;
+  size_t n;
+  size_t i = 0;
+
+  void ws() {
+    while (i < n && is_ws(s[i]))
+      ++i;
+  }
+  // At an opening quote: past the closing one.
+  bool string() {
+    ++i;
+    for (;;) {
+      const void* q = std::memchr(s + i, '"', n - i);
+      if (!q)
+        return false;
+      size_t at = static_cast<const char*>(q) - s;
+      size_t backslashes = 0;
+      while (at - backslashes > i && s[at - backslashes - 1] == '\\')
+        ++backslashes;
+      i = at + 1;
+      if (backslashes % 2 == 0)
+        return true;
+    }
+  }
+  // Past one value; its syntax is checked later by whoever parses it.
+  bool value() {
+    if (i >= n)
+      return false;
+    if (s[i] == '"')
+      return string();
+    if (s[i] != '{' && s[i] != '[') {
+      while (i < n && !is_ws(s[i]) && s[i] != ',' && s[i] != '}' && s[i] != ']')
+        ++i;
+      return true;
+    }
+    int depth = 0;
+    while (i < n) {
+      while (i < n && !kClass.special[static_cast<unsigned char>(s[i])])
+        ++i;
+      if (i >= n)
+        return false;
+      const char c = s[i];
+      if (c == '"') {
+        if (!string())
+          return false;
+        continue;
+      }
+      ++i;
+      depth += c == '{' || c == '[' ? 1 : -1;
+      if (depth == 0)
+        return true;
+    }
+    return false;
+  }
+};
+
+struct Split {
+  size_t array_begin = 0, array_end = 0;
+  std::vector<std::pair<size_t, size_t>> elements;
+};
+
+// The top-level "nodes" array and its elements' spans.
+std::optional<Split> split_nodes(const char* s, size_t n) {
+  Splitter sp{s, n};
+  sp.ws();
+  if (sp.i >= n || s[sp.i] != '{')
+    return std::nullopt;
+  ++sp.i;
+  std::optional<Split> found;
+  for (;;) {
+    sp.ws();
+    if (sp.i < n && s[sp.i] == '}')
+      break;
+    if (sp.i >= n || s[sp.i] != '"')
+      return std::nullopt;
+    const size_t key_begin = sp.i;
+    if (!sp.string())
+      return std::nullopt;
+    const std::string_view key(s + key_begin, sp.i - key_begin);
+    sp.ws();
+    if (sp.i >= n || s[sp.i] != ':')
+      return std::nullopt;
+    ++sp.i;
+    sp.ws();
+    if (key == "\"nodes\"" && sp.i < n && s[sp.i] == '[') {
+      if (found)
+        return std::nullopt; // a repeated key: the general reader's error
+      found.emplace();
+      found->array_begin = sp.i++;
+      sp.ws();
+      if (sp.i < n && s[sp.i] == ']') {
+        ++sp.i;
+      } else {
+        for (;;) {
+          sp.ws();
+          const size_t b = sp.i;
+          if (!sp.value())
+            return std::nullopt;
+          found->elements.emplace_back(b, sp.i);
+          sp.ws();
+          if (sp.i < n && s[sp.i] == ',') {
+            ++sp.i;
+            continue;
+          }
+          if (sp.i < n && s[sp.i] == ']') {
+            ++sp.i;
+            break;
+          }
+          return std::nullopt;
+        }
+      }
+      found->array_end = sp.i;
+    } else if (!sp.value()) {
+      return std::nullopt;
+    }
+    sp.ws();
+    if (sp.i < n && s[sp.i] == ',') {
+      ++sp.i;
+      continue;
+    }
+    if (sp.i < n && s[sp.i] == '}')
+      break;
+    return std::nullopt;
+  }
+  return found;
+}
+
+// ---- reading one node -----------------------------------------------------
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+bool int_of(element e, int64_t& out) {
+  return e.type() == element_type::INT64 && e.get_int64().get(out) == SUCCESS;
+}
+
+bool string_of(element e, std::string& out) {
+  std::string_view sv;
+  OSCHED_TRY(e.get_string().get(sv));
+  out.assign(sv.data(), sv.size());
+  return true;
+}
+
+// The DOM API (runtime-dispatched to the CPU's SIMD kernels by the library)
+// on one node at a time: memory stays that of the largest node.
+class NodeReader {
+public:
+  explicit NodeReader(std::vector<Node>& nodes) : nodes_(nodes) {}
+
+  void reserve(size_t n) { names_.reserve(n); }
+
+  // Reads the node at `nodes_.size()` from its text; false: give up.
+  bool read(const char* text, size_t size) {
+    element doc;
+    OSCHED_TRY(parser_.parse(text, size, false).get(doc));
+    if (doc.type() != element_type::OBJECT)
+      return false;
+    Node& node = nodes_.emplace_back();
+    current_ = static_cast<NodeId>(nodes_.size() - 1);
+    if (!read_fields(doc, node))
+      return false;
+    // Sorted as the general reader stores them (keys are unique).
+    std::sort(node.kwargs.begin(), node.kwargs.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    // Earlier nodes only: the name becomes visible after the node.
+    return names_.emplace(std::string_view(node.name), current_).second;
+  }
+
+private:
+  std::vector<Node>& nodes_;
+  simdjson::dom::parser parser_;
+  // Views of the nodes' own names: the node vector is reserved up front and
+  // never reallocates, so they stay valid.
+  std::unordered_map<std::string_view, NodeId> names_;
+  NodeId current_ = 0;
+
+  enum Key : uint32_t {
+    kName = 1,
+    kOp = 2,
+    kTarget = 4,
+    kArgs = 8,
+    kKwargs = 16,
+    kVal = 32,
+    kTags = 64,
+    kIsView = 128,
+    kMutates = 256,
+    kControlDeps = 512,
+  };
+
+  bool read_fields(element doc, Node& node) {
+    uint32_t seen = 0;
+    simdjson::dom::object obj;
+    OSCHED_TRY(doc.get_object().get(obj));
+    for (auto [key, v] : obj) {
+      uint32_t bit = 0;
+      bool ok = false;
+      if (key == "name") {
+        bit = kName;
+        ok = string_of(v, node.name) && !node.name.empty();
+      } else if (key == "op") {
+        bit = kOp;
+        std::string_view op;
+        ok = v.get_string().get(op) == SUCCESS;
+        if (ok) {
+          auto parsed = parse_node_op(op);
+          ok = parsed.has_value();
+          if (ok)
+            node.op = *parsed;
+        }
+      } else if (key == "target") {
+        bit = kTarget;
+        ok = string_of(v, node.target);
+      } else if (key == "args") {
+        bit = kArgs;
+        ok = read_list(v, node.args);
+      } else if (key == "kwargs") {
+        bit = kKwargs;
+        ok = read_kwargs(v, node);
+      } else if (key == "val") {
+        bit = kVal;
+        ok = read_val(v, node);
+      } else if (key == "tags") {
+        bit = kTags;
+        ok = read_tags(v, node);
+      } else if (key == "is_view") {
+        bit = kIsView;
+        bool b = false;
+        ok = v.get_bool().get(b) == SUCCESS;
+        node.is_view = b;
+      } else if (key == "mutates") {
+        bit = kMutates;
+        ok = read_mutates(v, node);
+      } else if (key == "control_deps") {
+        bit = kControlDeps;
+        ok = read_control_deps(v, node);
+      } // "meta" and unknown fields: the general reader keeps them
+      if (!ok || (seen & bit))
+        return false;
+      seen |= bit;
+    }
+    if (!(seen & kName) || !(seen & kOp))
+      return false;
+    return (seen & kTarget) || node.op != NodeOp::CallFunction;
+  }
+
+  bool read_list(element v, std::vector<Value>& out) {
+    if (v.type() != element_type::ARRAY)
+      return false;
+    simdjson::dom::array arr;
+    OSCHED_TRY(v.get_array().get(arr));
+    for (element x : arr)
+      if (!read_value(x, out.emplace_back()))
+        return false;
+    return true;
+  }
+
+  bool read_value(element v, Value& out) {
+    switch (v.type()) {
+    case element_type::NULL_VALUE:
+      return true;
+    case element_type::BOOL:
+      out.kind = Value::Kind::Bool;
+      return v.get_bool().get(out.b) == SUCCESS;
+    case element_type::INT64:
+      out.kind = Value::Kind::Int;
+      return v.get_int64().get(out.i) == SUCCESS;
+    case element_type::DOUBLE:
+      out.kind = Value::Kind::Float;
+      return v.get_double().get(out.f) == SUCCESS;
+    case element_type::STRING:
+      out.kind = Value::Kind::String;
+      return string_of(v, out.s);
+    case element_type::ARRAY:
+      out.kind = Value::Kind::List;
+      return read_list(v, out.list);
+    case element_type::OBJECT:
+      return read_ref(v, out);
+    default:
+      return false; // above INT64_MAX: the general reader's error
+    }
+  }
+
+  // {"node": NAME, "index": K} naming an earlier node.
+  bool read_ref(element v, Value& out) {
+    std::string_view target;
+    int64_t index = -1;
+    bool has_node = false, has_index = false;
+    simdjson::dom::object obj;
+    OSCHED_TRY(v.get_object().get(obj));
+    for (auto [key, x] : obj) {
+      if (key == "node" && !has_node) {
+        OSCHED_TRY(x.get_string().get(target));
+        has_node = true;
+      } else if (key == "index" && !has_index) {
+        if (!int_of(x, index) || index < 0)
+          return false;
+        has_index = true;
+      } else {
+        return false;
+      }
+    }
+    if (!has_node)
+      return false;
+    auto it = names_.find(target);
+    if (it == names_.end())
+      return false;
+    out = Value::node_ref(it->second, index);
+    return true;
+  }
+
+  bool read_kwargs(element v, Node& node) {
+    if (v.type() != element_type::OBJECT)
+      return false;
+    simdjson::dom::object obj;
+    OSCHED_TRY(v.get_object().get(obj));
+    for (auto [key, x] : obj) {
+      for (const auto& kv : node.kwargs)
+        if (kv.first == key)
+          return false; // repeated key
+      auto& kv = node.kwargs.emplace_back(std::string(key), Value());
+      if (!read_value(x, kv.second))
+        return false;
+    }
+    return true;
+  }
+
+  static bool read_dim(element v, Dim& dim) {
+    if (v.type() == element_type::OBJECT) {
+      bool has_sym = false, has_hint = false;
+      dim.has_hint = false;
+      simdjson::dom::object obj;
+      OSCHED_TRY(v.get_object().get(obj));
+      for (auto [key, x] : obj) {
+        if (key == "sym" && !has_sym) {
+          std::string_view sym;
+          OSCHED_TRY(x.get_string().get(sym));
+          if (sym.empty())
+            return false;
+          dim.sym_id = intern_symbol(std::string(sym));
+          has_sym = true;
+        } else if (key == "hint" && !has_hint) {
+          has_hint = true;
+          if (x.type() != element_type::NULL_VALUE) {
+            if (!int_of(x, dim.value))
+              return false;
+            dim.has_hint = true;
+          }
+        } else {
+          return false;
+        }
+      }
+      if (!has_sym)
+        return false;
+    } else if (!int_of(v, dim.value)) {
+      return false;
+    }
+    return dim.value >= 0;
+  }
+
+  static bool read_dims(element v, std::vector<Dim>& dims) {
+    if (v.type() != element_type::ARRAY)
+      return false;
+    simdjson::dom::array arr;
+    OSCHED_TRY(v.get_array().get(arr));
+    dims.reserve(arr.size());
+    for (element x : arr)
+      if (!read_dim(x, dims.emplace_back()))
+        return false;
+    return true;
+  }
+
+  static bool read_meta(element v, TensorMeta& t) {
+    if (v.type() != element_type::OBJECT)
+      return false;
+    enum : uint32_t {
+      kShape = 1,
+      kStride = 2,
+      kDtype = 4,
+      kDevice = 8,
+      kStorage = 16,
+      kOffset = 32,
+      kBytes = 64
+    };
+    uint32_t seen = 0;
+    simdjson::dom::object obj;
+    OSCHED_TRY(v.get_object().get(obj));
+    for (auto [key, x] : obj) {
+      uint32_t bit = 0;
+      bool ok = false;
+      if (key == "shape") {
+        bit = kShape;
+        ok = read_dims(x, t.shape);
+      } else if (key == "stride") {
+        bit = kStride;
+        ok = read_dims(x, t.stride);
+      } else if (key == "dtype") {
+        bit = kDtype;
+        std::string_view d;
+        ok = x.get_string().get(d) == SUCCESS;
+        if (ok) {
+          auto parsed = parse_dtype(std::string(d));
+          ok = parsed.has_value();
+          if (ok)
+            t.dtype = *parsed;
+        }
+      } else if (key == "device") {
+        bit = kDevice;
+        ok = string_of(x, t.device);
+      } else if (key == "storage") {
+        bit = kStorage;
+        if (x.type() == element_type::STRING) {
+          ok = string_of(x, t.storage.emplace());
+        } else if (x.type() == element_type::INT64) {
+          int64_t id = 0;
+          ok = int_of(x, id);
+          t.storage = std::to_string(id);
+        } else {
+          ok = x.type() == element_type::NULL_VALUE;
+        }
+      } else if (key == "storage_offset") {
+        bit = kOffset;
+        int64_t off = 0;
+        ok = int_of(x, off) && off >= 0;
+        t.storage_offset = off;
+      } else if (key == "storage_bytes") {
+        bit = kBytes;
+        int64_t bytes = 0;
+        ok = int_of(x, bytes) && bytes >= 0;
+        t.storage_bytes = bytes;
+      } // unknown fields: the general reader keeps them
+      if (!ok || (seen & bit))
+        return false;
+      seen |= bit;
+    }
+    if (!(seen & kShape) || !(seen & kDtype))
+      return false;
+    if (!(seen & kStride)) {
+      // Contiguous strides when the exporter left them out.
+      t.stride.resize(t.shape.size());
+      int64_t s = 1;
+      for (size_t i = t.shape.size(); i-- > 0;) {
+        t.stride[i].value = s;
+        if (__builtin_mul_overflow(s, std::max<int64_t>(1, t.shape[i].hint_or_zero()), &s))
+          return false;
+      }
+    }
+    return t.stride.size() == t.shape.size();
+  }
+
+  static bool read_val(element v, Node& node) {
+    if (v.type() == element_type::NULL_VALUE)
+      return true;
+    if (v.type() == element_type::OBJECT) {
+      node.val_kind = ValKind::Single;
+      return read_meta(v, node.val.emplace_back().emplace());
+    }
+    if (v.type() != element_type::ARRAY)
+      return false;
+    node.val_kind = ValKind::List;
+    simdjson::dom::array arr;
+    OSCHED_TRY(v.get_array().get(arr));
+    for (element x : arr) {
+      auto& slot = node.val.emplace_back();
+      if (x.type() != element_type::NULL_VALUE && !read_meta(x, slot.emplace()))
+        return false;
+    }
+    return true;
+  }
+
+  static bool read_tags(element v, Node& node) {
+    if (v.type() != element_type::ARRAY)
+      return false;
+    node.tags.emplace();
+    simdjson::dom::array arr;
+    OSCHED_TRY(v.get_array().get(arr));
+    for (element x : arr)
+      if (!string_of(x, node.tags->emplace_back()))
+        return false;
+    return true;
+  }
+
+  static bool read_mutates(element v, Node& node) {
+    if (v.type() != element_type::ARRAY)
+      return false;
+    node.mutates.emplace();
+    simdjson::dom::array arr;
+    OSCHED_TRY(v.get_array().get(arr));
+    for (element x : arr) {
+      MutatedArg a;
+      if (x.type() == element_type::INT64) {
+        int64_t p = 0;
+        if (!int_of(x, p) || p < 0 || p > INT32_MAX)
+          return false;
+        a.position = static_cast<int32_t>(p);
+      } else if (x.type() == element_type::STRING) {
+        std::string_view s;
+        OSCHED_TRY(x.get_string().get(s));
+        if (s.size() <= 6 || s.substr(0, 6) != "kwarg:")
+          return false;
+        a.kwarg = std::string(s.substr(6));
+      } else {
+        return false;
+      }
+      node.mutates->push_back(std::move(a));
+    }
+    return true;
+  }
+
+  bool read_control_deps(element v, Node& node) {
+    if (v.type() != element_type::ARRAY)
+      return false;
+    simdjson::dom::array arr;
+    OSCHED_TRY(v.get_array().get(arr));
+    for (element x : arr) {
+      std::string_view name;
+      OSCHED_TRY(x.get_string().get(name));
+      auto it = names_.find(name);
+      if (it == names_.end())
+        return false; // a later or unknown node: the general reader decides
+      node.control_deps.push_back(it->second);
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity) {
+  if (capacity < size + simdjson::SIMDJSON_PADDING) {
+    const simdjson::padded_string copy(text, size);
+    return read_nodes_fast(copy.data(), size, size + simdjson::SIMDJSON_PADDING);
+  }
+  std::optional<Split> split = split_nodes(text, size);
+  if (!split)
+    return std::nullopt;
+  FastNodes out;
+  out.array_begin = split->array_begin;
+  out.array_end = split->array_end;
+  out.nodes.reserve(split->elements.size());
+  NodeReader reader(out.nodes);
+  reader.reserve(split->elements.size());
+  for (const auto& [b, e] : split->elements)
+    if (!reader.read(text + b, e - b))
+      return std::nullopt;
+  return out;
+}
+
+} // namespace osched

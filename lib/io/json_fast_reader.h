@@ -1,0 +1,35 @@
+#pragma once
+// The fast path of JSON graph reading: the node array is split into nodes by
+// a byte scan and each node is read with simdjson's on-demand API straight
+// into the model, without a JSON tree.
+//
+// It covers well-formed graphs in topological order whose nodes hold only
+// the format's own fields (no per-node "meta" or unknown fields); anything
+// else, every error included, makes it give up (nullopt), and the general
+// reader (json_io.h) reads the text again and words the error. So the two
+// paths accept the same graphs and build the same model (tests and the
+// fuzz_graph_json target compare them).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace osched {
+
+struct FastNodes {
+  std::vector<Node> nodes;
+  // The node array's span in the text, brackets included: the rest of the
+  // document (the header) is read by the general reader.
+  size_t array_begin = 0, array_end = 0;
+};
+
+// Reads `text[0, size)`; `capacity` bytes must be readable from `text`
+// (simdjson reads ahead; a copy is made when capacity - size < 64).
+std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity);
+
+} // namespace osched
