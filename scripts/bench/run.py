@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Speed benchmark (not a test): per graph family and size, the phases of
-`schedule --timings` (read, schedule, bucket, pin, report+write) for JSON
+`schedule --timings` (read; estimate+analyse; schedule; simulate, report
+building and reordering; bucket; pin; write) for JSON
 and protobuf input, read and write MB/s, wall time and peak RSS, and
 `python3 json.load` of the same JSON file for comparison, all measured in
 the same run.
@@ -84,10 +85,13 @@ with tempfile.TemporaryDirectory() as d:
                     rows.append((family + label, nodes, fmt, mb, phases, wall, rss, out_mb,
                                  py_load if fmt == "json" else None))
 
-print("| family | nodes | in | MB | read s | read MB/s | schedule s | bucket s | pin s | report+write s | write MB/s | wall s | peak RSS MB | python json.load s |")
-print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| family | nodes | in | MB | read s | read MB/s | analyse s | schedule s | report s | bucket s | pin s "
+      "| write s | write MB/s | wall s | peak RSS MB | python json.load s |")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for fam, nodes, fmt, mb, ph, wall, rss, out_mb, py in rows:
-    rd, wr = ph.get("read", 0), ph.get("report+write", 0)
-    print(f"| {fam} | {nodes} | {fmt} | {mb:.1f} | {rd:.3f} | {mb / rd if rd else 0:.0f} | {ph.get('schedule', 0):.3f} | "
-          f"{ph.get('bucket', 0):.3f} | {ph.get('pin', 0):.3f} | {wr:.3f} | {out_mb / wr if wr else 0:.0f} | {wall:.2f} | "
-          f"{rss:.0f} | {'' if py is None else f'{py:.3f}'} |")
+    rd, wr = ph.get("read", 0), ph.get("write", 0)
+    analyse = ph.get("estimate", 0) + ph.get("analyse", 0)
+    report = sum(ph.get(k, 0) for k in ("simulate", "report", "reorder", "report-json"))
+    print(f"| {fam} | {nodes} | {fmt} | {mb:.1f} | {rd:.3f} | {mb / rd if rd else 0:.0f} | {analyse:.3f} | "
+          f"{ph.get('schedule', 0):.3f} | {report:.3f} | {ph.get('bucket', 0):.3f} | {ph.get('pin', 0):.3f} | "
+          f"{wr:.3f} | {out_mb / wr if wr else 0:.0f} | {wall:.2f} | {rss:.0f} | {'' if py is None else f'{py:.3f}'} |")
