@@ -578,6 +578,10 @@ void JsonGraphBuilder::add_node(const json& node) {
   impl_->wants_names_only() ? impl_->add_name_only(node) : impl_->add_node(node);
 }
 
+void JsonGraphBuilder::adopt_nodes(std::vector<Node> nodes) {
+  impl_->adopt(std::move(nodes));
+}
+
 Graph JsonGraphBuilder::finish(const json& top_level) {
   Graph g = impl_->finish(top_level);
   validate_graph(g, impl_->options().require_topological_order);

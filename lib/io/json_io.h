@@ -38,6 +38,9 @@ public:
   explicit JsonGraphBuilder(const ReadOptions& opts = {});
   ~JsonGraphBuilder();
   void add_node(const nlohmann::json& node);
+  // Nodes already in the model (read directly from protobuf), instead of
+  // add_node(): references resolved, in topological order.
+  void adopt_nodes(std::vector<Node> nodes);
   // `top_level`: the document's other fields; its "nodes" must be an array
   // (its content is ignored). Throws GraphError; validates the graph.
   Graph finish(const nlohmann::json& top_level);

@@ -9,6 +9,7 @@
 #include "graph.pb.h"
 #include "io/graph_error.h"
 #include "io/json_io.h"
+#include "io/proto_node.h"
 
 namespace osched {
 namespace {
@@ -263,10 +264,18 @@ void node_to_pb(json j, pb::Node* out) {
 
 } // namespace
 
-Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) {
-  // Nodes are parsed and converted one at a time; the other fields are
-  // collected and parsed as a Graph message without nodes. So the whole
-  // graph never exists as a protobuf message or a JSON tree.
+namespace {
+
+// The direct path declined a node: the general path reads the bytes again.
+struct Declined {};
+
+// Nodes are parsed and converted one at a time; the other fields are
+// collected and parsed as a Graph message without nodes. So the whole graph
+// never exists as a protobuf message or a JSON tree. `direct`: nodes go
+// straight into the model (proto_node.h) and Declined is thrown where that
+// path does not cover them; else each node passes through a JSON value and
+// the JSON reader's checks.
+Graph read_proto(const std::string& bytes, const ReadOptions& opts, bool direct) {
   const auto malformed = [] {
     return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
   };
@@ -277,6 +286,24 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
   std::string header_bytes;
   google::protobuf::io::StringOutputStream header_stream(&header_bytes);
   JsonGraphBuilder builder(opts);
+  std::vector<Node> nodes;
+  NodeNames names;
+  if (direct) {
+    // Node count from the top-level tags, so the vector never reallocates
+    // (names are views of the nodes' own strings).
+    google::protobuf::io::CodedInputStream count(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                 static_cast<int>(bytes.size()));
+    count.SetTotalBytesLimit(INT32_MAX);
+    size_t n = 0;
+    while (uint32_t tag = count.ReadTag()) {
+      n += wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber;
+      if (!wire::WireFormatLite::SkipField(&count, tag))
+        throw Declined{};
+    }
+    nodes.reserve(n);
+    names.reserve(n);
+  }
+  pb::Node node;
   {
     google::protobuf::io::CodedOutputStream header(&header_stream);
     while (uint32_t tag = in.ReadTag()) {
@@ -289,11 +316,14 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
             length > bytes.size())
           throw malformed();
         auto limit = in.PushLimit(static_cast<int>(length));
-        pb::Node node;
+        node.Clear();
         if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
           throw malformed();
         in.PopLimit(limit);
-        builder.add_node(node_from_pb(node));
+        if (!direct)
+          builder.add_node(node_from_pb(node));
+        else if (nodes.size() == nodes.capacity() || !node_from_proto(node, nodes, names))
+          throw Declined{};
       } else if (!wire::WireFormatLite::SkipField(&in, tag, &header)) {
         throw malformed();
       }
@@ -322,7 +352,22 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) 
   if (!p.hardware_json().empty())
     doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
   doc["nodes"] = json::array();
+  if (direct)
+    builder.adopt_nodes(std::move(nodes));
   return builder.finish(doc);
+}
+
+} // namespace
+
+Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) {
+  if (opts.require_topological_order) {
+    try {
+      return read_proto(bytes, opts, true);
+    } catch (const std::exception&) {
+    } catch (const Declined&) {
+    }
+  }
+  return read_proto(bytes, opts, false);
 }
 
 namespace {
@@ -338,7 +383,9 @@ std::string serialize_deterministic(const google::protobuf::MessageLite& m) {
 
 } // namespace
 
-void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit) {
+namespace {
+
+void write_proto(const Graph& g, const std::function<void(std::string_view)>& emit, bool direct) {
   // Fields in number order, as one deterministic serialization of the whole
   // message would write them: 1-7, the nodes (8) one by one, then 9.
   json doc = graph_header_to_json(g);
@@ -365,11 +412,21 @@ void write_graph_proto(const Graph& g, const std::function<void(std::string_view
   namespace wire = google::protobuf::internal;
   const uint32_t tag = wire::WireFormatLite::MakeTag(
       pb::Graph::kNodesFieldNumber, wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-  std::string buffer;
+  std::string buffer, body;
+  pb::Node node;
   for (const Node& n : g.nodes) {
-    pb::Node node;
-    node_to_pb(node_to_json(n, g), &node);
-    std::string body = serialize_deterministic(node);
+    node.Clear();
+    if (direct)
+      node_to_proto(n, g, &node);
+    else
+      node_to_pb(node_to_json(n, g), &node);
+    body.clear();
+    {
+      google::protobuf::io::StringOutputStream sos(&body);
+      google::protobuf::io::CodedOutputStream cos(&sos);
+      cos.SetSerializationDeterministic(true);
+      node.SerializeToCodedStream(&cos);
+    }
     // Tag and length into a small array: a stream over `buffer` would zero
     // its whole spare capacity (up to 1 MiB) for every node.
     uint8_t head_bytes[16];
@@ -396,10 +453,27 @@ void write_graph_proto(const Graph& g, const std::function<void(std::string_view
   }
 }
 
+} // namespace
+
+void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit) {
+  write_proto(g, emit, true);
+}
+
 std::string graph_to_proto_bytes(const Graph& g) {
   std::string out;
   write_graph_proto(g, [&](std::string_view piece) { out.append(piece); });
   return out;
+}
+
+std::string graph_to_proto_bytes_general(const Graph& g) {
+  std::string out;
+  write_proto(
+      g, [&](std::string_view piece) { out.append(piece); }, false);
+  return out;
+}
+
+Graph graph_from_proto_bytes_general(const std::string& bytes, const ReadOptions& opts) {
+  return read_proto(bytes, opts, false);
 }
 
 } // namespace osched

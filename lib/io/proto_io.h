@@ -1,7 +1,9 @@
 #pragma once
-// Protobuf form of the graph format (proto/graph.proto). Conversion goes
-// through the same JSON document model as the JSON reader, so both forms are
-// validated by one code path and round-trip byte-identically.
+// Protobuf form of the graph format (proto/graph.proto). Nodes convert
+// directly between the wire format and the model (proto_node.h); nodes that
+// path declines, and every error, go through the JSON document model of the
+// JSON reader, so both forms are validated by one code path and round-trip
+// byte-identically.
 
 #include <functional>
 #include <string>
@@ -16,5 +18,8 @@ Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts =
 std::string graph_to_proto_bytes(const Graph& g);
 // The same bytes, handed to `emit` in pieces (nodes a batch at a time).
 void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit);
+// The general path alone (each node through a JSON value), for comparing.
+Graph graph_from_proto_bytes_general(const std::string& bytes, const ReadOptions& opts = {});
+std::string graph_to_proto_bytes_general(const Graph& g);
 
 } // namespace osched

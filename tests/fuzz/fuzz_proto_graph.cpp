@@ -1,5 +1,7 @@
 // The protobuf graph reader and validator on arbitrary bytes, and the round
-// trip of whatever it accepts.
+// trip of whatever it accepts. The direct path and the general one (through
+// JSON values) must agree: the same graph or the same error, and the same
+// bytes written.
 
 #include <cstddef>
 #include <cstdint>
@@ -7,11 +9,29 @@
 #include <exception>
 #include <string>
 
+#include "io/json_io.h"
 #include "io/proto_io.h"
 #include "io/validate.h"
 
+namespace {
+
+std::string outcome(const std::string& bytes, bool general) {
+  try {
+    osched::Graph g = general ? osched::graph_from_proto_bytes_general(bytes)
+                              : osched::graph_from_proto_bytes(bytes);
+    osched::validate_graph(g);
+    return osched::graph_to_json_text(g);
+  } catch (const std::exception& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
+  if (outcome(bytes, false) != outcome(bytes, true))
+    std::abort(); // the two readers disagree
   osched::Graph g;
   try {
     g = osched::graph_from_proto_bytes(bytes);
@@ -19,8 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const std::exception&) {
     return 0;
   }
-  // A valid graph written and read back is the same graph.
+  // A valid graph written and read back is the same graph, and both
+  // writers give the same bytes.
   const std::string again = osched::graph_to_proto_bytes(g);
+  if (again != osched::graph_to_proto_bytes_general(g))
+    std::abort();
   if (osched::graph_to_proto_bytes(osched::graph_from_proto_bytes(again)) != again)
     std::abort();
   return 0;
