@@ -285,6 +285,7 @@ private:
       return false;
     simdjson::dom::array arr;
     OSCHED_TRY(v.get_array().get(arr));
+    out.reserve(arr.size()); // one allocation, no growth
     for (element x : arr)
       if (!read_value(x, out.emplace_back()))
         return false;
