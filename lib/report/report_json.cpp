@@ -108,6 +108,7 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
                       {"unhideable_comm_ms", lb.unhideable_comm_ms},
                       {"busiest_group", lb.busiest_group},
                       {"busiest_group_comm_ms", lb.busiest_group_comm_ms},
+                      {"critical_path_ms", lb.critical_path_ms},
                       {"gap_ms", lb.gap_ms},
                       {"gap_percent", lb.gap_percent}};
   if (r.policy)

@@ -36,9 +36,10 @@ std::string report_summary(const ScheduleReport& r) {
   o << "\n";
   o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute "
     << fmt(r.lower_bound.compute_ms) << " + unhideable communication "
-    << fmt(r.lower_bound.unhideable_comm_ms) << ", or busiest group "
-    << fmt(r.lower_bound.busiest_group_comm_ms) << "); the step is "
-    << fmt(r.lower_bound.gap_percent, 1) << "% above it\n";
+    << fmt(r.lower_bound.unhideable_comm_ms) << ", busiest group "
+    << fmt(r.lower_bound.busiest_group_comm_ms) << ", or critical path "
+    << fmt(r.lower_bound.critical_path_ms) << "); the step is " << fmt(r.lower_bound.gap_percent, 1)
+    << "% above it\n";
   if (r.policy)
     o << "  policy " << r.policy->name << ": greedy step " << fmt(r.policy->greedy_step_ms)
       << " ms, " << r.policy->moves << " moves kept of " << r.policy->trials << " tried"

@@ -44,9 +44,11 @@ struct ReportSimulation {
 };
 
 // The step no order can beat under the same estimates: compute plus the
-// communication no compute can hide, or the busiest group's communication.
+// communication no compute can hide, the busiest group's communication, or
+// the longest chain of blocking dependencies, whichever is largest.
 struct ReportLowerBound {
-  double step_ms = 0, compute_ms = 0, unhideable_comm_ms = 0, busiest_group_comm_ms = 0;
+  double step_ms = 0, compute_ms = 0, unhideable_comm_ms = 0, busiest_group_comm_ms = 0,
+         critical_path_ms = 0;
   std::string busiest_group;
   double gap_ms = 0, gap_percent = 0; // of the scheduled step above it
 };

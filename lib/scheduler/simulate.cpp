@@ -101,4 +101,36 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
   return r;
 }
 
+double critical_path_ms(const Graph& g, const RuntimeTable& rt) {
+  // done[v]: earliest time v's output is usable by a reader that blocks;
+  // issued[v]: by one that does not (a metadata read, a collective taking an
+  // in-flight result), which for a collective is its start.
+  std::vector<double> done(g.nodes.size(), 0.0), issued(g.nodes.size(), 0.0);
+  double longest = 0;
+  for (NodeId v = 0; v < g.size(); ++v) {
+    const Node& n = g.nodes[v];
+    auto latest = [&](const std::vector<double>& of) {
+      double t = 0;
+      for (NodeId in : data_inputs(n))
+        t = std::max(t, of[in]);
+      return t;
+    };
+    if (decode_collective(g, v)) {
+      issued[v] = latest(issued);
+      done[v] = issued[v] + rt.ms[v];
+    } else if (is_metadata_node(n)) {
+      issued[v] = done[v] = latest(issued);
+    } else if (is_getitem_target(n.target) && !n.args.empty() && n.args[0].is_ref()) {
+      // A selected output of an in-flight collective is still in flight.
+      issued[v] = issued[n.args[0].i];
+      done[v] = done[n.args[0].i];
+    } else {
+      done[v] = latest(done) + (is_compute_node(n) ? rt.ms[v] : 0.0);
+      issued[v] = done[v];
+    }
+    longest = std::max(longest, done[v]);
+  }
+  return longest;
+}
+
 } // namespace osched

@@ -47,4 +47,10 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<MergedCollective>& merged,
                                std::vector<SimEvent>* events = nullptr);
 
+// The longest chain of blocking dependencies under the simulation's rules:
+// compute nodes take their runtime, a collective its runtime from when its
+// inputs are ready, readers that block on a collective (not metadata reads)
+// wait for it. No order's simulated step is shorter: a lower bound.
+double critical_path_ms(const Graph& g, const RuntimeTable& rt);
+
 } // namespace osched
