@@ -17,6 +17,10 @@ void move_node(std::vector<NodeId>& order, size_t from, size_t to) {
     std::rotate(order.begin() + to, order.begin() + from, order.begin() + from + 1);
 }
 
+// Single-compute steps tried per collective start and wait after the
+// coarse positions.
+constexpr size_t kSteps = 8;
+
 } // namespace
 
 int refine_trial_budget(size_t nodes, int time_ms) {
@@ -95,6 +99,15 @@ RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const Schedule
       for (size_t to : {covering, earliest, (earliest + at) / 2, (covering + at) / 2})
         if (!moved && to < at)
           moved = attempt(at, to);
+      // Where those cost memory or delay the group's other collectives: one
+      // compute node further at a time, nearest first.
+      for (size_t to = at, steps = 0; !moved && to > earliest && steps < kSteps;) {
+        --to;
+        if (a.kind[static_cast<size_t>(order[to])] != NodeKind::Compute)
+          continue;
+        ++steps;
+        moved = attempt(at, to);
+      }
       // Wait: just late enough for the compute it lets run first to cover
       // the exposure, else as late as its users allow, else halfway.
       const size_t wat = static_cast<size_t>(pos[c->wait]);
@@ -112,6 +125,13 @@ RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const Schedule
       for (size_t to : {sinking, latest, (latest + wat + 1) / 2})
         if (!sunk && to > wat)
           sunk = attempt(wat, to);
+      for (size_t to = wat, steps = 0; !sunk && to < latest && steps < kSteps;) {
+        ++to;
+        if (a.kind[static_cast<size_t>(order[to])] != NodeKind::Compute)
+          continue;
+        ++steps;
+        sunk = attempt(wat, to);
+      }
       improved = improved || moved || sunk;
     }
   }
