@@ -217,6 +217,37 @@ TEST_CASE("bucket planner and rewrite: two gathers hidden by one matmul become o
   CHECK(use2.args[0].ref_output == 1);
 }
 
+namespace {
+
+// The nearest compute node (the earlier on a tie) neither ancestor nor
+// descendant of x, found by marking x's relatives one by one: the slow,
+// obviously right answer PotentialOverlap must match.
+NodeId nearest_independent_by_marking(const DependencyGraph& dg, const std::vector<NodeId>& compute,
+                                      NodeId x) {
+  std::vector<char> related(static_cast<size_t>(dg.size()), 0);
+  related[x] = 1;
+  for (int dir = 0; dir < 2; ++dir) {
+    std::vector<NodeId> stack(1, x);
+    while (!stack.empty()) {
+      NodeId v = stack.back();
+      stack.pop_back();
+      auto [b, e] = dir == 0 ? dg.inputs(v) : dg.users(v);
+      for (auto p = b; p != e; ++p)
+        if (!related[*p]) {
+          related[*p] = 1;
+          stack.push_back(*p);
+        }
+    }
+  }
+  NodeId want = -1;
+  for (NodeId c : compute) // ascending: a tie keeps the earlier node
+    if (!related[c] && (want < 0 || std::abs(c - x) < std::abs(want - x)))
+      want = c;
+  return want;
+}
+
+} // namespace
+
 TEST_CASE("potential overlap: the nearest independent compute, exactly, near and far") {
   // A chain-like random DAG (each node reads one or two recent nodes, some
   // read far back) where most nodes are related to almost every compute
@@ -249,26 +280,7 @@ TEST_CASE("potential overlap: the nearest independent compute, exactly, near and
   size_t independent = 0;
   for (size_t k = 0; k < queries.size(); ++k) {
     const NodeId x = queries[k];
-    std::vector<char> related(n, 0);
-    related[x] = 1;
-    std::vector<NodeId> stack;
-    for (int dir = 0; dir < 2; ++dir) {
-      stack.assign(1, x);
-      while (!stack.empty()) {
-        NodeId v = stack.back();
-        stack.pop_back();
-        auto [b, e] = dir == 0 ? dg.inputs(v) : dg.users(v);
-        for (auto p = b; p != e; ++p)
-          if (!related[*p]) {
-            related[*p] = 1;
-            stack.push_back(*p);
-          }
-      }
-    }
-    NodeId want = -1;
-    for (NodeId c : compute)
-      if (!related[c] && (want < 0 || std::abs(c - x) < std::abs(want - x)))
-        want = c; // ascending: a tie keeps the earlier node
+    const NodeId want = nearest_independent_by_marking(dg, compute, x);
     INFO("query " << x);
     CHECK(got[k] == want);
     independent += want >= 0;
@@ -310,27 +322,8 @@ TEST_CASE("potential overlap: exact on branchy DAGs (the coverage proof and the 
     const std::vector<NodeId> got = PotentialOverlap(dg, compute).find_hiding(queries);
     for (size_t k = 0; k < queries.size(); ++k) {
       const NodeId x = queries[k];
-      std::vector<char> related(n, 0);
-      related[x] = 1;
-      for (int dir = 0; dir < 2; ++dir) {
-        std::vector<NodeId> stack(1, x);
-        while (!stack.empty()) {
-          NodeId v = stack.back();
-          stack.pop_back();
-          auto [b, e] = dir == 0 ? dg.inputs(v) : dg.users(v);
-          for (auto p = b; p != e; ++p)
-            if (!related[*p]) {
-              related[*p] = 1;
-              stack.push_back(*p);
-            }
-        }
-      }
-      NodeId want = -1;
-      for (NodeId c : compute)
-        if (!related[c] && (want < 0 || std::abs(c - x) < std::abs(want - x)))
-          want = c;
       INFO("seed " << seed << " query " << x);
-      REQUIRE(got[k] == want);
+      REQUIRE(got[k] == nearest_independent_by_marking(dg, compute, x));
     }
   }
 }
