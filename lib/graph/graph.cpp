@@ -59,6 +59,15 @@ Graph Graph::without_nodes() const {
   return out;
 }
 
+void Graph::remap_index(const std::vector<NodeId>& new_index) {
+  if (index_.size() != nodes.size()) {
+    rebuild_index();
+    return;
+  }
+  for (auto& entry : index_)
+    entry.second = new_index[static_cast<size_t>(entry.second)];
+}
+
 void Graph::rebuild_index() {
   index_.clear();
   index_.reserve(nodes.size());

@@ -78,6 +78,8 @@ struct Graph {
   Graph without_nodes() const;
   std::optional<NodeId> find(std::string_view node_name) const;
   void rebuild_index();
+  // After the nodes were permuted (node i moved to new_index[i]).
+  void remap_index(const std::vector<NodeId>& new_index);
 
 private:
   std::unordered_map<std::string, NodeId> index_;

@@ -5,7 +5,7 @@
 
 namespace osched {
 
-std::string content_hash(const std::string& bytes) {
+std::string content_hash(std::string_view bytes) {
   uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : bytes) {
     h ^= c;

@@ -3,9 +3,10 @@
 // Identifies the input in CI diffs; it is not a security checksum.
 
 #include <string>
+#include <string_view>
 
 namespace osched {
 
-std::string content_hash(const std::string& bytes);
+std::string content_hash(std::string_view bytes);
 
 } // namespace osched

@@ -36,7 +36,7 @@ HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg) {
 ScheduleInput schedule_input(Graph g, std::string_view input_bytes, const ScheduleConfig& cfg) {
   ScheduleInput in;
   in.hardware = resolve_hardware(g, cfg);
-  in.input_hash = content_hash(std::string(input_bytes));
+  in.input_hash = content_hash(input_bytes);
   in.graph = std::move(g);
   return in;
 }

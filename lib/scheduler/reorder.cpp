@@ -43,9 +43,10 @@ Graph apply_order(Graph g, const std::vector<NodeId>& order) {
     g.nodes[j] = std::move(carry);
     placed[j] = true;
   }
-  remap_refs(g.nodes, inverse(order));
+  const std::vector<NodeId> new_index = inverse(order);
+  remap_refs(g.nodes, new_index);
   Graph out = std::move(g);
-  out.rebuild_index();
+  out.remap_index(new_index); // same names, new positions: no rehashing
   return out;
 }
 
