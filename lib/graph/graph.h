@@ -89,6 +89,15 @@ private:
 // followed by control dependencies not already present.
 std::vector<NodeId> node_inputs(const Node& n);
 std::vector<NodeId> data_inputs(const Node& n);
+// fn(NodeId) for each data reference, in order, repeats included: no
+// allocation, for loops that run over every node many times.
+template <typename Fn> void for_each_data_input(const Node& n, Fn&& fn) {
+  auto call = [&](const Value& v) { fn(static_cast<NodeId>(v.i)); };
+  for (const auto& a : n.args)
+    for_each_ref(a, call);
+  for (const auto& kv : n.kwargs)
+    for_each_ref(kv.second, call);
+}
 
 // Users of every node (data and control), built once. CSR layout keeps it
 // compact for very large graphs.

@@ -81,11 +81,12 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
         selects[v] = static_cast<NodeId>(n.args[0].i);
       continue;
     }
-    for (NodeId in : data_inputs(n)) {
+    // Repeats are harmless: a collective waited on is complete after.
+    for_each_data_input(n, [&](NodeId in) {
       const NodeId src = rep(selects[in] >= 0 ? selects[in] : in);
       if (finish[src] >= 0)
         block_on(src, v);
-    }
+    });
     if (is_compute_node(n)) {
       if (events)
         events->push_back({SimEvent::Kind::Compute, v, -1, t, t + rt.ms[v]});
@@ -111,8 +112,7 @@ double critical_path_ms(const Graph& g, const RuntimeTable& rt) {
     const Node& n = g.nodes[v];
     auto latest = [&](const std::vector<double>& of) {
       double t = 0;
-      for (NodeId in : data_inputs(n))
-        t = std::max(t, of[in]);
+      for_each_data_input(n, [&](NodeId in) { t = std::max(t, of[in]); });
       return t;
     };
     if (decode_collective(g, v)) {
