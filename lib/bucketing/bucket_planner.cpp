@@ -53,9 +53,8 @@ public:
     if (!can_move_) {
       storages_ = build_storage_map(g);
       written_.assign(storages_.bytes.size(), false);
-      for (const auto& w : storages_.writes)
-        for (StorageId st : w)
-          written_[st] = true;
+      for (StorageId st : storages_.writes.items)
+        written_[st] = true;
     }
   }
 
@@ -87,8 +86,8 @@ private:
     if (can_move_)
       return false; // no writers at all
     for (NodeId n : {iv.start, iv.wait})
-      for (const auto* list : {&storages_.reads[n], &storages_.allocates[n]})
-        for (StorageId s : *list)
+      for (const NodeStorageLists* lists : {&storages_.reads, &storages_.allocates})
+        for (StorageId s : (*lists)[n])
           if (written_[s])
             return true;
     return false;

@@ -15,12 +15,15 @@ namespace osched {
 StorageMap build_storage_map(const Graph& g) {
   StorageMap m;
   const size_t n = g.nodes.size();
-  m.allocates.resize(n);
-  m.reads.resize(n);
-  m.writes.resize(n);
+  m.allocates.offsets.reserve(n + 1);
+  m.reads.offsets.reserve(n + 1);
+  m.writes.offsets.reserve(n + 1);
   std::unordered_map<std::string, StorageId> named;
   // Storage of output i of node v, filled as nodes are visited in order.
-  std::vector<std::vector<StorageId>> out_storage(n);
+  NodeStorageLists out_storage;
+  out_storage.offsets.reserve(n + 1);
+  // The current node's lists, appended once it is done.
+  std::vector<StorageId> allocates, reads, outs;
 
   auto fresh = [&](int64_t bytes, bool releasable) {
     StorageId s = static_cast<StorageId>(m.bytes.size());
@@ -29,9 +32,9 @@ StorageMap build_storage_map(const Graph& g) {
     return s;
   };
   auto storage_of_ref = [&](const Value& v) -> StorageId {
-    const auto& outs = out_storage[v.i];
+    const NodeStorageLists::Row of = out_storage[static_cast<size_t>(v.i)];
     size_t idx = v.ref_output < 0 ? 0 : static_cast<size_t>(v.ref_output);
-    return idx < outs.size() ? outs[idx] : -1;
+    return idx < of.size() ? of.begin()[idx] : -1;
   };
 
   for (NodeId i = 0; i < static_cast<NodeId>(n); ++i) {
@@ -70,7 +73,9 @@ StorageMap build_storage_map(const Graph& g) {
     dedupe_keep_order(written);
     const bool returns_written = !written.empty() && outputs_alias_mutated(node);
     const bool aliases_input = (is_view_node(node) || is_wait_node(node)) && first_input >= 0;
-    auto& outs = out_storage[i];
+    allocates.clear();
+    reads.clear();
+    outs.clear();
     for (const auto& meta : node.val) {
       if (!meta) {
         outs.push_back(-1);
@@ -82,7 +87,7 @@ StorageMap build_storage_map(const Graph& g) {
         if (it == named.end()) {
           s = fresh(device_bytes(*meta), releasable);
           named.emplace(*meta->storage, s);
-          m.allocates[i].push_back(s);
+          allocates.push_back(s);
         } else {
           s = it->second;
           // A larger alias later on (e.g. a view with a bigger span) grows the estimate.
@@ -95,29 +100,31 @@ StorageMap build_storage_map(const Graph& g) {
         s = first_input;
       } else {
         s = fresh(device_bytes(*meta), releasable);
-        m.allocates[i].push_back(s);
+        allocates.push_back(s);
       }
       outs.push_back(s);
     }
     auto read = [&](const Value& v) {
       StorageId s = storage_of_ref(v);
       if (s >= 0)
-        m.reads[i].push_back(s);
+        reads.push_back(s);
     };
     for (const auto& a : node.args)
       for_each_ref(a, read);
     for (const auto& kv : node.kwargs)
       for_each_ref(kv.second, read);
-    dedupe_keep_order(m.reads[i]);
-    m.writes[i] = std::move(written);
+    dedupe_keep_order(reads);
     if (node.op == NodeOp::Output)
-      for (StorageId s : m.reads[i])
+      for (StorageId s : reads)
         m.releasable[s] = false;
+    m.allocates.append_row(allocates);
+    m.reads.append_row(reads);
+    m.writes.append_row(written);
+    out_storage.append_row(outs);
   }
   m.read_count.assign(m.bytes.size(), 0);
-  for (const auto& r : m.reads)
-    for (StorageId s : r)
-      m.read_count[s]++;
+  for (StorageId s : m.reads.items)
+    m.read_count[s]++;
   return m;
 }
 

@@ -9,9 +9,11 @@ namespace osched {
 
 std::vector<WriteOrderEdge> write_order_edges(const Graph& g, const StorageMap& map) {
   const NodeId n = g.size();
-  if (std::all_of(map.writes.begin(), map.writes.end(), [](const auto& w) { return w.empty(); }))
+  if (map.writes.items.empty())
     return {};
-  std::vector<std::vector<StorageId>> writes = map.writes;
+  std::vector<std::vector<StorageId>> writes(static_cast<size_t>(n));
+  for (NodeId i = 0; i < n; ++i)
+    writes[i].assign(map.writes[i].begin(), map.writes[i].end());
   // A wait completes the writes of the collective it waits on.
   for (NodeId i = 0; i < n; ++i) {
     NodeId c = collective_of_wait(g, i);
