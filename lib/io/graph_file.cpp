@@ -18,10 +18,9 @@
 
 namespace osched {
 namespace {
+
 // At least simdjson's SIMDJSON_PADDING.
 constexpr size_t kReadPadding = 64;
-} // namespace
-namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
@@ -55,12 +54,13 @@ std::string read_file_bytes(const std::string& path) {
     return ss.str();
   }
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+  const bool known = ::stat(path.c_str(), &st) == 0;
+  if (known && S_ISDIR(st.st_mode))
     throw IoError(path + ": is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw IoError(path + ": cannot open: " + std::strerror(errno));
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+  if (known && S_ISREG(st.st_mode)) {
     // One read of the known size, into a buffer with room past the end:
     // the fast JSON reader's SIMD parser reads ahead (json_fast_reader.h).
     std::string bytes;

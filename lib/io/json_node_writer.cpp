@@ -8,26 +8,6 @@
 namespace osched {
 namespace {
 
-// Printable ASCII without quote or backslash is copied as is; anything else
-// goes through nlohmann's escaping (control characters, UTF-8 checks), so
-// the bytes and the errors stay nlohmann's.
-void append_string(std::string& out, std::string_view s) {
-  for (unsigned char ch : s)
-    if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\') {
-      out += nlohmann::json(std::string(s)).dump();
-      return;
-    }
-  out += '"';
-  out.append(s.data(), s.size());
-  out += '"';
-}
-
-void append_int(std::string& out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<size_t>(r.ptr - buf));
-}
-
 void append_value(std::string& out, const Value& v, const Graph& g) {
   switch (v.kind) {
   case Value::Kind::Null:
@@ -37,13 +17,13 @@ void append_value(std::string& out, const Value& v, const Graph& g) {
     out += v.b ? "true" : "false";
     return;
   case Value::Kind::Int:
-    append_int(out, v.i);
+    append_json_int(out, v.i);
     return;
   case Value::Kind::Float:
-    out += nlohmann::json(v.f).dump(); // nlohmann's shortest form, "1.0", null for NaN
+    append_json_double(out, v.f);
     return;
   case Value::Kind::String:
-    append_string(out, v.s);
+    append_json_string(out, v.s);
     return;
   case Value::Kind::List:
     out += '[';
@@ -58,11 +38,11 @@ void append_value(std::string& out, const Value& v, const Graph& g) {
     out += '{';
     if (v.ref_output >= 0) {
       out += "\"index\":";
-      append_int(out, v.ref_output);
+      append_json_int(out, v.ref_output);
       out += ',';
     }
     out += "\"node\":";
-    append_string(out, g.nodes[v.i].name);
+    append_json_string(out, g.nodes[v.i].name);
     out += '}';
     return;
   }
@@ -75,17 +55,17 @@ void append_dims(std::string& out, const std::vector<Dim>& dims) {
       out += ',';
     const Dim& d = dims[i];
     if (!d.is_symbolic()) {
-      append_int(out, d.value);
+      append_json_int(out, d.value);
       continue;
     }
     out += '{';
     if (d.has_hint) {
       out += "\"hint\":";
-      append_int(out, d.value);
+      append_json_int(out, d.value);
       out += ',';
     }
     out += "\"sym\":";
-    append_string(out, d.sym());
+    append_json_string(out, d.sym());
     out += '}';
   }
   out += ']';
@@ -95,22 +75,22 @@ void append_dims(std::string& out, const std::vector<Dim>& dims) {
 // storage_offset, stride.
 void append_meta(std::string& out, const TensorMeta& t) {
   out += "{\"device\":";
-  append_string(out, t.device);
+  append_json_string(out, t.device);
   out += ",\"dtype\":";
-  append_string(out, dtype_name(t.dtype));
+  append_json_string(out, dtype_name(t.dtype));
   out += ",\"shape\":";
   append_dims(out, t.shape);
   if (t.storage) {
     out += ",\"storage\":";
-    append_string(out, *t.storage);
+    append_json_string(out, *t.storage);
   }
   if (t.storage_bytes) {
     out += ",\"storage_bytes\":";
-    append_int(out, *t.storage_bytes);
+    append_json_int(out, *t.storage_bytes);
   }
   if (t.storage_offset) {
     out += ",\"storage_offset\":";
-    append_int(out, *t.storage_offset);
+    append_json_int(out, *t.storage_offset);
   }
   out += ",\"stride\":";
   append_dims(out, t.stride);
@@ -133,6 +113,27 @@ bool needs_generic_path(const Node& n) {
 
 } // namespace
 
+void append_json_string(std::string& out, std::string_view s) {
+  for (unsigned char ch : s)
+    if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\') {
+      out += nlohmann::json(std::string(s)).dump();
+      return;
+    }
+  out += '"';
+  out.append(s.data(), s.size());
+  out += '"';
+}
+
+void append_json_int(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+void append_json_double(std::string& out, double v) {
+  out += nlohmann::json(v).dump();
+}
+
 // Keys in sorted order: args, control_deps, is_view, kwargs, meta, mutates,
 // name, op, tags, target, val.
 void append_node_json(std::string& out, const Node& n, const Graph& g) {
@@ -152,7 +153,7 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
     for (size_t i = 0; i < n.control_deps.size(); ++i) {
       if (i)
         out += ',';
-      append_string(out, g.nodes[n.control_deps[i]].name);
+      append_json_string(out, g.nodes[n.control_deps[i]].name);
     }
     out += ']';
   }
@@ -164,7 +165,7 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
   for (size_t i = 0; i < n.kwargs.size(); ++i) {
     if (i)
       out += ',';
-    append_string(out, n.kwargs[i].first);
+    append_json_string(out, n.kwargs[i].first);
     out += ':';
     append_value(out, n.kwargs[i].second, g);
   }
@@ -180,27 +181,27 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
         out += ',';
       const MutatedArg& a = (*n.mutates)[i];
       if (a.position >= 0)
-        append_int(out, a.position);
+        append_json_int(out, a.position);
       else
-        append_string(out, "kwarg:" + a.kwarg);
+        append_json_string(out, "kwarg:" + a.kwarg);
     }
     out += ']';
   }
   out += ",\"name\":";
-  append_string(out, n.name);
+  append_json_string(out, n.name);
   out += ",\"op\":";
-  append_string(out, node_op_name(n.op));
+  append_json_string(out, node_op_name(n.op));
   if (n.tags) {
     out += ",\"tags\":[";
     for (size_t i = 0; i < n.tags->size(); ++i) {
       if (i)
         out += ',';
-      append_string(out, (*n.tags)[i]);
+      append_json_string(out, (*n.tags)[i]);
     }
     out += ']';
   }
   out += ",\"target\":";
-  append_string(out, n.target);
+  append_json_string(out, n.target);
   out += ",\"val\":";
   switch (n.val_kind) {
   case ValKind::Null:

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "io/json_node_writer.h"
+
 namespace osched {
 namespace {
 
@@ -126,24 +128,14 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
   return j;
 }
 
-// Pretty-printed as nlohmann's dump(2) would at the given depth: strings
-// through nlohmann unless plainly printable, numbers through its shortest
-// double form.
+// Pretty-printed as nlohmann's dump(2) would at the given depth, with the
+// graph writer's string and number printers.
 struct PrettyWriter {
   std::string& out;
 
-  void string(std::string_view s) {
-    for (unsigned char ch : s)
-      if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\') {
-        out += nlohmann::json(std::string(s)).dump();
-        return;
-      }
-    out += '"';
-    out.append(s);
-    out += '"';
-  }
-  void number(double v) { out += nlohmann::json(v).dump(); }
-  void integer(int64_t v) { out += std::to_string(v); }
+  void string(std::string_view s) { append_json_string(out, s); }
+  void number(double v) { append_json_double(out, v); }
+  void integer(int64_t v) { append_json_int(out, v); }
   void indent(int depth) { out.append(static_cast<size_t>(depth) * 2, ' '); }
   void key(std::string_view k, int depth, bool first) {
     out += first ? "\n" : ",\n";

@@ -115,7 +115,7 @@ double critical_path_ms(const Graph& g, const RuntimeTable& rt) {
       for_each_data_input(n, [&](NodeId in) { t = std::max(t, of[in]); });
       return t;
     };
-    if (decode_collective(g, v)) {
+    if (is_collective_node(n)) {
       issued[v] = latest(issued);
       done[v] = issued[v] + rt.ms[v];
     } else if (is_metadata_node(n)) {
