@@ -18,16 +18,63 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<NodeId>& order,
                                const std::vector<MergedCollective>& merged,
                                std::vector<SimEvent>* events) {
+  return simulate_step(make_simulation_plan(g, rt), order, merged, events);
+}
+
+SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt) {
+  using Role = SimulationPlan::Role;
+  SimulationPlan p;
+  const size_t n = g.nodes.size();
+  p.role.assign(n, Role::Passive);
+  p.ms = rt.ms;
+  p.group.assign(n, -1);
+  std::map<std::string, int32_t> groups;
+  std::vector<NodeId> selects(n, -1); // getitem -> the node it selects from
+  for (NodeId v = 0; v < g.size(); ++v) {
+    const Node& node = g.nodes[v];
+    if (auto c = decode_collective(g, v)) {
+      p.role[v] = Role::Collective;
+      p.group[v] = groups.emplace(c->group, static_cast<int32_t>(groups.size())).first->second;
+      p.collectives.push_back(v);
+    } else if (is_metadata_node(node)) {
+      // Reads no data: never blocks.
+    } else if (is_getitem_target(node.target)) {
+      // A selected output of an in-flight collective is still in flight.
+      if (!node.args.empty() && node.args[0].is_ref())
+        selects[v] = static_cast<NodeId>(node.args[0].i);
+    } else {
+      p.role[v] = is_compute_node(node) ? Role::Compute : Role::Reader;
+    }
+  }
+  p.groups = static_cast<int32_t>(groups.size());
+  p.blocks_offset.assign(n + 1, 0);
+  for (NodeId v = 0; v < g.size(); ++v) {
+    if (p.role[v] == Role::Reader || p.role[v] == Role::Compute)
+      for_each_data_input(g.nodes[v], [&](NodeId in) {
+        const NodeId src = selects[in] >= 0 ? selects[in] : in;
+        if (p.role[src] == Role::Collective)
+          p.blocks_on.push_back(src);
+      });
+    p.blocks_offset[v + 1] = static_cast<int64_t>(p.blocks_on.size());
+  }
+  return p;
+}
+
+SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<NodeId>& order,
+                               const std::vector<MergedCollective>& merged,
+                               std::vector<SimEvent>* events) {
+  using Role = SimulationPlan::Role;
+  const size_t n = plan.role.size();
   // Each merged member stands for the merged collective, held at its last
   // start (-1: not merged). Only the last start issues it.
   std::vector<NodeId> stands_for;
   std::vector<double> merged_ms;
   if (!merged.empty()) {
-    std::vector<NodeId> position(g.nodes.size(), -1);
+    std::vector<NodeId> position(n, -1);
     for (size_t i = 0; i < order.size(); ++i)
       position[order[i]] = static_cast<NodeId>(i);
-    stands_for.assign(g.nodes.size(), -1);
-    merged_ms.assign(g.nodes.size(), 0);
+    stands_for.assign(n, -1);
+    merged_ms.assign(n, 0);
     for (const MergedCollective& m : merged) {
       NodeId last = m.starts.front();
       for (NodeId s : m.starts)
@@ -42,10 +89,9 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
   }
   auto rep = [&](NodeId v) { return stands_for.empty() || stands_for[v] < 0 ? v : stands_for[v]; };
   SimulationResult r;
-  r.collective_exposed_ms.assign(g.nodes.size(), 0.0);
-  std::vector<double> finish(g.nodes.size(), -1.0); // collective end times
-  std::vector<NodeId> selects(g.nodes.size(), -1);  // getitem -> the node it selects from
-  std::map<std::string, double> stream_free;
+  r.collective_exposed_ms.assign(n, 0.0);
+  std::vector<double> finish(n, -1.0); // collective end times
+  std::vector<double> stream_free(static_cast<size_t>(plan.groups), 0.0);
   double t = 0;
   auto block_on = [&](NodeId coll, NodeId reader) {
     if (finish[coll] > t) {
@@ -58,44 +104,41 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
     finish[coll] = -1; // later readers find it complete
   };
   for (NodeId v : order) {
-    const Node& n = g.nodes[v];
-    if (auto c = decode_collective(g, v)) {
+    switch (plan.role[v]) {
+    case Role::Passive:
+      break;
+    case Role::Collective: {
       if (rep(v) != v)
-        continue; // issued by the merged collective's last start
+        break; // issued by the merged collective's last start
       const bool is_merged = !stands_for.empty() && stands_for[v] == v;
-      double& free = stream_free[c->group];
-      double start = std::max(t, free);
-      free = finish[v] = start + (is_merged ? merged_ms[v] : rt.ms[v]);
+      double& free = stream_free[static_cast<size_t>(plan.group[v])];
+      const double start = std::max(t, free);
+      free = finish[v] = start + (is_merged ? merged_ms[v] : plan.ms[v]);
       if (events)
         events->push_back({SimEvent::Kind::Collective, v, -1, start, finish[v]});
-      continue;
+      break;
     }
-    // A reader of an in-flight collective (a wait, or any direct user of an
-    // unschedulable one) blocks until it completes; metadata reads and
-    // getitem selections do not touch the data.
-    if (is_metadata_node(n))
-      continue;
-    if (is_getitem_target(n.target)) {
-      // A selected output of an in-flight collective is still in flight.
-      if (!n.args.empty() && n.args[0].is_ref())
-        selects[v] = static_cast<NodeId>(n.args[0].i);
-      continue;
-    }
-    // Repeats are harmless: a collective waited on is complete after.
-    for_each_data_input(n, [&](NodeId in) {
-      const NodeId src = rep(selects[in] >= 0 ? selects[in] : in);
-      if (finish[src] >= 0)
-        block_on(src, v);
-    });
-    if (is_compute_node(n)) {
-      if (events)
-        events->push_back({SimEvent::Kind::Compute, v, -1, t, t + rt.ms[v]});
-      t += rt.ms[v];
-      r.compute_ms += rt.ms[v];
+    case Role::Reader:
+    case Role::Compute:
+      // A reader of an in-flight collective (a wait, or any direct user of
+      // an unschedulable one) blocks until it completes. Repeats are
+      // harmless: a collective waited on is complete after.
+      for (int64_t i = plan.blocks_offset[v]; i < plan.blocks_offset[v + 1]; ++i) {
+        const NodeId src = rep(plan.blocks_on[static_cast<size_t>(i)]);
+        if (finish[src] >= 0)
+          block_on(src, v);
+      }
+      if (plan.role[v] == Role::Compute) {
+        if (events)
+          events->push_back({SimEvent::Kind::Compute, v, -1, t, t + plan.ms[v]});
+        t += plan.ms[v];
+        r.compute_ms += plan.ms[v];
+      }
+      break;
     }
   }
   // Collectives nobody waited on still finish before the step ends.
-  for (NodeId v = 0; v < g.size(); ++v)
+  for (NodeId v : plan.collectives)
     if (finish[v] >= 0)
       block_on(v, -1);
   r.step_ms = t;

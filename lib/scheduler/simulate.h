@@ -47,6 +47,27 @@ SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<MergedCollective>& merged,
                                std::vector<SimEvent>* events = nullptr);
 
+// What the simulation needs of a graph, decoded once: per node its role,
+// runtime and group, and the collectives each node blocks on. Searches that
+// simulate many orders of one graph (refine_order) build it once; a
+// simulation over it is a loop over plain arrays.
+struct SimulationPlan {
+  enum class Role : uint8_t { Passive, Collective, Reader, Compute };
+  std::vector<Role> role; // Passive: metadata reads, getitem selections
+  std::vector<double> ms;
+  std::vector<int32_t> group; // a collective's stream, else -1
+  // Per node, the collectives among its data inputs (a getitem of one
+  // stands for it), in argument order: what the node blocks on.
+  std::vector<int64_t> blocks_offset;
+  std::vector<NodeId> blocks_on;
+  std::vector<NodeId> collectives; // in node order
+  int32_t groups = 0;
+};
+SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt);
+SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<NodeId>& order,
+                               const std::vector<MergedCollective>& merged = {},
+                               std::vector<SimEvent>* events = nullptr);
+
 // The longest chain of blocking dependencies under the simulation's rules:
 // compute nodes take their runtime, a collective its runtime from when its
 // inputs are ready, readers that block on a collective (not metadata reads)
