@@ -42,6 +42,7 @@ def cases():
     for g in graphs():
         stem = os.path.splitext(os.path.basename(g))[0]
         out.append((stem + ".default", g, []))
+        out.append((stem + ".upstream", g, ["--policy", "upstream"]))
         out.append((stem + ".bucketed", g, BUCKET))
         out.append((stem + ".unit_bucketed", g, UNIT + BUCKET))
     sc = "testdata/scenarios/"
@@ -65,10 +66,11 @@ def cases():
         ("fsdp_tiny.synthetic_bench", "testdata/fsdp_tiny.json",
          ["--benchmark-compute", "--collective-estimator", "benchmark", "--benchmark-backend", "synthetic"]),
         ("memory_tight.pb_out", sc + "memory_tight.json", ["--out-format", "pb"]),
-        ("example.improved", "testdata/example_llama_fsdp.json", ["--policy", "improved"]),
-        ("example.improved_mem_tight", "testdata/example_llama_fsdp.json",
-         ["--policy", "improved", "--max-memory-increase-gb", "0", "--max-memory-increase-ratio", "0"]),
-        ("memory_tight.improved_bucketed", sc + "memory_tight.json", ["--policy", "improved"] + BUCKET),
+        ("example.mem_tight", "testdata/example_llama_fsdp.json",
+         ["--max-memory-increase-gb", "0", "--max-memory-increase-ratio", "0"]),
+        ("example.upstream_mem_tight", "testdata/example_llama_fsdp.json",
+         ["--policy", "upstream", "--max-memory-increase-gb", "0", "--max-memory-increase-ratio", "0"]),
+        ("memory_tight.upstream_bucketed", sc + "memory_tight.json", ["--policy", "upstream"] + BUCKET),
     ]
     return out
 

@@ -348,12 +348,24 @@ TEST_CASE("the report's peak is the output's peak and never above the budget") {
 
 TEST_CASE("with no memory increase allowed and early release, the MoE schedule keeps its peak") {
   // Upstream's order keeps every dispatch buffer alive for its size read at
-  // the end, over the budget, so the default falls back to the original
-  // order; releasing early keeps the reordering within it.
+  // the end, over the budget, so upstream's policy falls back to the
+  // original order; releasing early keeps the reordering within it.
   ScheduleConfig cfg;
+  cfg.policy = "upstream";
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
   CHECK(schedule(scenario("moe_a2a_sym_size"), cfg).out.report.memory.kept_original_order == true);
+  // The default policy's search moves on from that fallback, still within
+  // the original peak, and is faster.
+  cfg.policy = "improved";
+  {
+    Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
+    const auto& m = r.out.report.memory;
+    CHECK(m.scheduled_peak_bytes <= m.original_peak_bytes);
+    CHECK(m.scheduled_peak_bytes == measured_peak(r.out.graph));
+    CHECK(r.out.report.simulation.step_ms_after < r.out.report.simulation.step_ms_before);
+  }
+  cfg.policy = "upstream";
   cfg.scheduler.release_memory_early = true;
   Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
   const auto& m = r.out.report.memory;

@@ -35,7 +35,9 @@ struct Scheduled {
   }
 };
 
+// Ports of upstream's tests: upstream's policy, whatever the default.
 Scheduled run_scenario(const std::string& name, ScheduleConfig cfg = {}) {
+  cfg.policy = "upstream";
   Scheduled s;
   std::string path = source_path("testdata/scenarios/" + name + ".json");
   s.original = read_graph_file(path);

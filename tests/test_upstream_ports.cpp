@@ -43,6 +43,7 @@ Port run_port(const std::string& scenario, const std::string& estimates, bool bu
   const std::string path = source_path("testdata/scenarios/" + scenario + ".json");
   p.original = read_graph_file(path);
   ScheduleConfig cfg;
+  cfg.policy = "upstream"; // parity, whatever the default
   cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/" + estimates));
   cfg.collective_bucketing = bucketing;
   cfg.insert_overlap_deps = overlap_deps;

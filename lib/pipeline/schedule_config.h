@@ -23,8 +23,9 @@ struct ScheduleConfig {
   bool collective_bucketing = false;
   double bucket_max_gb = 2.0; // upstream's max_bucket_memory_gb
   bool insert_overlap_deps = false;
-  // "upstream" (PyTorch's greedy) or "improved" (then scheduler/refine_order.h).
-  std::string policy = "upstream";
+  // "improved" (upstream's greedy, then scheduler/refine_order.h) or
+  // "upstream" (the greedy alone, for parity with PyTorch).
+  std::string policy = "improved";
   int policy_time_ms = 500;      // the improved policy's work budget
   std::string runtime_estimates; // path of user estimates; "" for none
   std::string gpu;               // target GPU name; "" keeps the graph's or the default

@@ -98,12 +98,12 @@ std::vector<OptionSpec> build_table() {
       "--max-memory-increase-ratio", "max_memory_increase_ratio", "see --max-memory-increase-gb",
       [](C& c) -> double& { return c.scheduler.max_memory_increase_ratio; }, 0, 1e6, false));
   t.push_back(choice("--policy", "policy",
-                     "upstream (PyTorch's greedy) or improved (the greedy, then a bounded local "
-                     "search that keeps a move only if the simulated step shortens within the "
-                     "memory budget)",
+                     "improved (the default: upstream's greedy, then a bounded local search that "
+                     "keeps a move only if the simulated step shortens within the memory budget) "
+                     "or upstream (PyTorch's greedy alone, for parity)",
                      [](C& c) -> std::string& { return c.policy; }, {"upstream", "improved"}));
   t.push_back(count("--policy-time-ms", "policy_time_ms",
-                    "work budget of --policy improved, in milliseconds of the reference machine "
+                    "work budget of the improved policy, in milliseconds of the reference machine "
                     "(counted as trial simulations, so runs are reproducible)",
                     [](C& c) -> int& { return c.policy_time_ms; }));
   t.push_back(choice("--collective-estimator", "collective_estimator",

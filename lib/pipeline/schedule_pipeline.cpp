@@ -13,6 +13,7 @@
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/refine_order.h"
 #include "scheduler/reorder.h"
+#include "scheduler/schedule_analysis.h"
 #include "scheduler/simulate.h"
 
 namespace osched {
@@ -68,15 +69,18 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   if (config.record_timelines)
     original = build_timeline(in.graph, rt, "original");
   phases.emplace_back("estimate", seconds_since(t));
-  sched = schedule_overlap(in.graph, rt, config.scheduler);
-  phases.emplace_back("analyse", sched.analysis_seconds);
+  t = std::chrono::steady_clock::now();
+  // Shared by the greedy and the improved policy's search.
+  std::optional<ScheduleAnalysis> analysis(std::in_place, in.graph, rt, config.scheduler);
+  phases.emplace_back("analyse", seconds_since(t));
+  sched = schedule_overlap(*analysis, config.scheduler);
   phases.emplace_back("schedule", sched.scheduling_seconds);
   t = std::chrono::steady_clock::now();
   std::optional<ReportPolicy> policy;
   if (config.policy == "improved") {
     const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
     RefineResult ref =
-        refine_order(in.graph, rt, config.scheduler, sched.order, limit,
+        refine_order(*analysis, sched.order, limit,
                      refine_trial_budget(in.graph.nodes.size(), config.policy_time_ms));
     policy = ReportPolicy{"improved", report_round(ref.step_ms_before), ref.moves, ref.trials,
                           ref.budget_exhausted};
@@ -87,6 +91,7 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
     if (ref.moves > 0)
       sched.kept_original_order = false;
   }
+  analysis.reset(); // its memory is not needed for the report and the rewrite
   if (policy)
     phases.emplace_back("refine", seconds_since(t));
   t = std::chrono::steady_clock::now();

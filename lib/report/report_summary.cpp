@@ -77,15 +77,20 @@ std::string report_summary(const ScheduleReport& r) {
   }
   if (r.overlap_deps)
     o << "  overlap deps: " << r.overlap_deps->control_deps_added << " control_deps added\n";
+  // After the improved policy's moves the greedy's accounting no longer
+  // describes the order: list what the simulation of the final order shows
+  // (with the limit the greedy met, where it met one).
+  const bool refined = r.policy && r.policy->moves > 0;
   int shown = 0;
   for (const ReportCollective& col : r.collectives) {
-    if (!col.exposed || col.exposed_ms <= 0)
+    const double ms = refined ? col.simulated_exposed_ms : col.exposed_ms;
+    if ((!refined && !col.exposed) || ms <= 0)
       continue;
     if (shown++ == 5) {
       o << "  ... more exposed collectives in the JSON report\n";
       break;
     }
-    o << "  exposed " << col.name << " (" << col.kind << ", " << fmt(col.exposed_ms)
+    o << "  exposed " << col.name << " (" << col.kind << ", " << fmt(ms)
       << " ms): " << (col.why_exposed.empty() ? std::string("-") : col.why_exposed[0]) << "\n";
   }
   // Names come from the input: no line of theirs may break the summary's.

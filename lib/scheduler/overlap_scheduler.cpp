@@ -537,6 +537,15 @@ ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
   const auto started = std::chrono::steady_clock::now();
   const ScheduleAnalysis analysis(g, runtimes, options);
   const auto analysed = std::chrono::steady_clock::now();
+  ScheduleResult r = schedule_overlap(analysis, options);
+  r.analysis_seconds = std::chrono::duration<double>(analysed - started).count();
+  return r;
+}
+
+ScheduleResult schedule_overlap(const ScheduleAnalysis& analysis, const SchedulerOptions& options) {
+  const Graph& g = analysis.graph;
+  const RuntimeTable& runtimes = analysis.runtimes;
+  const auto analysed = std::chrono::steady_clock::now();
   const std::unique_ptr<SchedulePolicy> policy = policy_for(options);
   ScheduleResult r = Scheduler(analysis, *policy, options, std::nullopt).run();
   const int64_t budget = r.memory_budget_bytes;
@@ -562,7 +571,6 @@ ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
   }
   if (r.scheduled_peak_bytes > budget && r.original_peak_bytes <= budget)
     r = original_order_result(g, runtimes, std::move(r));
-  r.analysis_seconds = std::chrono::duration<double>(analysed - started).count();
   r.scheduling_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - analysed).count();
   return r;

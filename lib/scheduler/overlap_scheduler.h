@@ -59,5 +59,9 @@ int64_t memory_budget(int64_t original_peak, const SchedulerOptions& options);
 // by the memory tracker) never exceeds the budget.
 ScheduleResult schedule_overlap(const Graph& g, const RuntimeTable& runtimes,
                                 const SchedulerOptions& options);
+// The same over an analysis already built with `options` (shared with
+// refine_order); analysis_seconds stays 0.
+struct ScheduleAnalysis;
+ScheduleResult schedule_overlap(const ScheduleAnalysis& analysis, const SchedulerOptions& options);
 
 } // namespace osched

@@ -122,7 +122,13 @@ int refine_trial_budget(size_t nodes, int time_ms) {
 
 RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& options,
                           std::vector<NodeId> order, int64_t memory_limit, int max_trials) {
-  const ScheduleAnalysis a(g, rt, options);
+  return refine_order(ScheduleAnalysis(g, rt, options), std::move(order), memory_limit, max_trials);
+}
+
+RefineResult refine_order(const ScheduleAnalysis& a, std::vector<NodeId> order,
+                          int64_t memory_limit, int max_trials) {
+  const Graph& g = a.graph;
+  const RuntimeTable& rt = a.runtimes;
   RefineResult r;
   const size_t n = order.size();
   std::vector<NodeId> pos(n);

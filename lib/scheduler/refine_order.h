@@ -30,6 +30,11 @@ struct RefineResult {
 // `time_ms` (one trial costs a simulation and a memory profile).
 int refine_trial_budget(size_t nodes, int time_ms);
 
+struct ScheduleAnalysis;
+// Over the analysis the greedy used (its options decide the dependencies).
+RefineResult refine_order(const ScheduleAnalysis& a, std::vector<NodeId> order,
+                          int64_t memory_limit, int max_trials);
+// The same, building the analysis.
 RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& options,
                           std::vector<NodeId> order, int64_t memory_limit, int max_trials);
 
