@@ -94,6 +94,16 @@ GraphFormat format_option(const std::string& s) {
   }
 }
 
+// The process ends right after the command: the result is handed to a
+// holder that is never destroyed, so its millions of small allocations are
+// not freed one by one (over a second at 1M nodes); exit returns the memory
+// at once. Still reachable, so leak checkers do not count it.
+void keep_until_exit(ScheduleJobResult&& job) {
+  static ScheduleJobResult* kept = nullptr;
+  delete kept;
+  kept = new ScheduleJobResult(std::move(job));
+}
+
 int run(ScheduleArgs& a, CLI::App& cmd) {
   load_config_and_check(a.config, cmd, a.cfg);
   check_paths(a);
@@ -144,6 +154,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   }
   if (!a.quiet && rank == 0)
     std::cerr << report_summary(job.output.report);
+  keep_until_exit(std::move(job));
   return kOk;
 }
 

@@ -336,6 +336,41 @@ TEST_CASE("the fast JSON path reads what the general reader reads, and declines 
   CHECK(fast_reads(cases[0]));
   CHECK_FALSE(fast_reads(cases[1])); // a repeated field
   CHECK_FALSE(fast_reads(cases[8])); // meta: the general reader keeps it
+
+  // Read in two halves on two threads (big graphs), the nodes are those of
+  // one pass, and what one pass declines the halves decline: forward,
+  // unknown and cross-half references, a name in both halves.
+  auto nodes_text = [](const std::string& text, size_t parallel_min) {
+    std::optional<FastNodes> f =
+        read_nodes_fast(text.data(), text.size(), text.size(), parallel_min);
+    if (!f)
+      return std::string("declined");
+    Graph g;
+    g.nodes = std::move(f->nodes);
+    std::string out;
+    for (const Node& n : g.nodes) {
+      append_node_json(out, n, g);
+      out += '\n';
+    }
+    return out;
+  };
+  std::vector<std::string> texts = cases;
+  for (const auto& path : valid_graphs())
+    texts.push_back(read_text(path));
+  const std::string z =
+      R"({"name":"z","op":"call_function","target":"aten.relu.default","args":[{"node":"x"}]})";
+  texts.push_back(graph(z + "," + y + R"("args":[{"node":"x"}],"control_deps":["z","x"]})"));
+  texts.push_back(graph(y + R"("args":[{"node":"x"}],"control_deps":["output"]})"));
+  texts.push_back(graph(R"({"name":"x","op":"placeholder","target":"x"})"));
+  int declined = 0;
+  for (const std::string& text : texts) {
+    INFO(text.substr(0, 300));
+    const std::string one = nodes_text(text, SIZE_MAX);
+    CHECK(nodes_text(text, 0) == one);
+    declined += one == "declined";
+  }
+  CHECK(declined > 3);
+  CHECK(nodes_text(texts.back(), 0) == "declined"); // x in both halves
 }
 
 TEST_CASE("protobuf: the direct path writes and reads what the general path does") {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <future>
+#include <tuple>
 
 #include <simdjson.h>
 
@@ -180,20 +182,26 @@ bool string_of(element e, std::string& out) {
 
 // The DOM API (runtime-dispatched to the CPU's SIMD kernels by the library)
 // on one node at a time: memory stays that of the largest node.
+// Reads nodes into their slots of a vector sized up front. A reader may
+// start mid-array (`defer_unknown`): a name it has not seen may then belong
+// to a node before its range, so the reference is kept by name (a NodeRef
+// of index -1 holding the name in `s`, a control dep of -1) and resolved by
+// resolve_deferred() once the reader before it is done.
 class NodeReader {
 public:
-  explicit NodeReader(std::vector<Node>& nodes) : nodes_(nodes) {}
+  NodeReader(std::vector<Node>& nodes, bool defer_unknown)
+      : nodes_(nodes), defer_unknown_(defer_unknown) {}
 
   void reserve(size_t n) { names_.reserve(n); }
 
-  // Reads the node at `nodes_.size()` from its text; false: give up.
-  bool read(const char* text, size_t size) {
+  // Reads node `at` from its text; false: give up.
+  bool read(const char* text, size_t size, NodeId at) {
     element doc;
     OSCHED_TRY(parser_.parse(text, size, false).get(doc));
     if (doc.type() != element_type::OBJECT)
       return false;
-    Node& node = nodes_.emplace_back();
-    current_ = static_cast<NodeId>(nodes_.size() - 1);
+    Node& node = nodes_[static_cast<size_t>(at)];
+    current_ = at;
     if (!read_fields(doc, node))
       return false;
     // Sorted as the general reader stores them (keys are unique).
@@ -203,13 +211,59 @@ public:
     return names_.emplace(std::string_view(node.name), current_).second;
   }
 
+  // Resolves the deferred names against `before`, the reader of the nodes
+  // just before this one's; false when a name is unknown there too (a
+  // forward or unknown reference) or names a node of both ranges.
+  bool resolve_deferred(const NodeReader& before) {
+    for (const auto& [name, at] : names_)
+      if (before.names_.count(name))
+        return false;
+    auto find = [&](const std::string& name, NodeId& out) {
+      auto it = before.names_.find(name);
+      if (it == before.names_.end())
+        return false;
+      out = it->second;
+      return true;
+    };
+    for (NodeId at : deferred_nodes_) {
+      Node& node = nodes_[static_cast<size_t>(at)];
+      bool ok = true;
+      auto patch = [&](Value& v) {
+        if (v.i >= 0)
+          return;
+        NodeId id = -1;
+        ok = ok && find(v.s, id);
+        v.i = id;
+        std::string().swap(v.s);
+      };
+      for (Value& v : node.args)
+        for_each_ref_mut(v, patch);
+      for (auto& kv : node.kwargs)
+        for_each_ref_mut(kv.second, patch);
+      if (!ok)
+        return false;
+    }
+    for (auto& [at, position, name] : deferred_control_)
+      if (!find(name, nodes_[static_cast<size_t>(at)].control_deps[position]))
+        return false;
+    return true;
+  }
+
 private:
   std::vector<Node>& nodes_;
+  bool defer_unknown_ = false;
   simdjson::dom::parser parser_;
-  // Views of the nodes' own names: the node vector is reserved up front and
+  // Views of the nodes' own names: the node vector is sized up front and
   // never reallocates, so they stay valid.
   std::unordered_map<std::string_view, NodeId> names_;
   NodeId current_ = 0;
+  std::vector<NodeId> deferred_nodes_; // nodes with a reference by name
+  std::vector<std::tuple<NodeId, size_t, std::string>> deferred_control_;
+
+  void defer_node() {
+    if (deferred_nodes_.empty() || deferred_nodes_.back() != current_)
+      deferred_nodes_.push_back(current_);
+  }
 
   enum Key : uint32_t {
     kName = 1,
@@ -340,9 +394,15 @@ private:
     if (!has_node)
       return false;
     auto it = names_.find(target);
-    if (it == names_.end())
+    if (it != names_.end()) {
+      out = Value::node_ref(it->second, index);
+      return true;
+    }
+    if (!defer_unknown_)
       return false;
-    out = Value::node_ref(it->second, index);
+    out = Value::node_ref(-1, index);
+    out.s = std::string(target);
+    defer_node();
     return true;
   }
 
@@ -553,9 +613,14 @@ private:
       std::string_view name;
       OSCHED_TRY(x.get_string().get(name));
       auto it = names_.find(name);
-      if (it == names_.end())
+      if (it != names_.end()) {
+        node.control_deps.push_back(it->second);
+      } else if (defer_unknown_) {
+        deferred_control_.emplace_back(current_, node.control_deps.size(), std::string(name));
+        node.control_deps.push_back(-1);
+      } else {
         return false; // a later or unknown node: the general reader decides
-      node.control_deps.push_back(it->second);
+      }
     }
     return true;
   }
@@ -563,10 +628,12 @@ private:
 
 } // namespace
 
-std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity) {
+std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity,
+                                         size_t parallel_min_nodes) {
   if (capacity < size + simdjson::SIMDJSON_PADDING) {
     const simdjson::padded_string copy(text, size);
-    return read_nodes_fast(copy.data(), size, size + simdjson::SIMDJSON_PADDING);
+    return read_nodes_fast(copy.data(), size, size + simdjson::SIMDJSON_PADDING,
+                           parallel_min_nodes);
   }
   std::optional<Split> split = split_nodes(text, size);
   if (!split)
@@ -574,12 +641,38 @@ std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t c
   FastNodes out;
   out.array_begin = split->array_begin;
   out.array_end = split->array_end;
-  out.nodes.reserve(split->elements.size());
-  NodeReader reader(out.nodes);
-  reader.reserve(split->elements.size());
-  for (const auto& [b, e] : split->elements)
-    if (!reader.read(text + b, e - b))
+  const auto& elements = split->elements;
+  out.nodes.resize(elements.size());
+  auto read_range = [&](NodeReader& reader, size_t lo, size_t hi) {
+    reader.reserve(hi - lo);
+    for (size_t k = lo; k < hi; ++k)
+      if (!reader.read(text + elements[k].first, elements[k].second - elements[k].first,
+                       static_cast<NodeId>(k)))
+        return false;
+    return true;
+  };
+  // Big graphs: the second half of the bytes on another thread, joined by
+  // resolving its references to the first half. Same model either way.
+  const size_t n = elements.size();
+  if (n >= 2 && n >= parallel_min_nodes) {
+    const size_t half_bytes = (elements.front().first + elements.back().second) / 2;
+    size_t mid = static_cast<size_t>(
+        std::lower_bound(elements.begin(), elements.end(), half_bytes,
+                         [](const auto& el, size_t at) { return el.first < at; }) -
+        elements.begin());
+    mid = std::clamp<size_t>(mid, 1, n - 1);
+    NodeReader first(out.nodes, false), second(out.nodes, true);
+    std::future<bool> later =
+        std::async(std::launch::async, [&] { return read_range(second, mid, n); });
+    const bool first_ok = read_range(first, 0, mid);
+    const bool second_ok = later.get();
+    if (!first_ok || !second_ok || !second.resolve_deferred(first))
       return std::nullopt;
+    return out;
+  }
+  NodeReader reader(out.nodes, false);
+  if (!read_range(reader, 0, n))
+    return std::nullopt;
   return out;
 }
 

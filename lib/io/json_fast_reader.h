@@ -28,8 +28,13 @@ struct FastNodes {
   size_t array_begin = 0, array_end = 0;
 };
 
+// Node arrays of at least this many nodes are read in two halves on two
+// threads (the second half's references to the first resolved after).
+constexpr size_t kParallelReadMinNodes = 20000;
+
 // Reads `text[0, size)`; `capacity` bytes must be readable from `text`
 // (simdjson reads ahead; a copy is made when capacity - size < 64).
-std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity);
+std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity,
+                                         size_t parallel_min_nodes = kParallelReadMinNodes);
 
 } // namespace osched

@@ -76,11 +76,13 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   sched = schedule_overlap(*analysis, config.scheduler);
   phases.emplace_back("schedule", sched.scheduling_seconds);
   t = std::chrono::steady_clock::now();
+  // Decoded once for the search's trials and the two simulations reported.
+  const SimulationPlan plan = make_simulation_plan(in.graph, rt);
   std::optional<ReportPolicy> policy;
   if (config.policy == "improved") {
     const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
     RefineResult ref =
-        refine_order(*analysis, sched.order, limit,
+        refine_order(*analysis, plan, sched.order, limit,
                      refine_trial_budget(in.graph.nodes.size(), config.policy_time_ms));
     policy = ReportPolicy{"improved", report_round(ref.step_ms_before), ref.moves, ref.trials,
                           ref.budget_exhausted};
@@ -95,9 +97,8 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   if (policy)
     phases.emplace_back("refine", seconds_since(t));
   t = std::chrono::steady_clock::now();
-  const SimulationResult before =
-      simulate_step(in.graph, rt, identity_order(in.graph.nodes.size()));
-  const SimulationResult after = simulate_step(in.graph, rt, sched.order);
+  const SimulationResult before = simulate_step(plan, identity_order(in.graph.nodes.size()));
+  const SimulationResult after = simulate_step(plan, sched.order);
   phases.emplace_back("simulate", seconds_since(t));
   t = std::chrono::steady_clock::now();
   spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", in.graph.size(), before.step_ms,

@@ -122,12 +122,12 @@ int refine_trial_budget(size_t nodes, int time_ms) {
 
 RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& options,
                           std::vector<NodeId> order, int64_t memory_limit, int max_trials) {
-  return refine_order(ScheduleAnalysis(g, rt, options), std::move(order), memory_limit, max_trials);
+  return refine_order(ScheduleAnalysis(g, rt, options), make_simulation_plan(g, rt),
+                      std::move(order), memory_limit, max_trials);
 }
 
-RefineResult refine_order(const ScheduleAnalysis& a, std::vector<NodeId> order,
-                          int64_t memory_limit, int max_trials) {
-  const Graph& g = a.graph;
+RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
+                          std::vector<NodeId> order, int64_t memory_limit, int max_trials) {
   const RuntimeTable& rt = a.runtimes;
   RefineResult r;
   const size_t n = order.size();
@@ -138,7 +138,6 @@ RefineResult refine_order(const ScheduleAnalysis& a, std::vector<NodeId> order,
   };
   index();
   MoveBuilder build(a.deps, order, pos);
-  const SimulationPlan plan = make_simulation_plan(g, rt);
   SimulationResult sim = simulate_step(plan, order);
   r.step_ms_before = sim.step_ms;
   double best = sim.step_ms;

@@ -31,10 +31,12 @@ struct RefineResult {
 int refine_trial_budget(size_t nodes, int time_ms);
 
 struct ScheduleAnalysis;
-// Over the analysis the greedy used (its options decide the dependencies).
-RefineResult refine_order(const ScheduleAnalysis& a, std::vector<NodeId> order,
-                          int64_t memory_limit, int max_trials);
-// The same, building the analysis.
+struct SimulationPlan;
+// Over the analysis the greedy used (its options decide the dependencies)
+// and the graph's simulation plan.
+RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
+                          std::vector<NodeId> order, int64_t memory_limit, int max_trials);
+// The same, building the analysis and the plan.
 RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& options,
                           std::vector<NodeId> order, int64_t memory_limit, int max_trials);
 
