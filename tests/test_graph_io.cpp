@@ -425,3 +425,32 @@ TEST_CASE("protobuf: the direct path writes and reads what the general path does
   const std::string malformed = read_text(source_path("testdata/invalid/malformed.pb"));
   CHECK(outcome(malformed, false) == outcome(malformed, true));
 }
+
+TEST_CASE("name index: first of a repeated name, misses, and renumbering after a permutation") {
+  Graph g;
+  for (const char* n : {"a", "b", "a", "a_long_name_that_is_not_inline_in_the_string", ""})
+    g.nodes.emplace_back().name = n;
+  CHECK_FALSE(g.find("a").has_value()); // nothing indexed yet
+  g.rebuild_index();
+  CHECK(g.find("a") == NodeId{0});
+  CHECK(g.find("b") == NodeId{1});
+  CHECK(g.find("a_long_name_that_is_not_inline_in_the_string") == NodeId{3});
+  CHECK(g.find("") == NodeId{4});
+  CHECK_FALSE(g.find("c").has_value());
+  CHECK_FALSE(g.find("a_long").has_value());
+  // Many names: every one found at its index.
+  Graph big;
+  for (int i = 0; i < 5000; ++i)
+    big.nodes.emplace_back().name = "n" + std::to_string(i * 7919);
+  big.rebuild_index();
+  for (int i = 0; i < 5000; ++i)
+    REQUIRE(big.find("n" + std::to_string(i * 7919)) == NodeId{i});
+  // Reversed in place: the index follows.
+  std::vector<NodeId> new_index(big.nodes.size());
+  for (size_t i = 0; i < new_index.size(); ++i)
+    new_index[i] = static_cast<NodeId>(new_index.size() - 1 - i);
+  std::reverse(big.nodes.begin(), big.nodes.end());
+  big.remap_index(new_index);
+  for (int i = 0; i < 5000; ++i)
+    REQUIRE(big.find("n" + std::to_string(i * 7919)) == NodeId{4999 - i});
+}

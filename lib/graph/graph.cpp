@@ -40,10 +40,7 @@ const Value* Node::kwarg(std::string_view key) const {
 }
 
 std::optional<NodeId> Graph::find(std::string_view node_name) const {
-  auto it = index_.find(std::string(node_name));
-  if (it == index_.end())
-    return std::nullopt;
-  return it->second;
+  return index_.find(nodes, node_name);
 }
 
 Graph Graph::without_nodes() const {
@@ -64,15 +61,11 @@ void Graph::remap_index(const std::vector<NodeId>& new_index) {
     rebuild_index();
     return;
   }
-  for (auto& entry : index_)
-    entry.second = new_index[static_cast<size_t>(entry.second)];
+  index_.remap(new_index);
 }
 
 void Graph::rebuild_index() {
-  index_.clear();
-  index_.reserve(nodes.size());
-  for (NodeId i = 0; i < size(); ++i)
-    index_.emplace(nodes[i].name, i);
+  index_.build(nodes);
 }
 
 std::vector<NodeId> data_inputs(const Node& n) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/name_index.h"
 #include "graph/tensor_meta.h"
 #include "graph/value.h"
 
@@ -82,7 +83,7 @@ struct Graph {
   void remap_index(const std::vector<NodeId>& new_index);
 
 private:
-  std::unordered_map<std::string, NodeId> index_;
+  NameIndex index_;
 };
 
 // Direct inputs of a node: data references (deduplicated, in first-use order)

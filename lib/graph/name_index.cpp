@@ -1,0 +1,61 @@
+#include "graph/name_index.h"
+
+#include <functional>
+
+#include "graph/graph.h"
+
+namespace osched {
+namespace {
+
+uint32_t hash_name(std::string_view name) {
+  const size_t h = std::hash<std::string_view>{}(name);
+  return static_cast<uint32_t>(h ^ (h >> 32));
+}
+
+} // namespace
+
+void NameIndex::build(const std::vector<Node>& nodes) {
+  size_t capacity = 16;
+  while (capacity < 2 * nodes.size())
+    capacity *= 2;
+  slots_.assign(capacity, Slot{});
+  count_ = 0;
+  const size_t mask = capacity - 1;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::string_view name = nodes[i].name;
+    const uint32_t h = hash_name(name);
+    for (size_t s = h & mask;; s = (s + 1) & mask) {
+      Slot& slot = slots_[s];
+      if (slot.id < 0) {
+        slot = {h, static_cast<NodeId>(i)};
+        ++count_;
+        break;
+      }
+      if (slot.hash == h && nodes[static_cast<size_t>(slot.id)].name == name)
+        break; // a repeated name: the first keeps it
+    }
+  }
+}
+
+std::optional<NodeId> NameIndex::find(const std::vector<Node>& nodes, std::string_view name) const {
+  if (slots_.empty())
+    return std::nullopt;
+  const size_t mask = slots_.size() - 1;
+  const uint32_t h = hash_name(name);
+  for (size_t s = h & mask;; s = (s + 1) & mask) {
+    const Slot& slot = slots_[s];
+    if (slot.id < 0)
+      return std::nullopt;
+    if (slot.hash == h && static_cast<size_t>(slot.id) < nodes.size() &&
+        nodes[static_cast<size_t>(slot.id)].name == name)
+      return slot.id;
+  }
+}
+
+void NameIndex::remap(const std::vector<NodeId>& new_index) {
+  for (Slot& slot : slots_)
+    if (slot.id >= 0)
+      slot.id = new_index[static_cast<size_t>(slot.id)];
+}
+
+} // namespace osched

@@ -1,0 +1,35 @@
+#pragma once
+// Node name -> node index for Graph::find. An open-addressing table of
+// (hash, index) slots: names are not copied (the table reads them from the
+// nodes), so building it costs no allocation per node and 8 bytes per slot,
+// and a permutation of the nodes only renumbers the slots.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace osched {
+
+struct Node;
+using NodeId = int32_t;
+
+class NameIndex {
+public:
+  // The first node of each name wins.
+  void build(const std::vector<Node>& nodes);
+  std::optional<NodeId> find(const std::vector<Node>& nodes, std::string_view name) const;
+  // After node i moved to new_index[i].
+  void remap(const std::vector<NodeId>& new_index);
+  size_t size() const { return count_; } // distinct names
+
+private:
+  struct Slot {
+    uint32_t hash = 0;
+    NodeId id = -1; // -1: empty
+  };
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
+};
+
+} // namespace osched
