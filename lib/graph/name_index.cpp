@@ -15,25 +15,32 @@ uint32_t hash_name(std::string_view name) {
 } // namespace
 
 void NameIndex::build(const std::vector<Node>& nodes) {
+  reserve(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    insert(nodes, static_cast<NodeId>(i));
+}
+
+void NameIndex::reserve(size_t n) {
   size_t capacity = 16;
-  while (capacity < 2 * nodes.size())
+  while (capacity < 2 * n)
     capacity *= 2;
   slots_.assign(capacity, Slot{});
   count_ = 0;
-  const size_t mask = capacity - 1;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const std::string_view name = nodes[i].name;
-    const uint32_t h = hash_name(name);
-    for (size_t s = h & mask;; s = (s + 1) & mask) {
-      Slot& slot = slots_[s];
-      if (slot.id < 0) {
-        slot = {h, static_cast<NodeId>(i)};
-        ++count_;
-        break;
-      }
-      if (slot.hash == h && nodes[static_cast<size_t>(slot.id)].name == name)
-        break; // a repeated name: the first keeps it
+}
+
+bool NameIndex::insert(const std::vector<Node>& nodes, NodeId id) {
+  const size_t mask = slots_.size() - 1;
+  const std::string_view name = nodes[static_cast<size_t>(id)].name;
+  const uint32_t h = hash_name(name);
+  for (size_t s = h & mask;; s = (s + 1) & mask) {
+    Slot& slot = slots_[s];
+    if (slot.id < 0) {
+      slot = {h, id};
+      ++count_;
+      return true;
     }
+    if (slot.hash == h && nodes[static_cast<size_t>(slot.id)].name == name)
+      return false;
   }
 }
 

@@ -18,6 +18,11 @@ class NameIndex {
 public:
   // The first node of each name wins.
   void build(const std::vector<Node>& nodes);
+  // Empties the table, sized for `n` names.
+  void reserve(size_t n);
+  // Adds node `id` under its name; false (and nothing added) when the name
+  // is there already. At most the reserved number of names.
+  bool insert(const std::vector<Node>& nodes, NodeId id);
   std::optional<NodeId> find(const std::vector<Node>& nodes, std::string_view name) const;
   // After node i moved to new_index[i].
   void remap(const std::vector<NodeId>& new_index);

@@ -193,6 +193,10 @@ public:
       : nodes_(nodes), defer_unknown_(defer_unknown) {}
 
   void reserve(size_t n) { names_.reserve(n); }
+  void set_range(NodeId lo, NodeId hi) {
+    lo_ = lo;
+    hi_ = hi;
+  }
 
   // Reads node `at` from its text; false: give up.
   bool read(const char* text, size_t size, NodeId at) {
@@ -208,21 +212,21 @@ public:
     std::sort(node.kwargs.begin(), node.kwargs.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     // Earlier nodes only: the name becomes visible after the node.
-    return names_.emplace(std::string_view(node.name), current_).second;
+    return names_.insert(nodes_, current_);
   }
 
   // Resolves the deferred names against `before`, the reader of the nodes
   // just before this one's; false when a name is unknown there too (a
   // forward or unknown reference) or names a node of both ranges.
   bool resolve_deferred(const NodeReader& before) {
-    for (const auto& [name, at] : names_)
-      if (before.names_.count(name))
+    for (NodeId at = lo_; at < hi_; ++at)
+      if (before.names_.find(nodes_, nodes_[static_cast<size_t>(at)].name))
         return false;
     auto find = [&](const std::string& name, NodeId& out) {
-      auto it = before.names_.find(name);
-      if (it == before.names_.end())
+      std::optional<NodeId> id = before.names_.find(nodes_, name);
+      if (!id)
         return false;
-      out = it->second;
+      out = *id;
       return true;
     };
     for (NodeId at : deferred_nodes_) {
@@ -253,9 +257,8 @@ private:
   std::vector<Node>& nodes_;
   bool defer_unknown_ = false;
   simdjson::dom::parser parser_;
-  // Views of the nodes' own names: the node vector is sized up front and
-  // never reallocates, so they stay valid.
-  std::unordered_map<std::string_view, NodeId> names_;
+  NameIndex names_;        // of the nodes read so far
+  NodeId lo_ = 0, hi_ = 0; // the range read
   NodeId current_ = 0;
   std::vector<NodeId> deferred_nodes_; // nodes with a reference by name
   std::vector<std::tuple<NodeId, size_t, std::string>> deferred_control_;
@@ -393,9 +396,8 @@ private:
     }
     if (!has_node)
       return false;
-    auto it = names_.find(target);
-    if (it != names_.end()) {
-      out = Value::node_ref(it->second, index);
+    if (std::optional<NodeId> id = names_.find(nodes_, target)) {
+      out = Value::node_ref(*id, index);
       return true;
     }
     if (!defer_unknown_)
@@ -612,9 +614,8 @@ private:
     for (element x : arr) {
       std::string_view name;
       OSCHED_TRY(x.get_string().get(name));
-      auto it = names_.find(name);
-      if (it != names_.end()) {
-        node.control_deps.push_back(it->second);
+      if (std::optional<NodeId> id = names_.find(nodes_, name)) {
+        node.control_deps.push_back(*id);
       } else if (defer_unknown_) {
         deferred_control_.emplace_back(current_, node.control_deps.size(), std::string(name));
         node.control_deps.push_back(-1);
@@ -645,6 +646,7 @@ std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t c
   out.nodes.resize(elements.size());
   auto read_range = [&](NodeReader& reader, size_t lo, size_t hi) {
     reader.reserve(hi - lo);
+    reader.set_range(static_cast<NodeId>(lo), static_cast<NodeId>(hi));
     for (size_t k = lo; k < hi; ++k)
       if (!reader.read(text + elements[k].first, elements[k].second - elements[k].first,
                        static_cast<NodeId>(k)))

@@ -9,6 +9,7 @@
 
 #include "graph/collective.h"
 #include "graph/mutation.h"
+#include "graph/name_index.h"
 #include "io/graph_error.h"
 
 namespace osched {
@@ -225,11 +226,14 @@ void validate_graph(const Graph& g, bool require_topological_order) {
 
   if (g.nodes.empty())
     throw GraphError("", "nodes", "missing output node (graph is empty)");
-  std::unordered_set<std::string> names;
+  // The first node of each name keeps it: a node found under another index
+  // repeats an earlier name (no copy of a million names).
+  NameIndex names;
+  names.build(g.nodes);
   NodeId outputs = 0;
   for (NodeId i = 0; i < g.size(); ++i) {
     const Node& n = g.nodes[i];
-    if (!names.insert(n.name).second)
+    if (names.size() != g.nodes.size() && names.find(g.nodes, n.name) != i)
       throw GraphError(n.name, "name", "duplicate node name");
     if (n.op == NodeOp::Output) {
       ++outputs;
