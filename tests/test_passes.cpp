@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 #include "bucketing/apply_buckets.h"
@@ -15,6 +16,7 @@
 #include "report/exposure_text.h"
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/potential_overlap.h"
+#include "scheduler/range_max.h"
 #include "scheduler/reorder.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/schedule_policy.h"
@@ -324,6 +326,31 @@ TEST_CASE("potential overlap: exact on branchy DAGs (the coverage proof and the 
       const NodeId x = queries[k];
       INFO("seed " << seed << " query " << x);
       REQUIRE(got[k] == nearest_independent_by_marking(dg, compute, x));
+    }
+  }
+}
+
+TEST_CASE("range add / range max agrees with a plain array") {
+  std::mt19937_64 rng(7);
+  for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{17}, size_t{64}, size_t{100}}) {
+    std::vector<int64_t> plain(n);
+    for (auto& v : plain)
+      v = static_cast<int64_t>(rng() % 1000) - 500;
+    RangeAddMax tree(plain);
+    for (int step = 0; step < 2000; ++step) {
+      size_t lo = rng() % (n + 1), hi = rng() % (n + 3); // past the end: clamped
+      if (rng() % 2) {
+        const int64_t delta = static_cast<int64_t>(rng() % 2001) - 1000;
+        tree.add(lo, hi, delta);
+        for (size_t i = lo; i < std::min(hi, n); ++i)
+          plain[i] += delta;
+      } else {
+        int64_t want = std::numeric_limits<int64_t>::min();
+        for (size_t i = lo; i < std::min(hi, n); ++i)
+          want = std::max(want, plain[i]);
+        INFO("n " << n << " step " << step << " [" << lo << ", " << hi << ")");
+        REQUIRE(tree.max(lo, hi) == want);
+      }
     }
   }
 }

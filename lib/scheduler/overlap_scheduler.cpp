@@ -16,6 +16,7 @@
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/schedule_policy.h"
 #include "scheduler/simulate.h"
+#include "scheduler/unscheduled_list.h"
 
 namespace osched {
 namespace {
@@ -51,9 +52,10 @@ public:
     max_in_flight_ = gb_to_bytes(opt_.max_in_flight_gb);
     cumulative_prefetch_.emplace(std::vector<int64_t>(a.compute_nodes.size(), 0));
     projected_.emplace(a.baseline_before_compute);
-    for (const auto& c : colls_)
-      if (c.schedulable)
-        unscheduled_collectives_.insert(c.start);
+    std::vector<bool> schedulable(colls_.size());
+    for (size_t k = 0; k < colls_.size(); ++k)
+      schedulable[k] = colls_[k].schedulable;
+    unscheduled_collectives_.emplace(schedulable);
     in_degree_.resize(n);
     scheduled_.assign(n, false);
     for (NodeId i = 0; i < n; ++i) {
@@ -105,15 +107,16 @@ private:
 
   // Per compute index: bytes of collectives prefetched across it so far,
   // and baseline + those bytes.
-  std::optional<RangeAddMax> cumulative_prefetch_, projected_;
+  // Mutable: a query pushes pending adds down, which changes no answer.
+  mutable std::optional<RangeAddMax> cumulative_prefetch_, projected_;
   int64_t budget_ = 0;
   int64_t max_in_flight_ = 0;
 
   std::priority_queue<ReadyScore, std::vector<ReadyScore>, std::greater<ReadyScore>> ready_;
   std::vector<int32_t> in_degree_;
   std::vector<NodeId> order_;
-  std::set<NodeId> unscheduled_collectives_;
-  std::vector<int32_t> in_flight_; // colls_ indices, in issue order
+  std::optional<UnscheduledList> unscheduled_collectives_; // colls_ indices
+  std::vector<int32_t> in_flight_;                         // colls_ indices, in issue order
   int64_t in_flight_bytes_ = 0;
   int32_t current_compute_index_ = 0;
   double wasted_compute_ = 0;
@@ -188,7 +191,7 @@ private:
     int32_t idx = a_.collective_of[n];
     in_flight_.push_back(idx);
     in_flight_bytes_ += colls_[idx].memory_bytes;
-    unscheduled_collectives_.erase(n);
+    unscheduled_collectives_->erase(idx);
     schedule(n);
   }
 
@@ -335,10 +338,11 @@ private:
     // The next max_coll_distance + 1 unscheduled collectives, in graph order.
     std::vector<NodeId> candidates;
     int i = 0;
-    for (NodeId start : unscheduled_collectives_) {
+    for (int32_t idx = unscheduled_collectives_->first(); idx >= 0;
+         idx = unscheduled_collectives_->next(idx)) {
       if (i++ > opt_.max_coll_distance)
         break;
-      const int32_t idx = a_.collective_of[start];
+      const NodeId start = colls_[idx].start;
       if (a_.group_of[idx] == excluded)
         continue;
       if (a_.dom[start] != kOffComputePath &&

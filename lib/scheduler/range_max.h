@@ -1,8 +1,9 @@
 #pragma once
-// Range add and range max over a fixed array (a lazy segment tree): the
-// prefetch memory check asks, per candidate, for the most memory at any
-// compute index until the one it blocks, and each prefetch adds its bytes
-// across such a range. O(log N) each instead of O(range).
+// Range add and range max over a fixed array (a lazy segment tree, walked
+// bottom-up without recursion): the prefetch memory check asks, per
+// candidate, for the most memory at any compute index until the one it
+// blocks, and each prefetch adds its bytes across such a range. O(log N)
+// each instead of O(range).
 
 #include <algorithm>
 #include <cstdint>
@@ -14,53 +15,78 @@ namespace osched {
 class RangeAddMax {
 public:
   explicit RangeAddMax(const std::vector<int64_t>& values) : n_(values.size()) {
-    size_t cap = 1;
-    while (cap < std::max<size_t>(n_, 1))
-      cap *= 2;
-    size_ = cap;
-    max_.assign(2 * cap, std::numeric_limits<int64_t>::min());
-    add_.assign(2 * cap, 0);
-    for (size_t i = 0; i < n_; ++i)
-      max_[cap + i] = values[i];
-    for (size_t i = cap - 1; i >= 1; --i)
+    while (size_ < std::max<size_t>(n_, 1)) {
+      size_ *= 2;
+      ++height_;
+    }
+    max_.assign(2 * size_, kPadding);
+    add_.assign(size_, 0);
+    std::copy(values.begin(), values.end(), max_.begin() + static_cast<std::ptrdiff_t>(size_));
+    for (size_t i = size_ - 1; i >= 1; --i)
       max_[i] = std::max(max_[2 * i], max_[2 * i + 1]);
   }
 
-  // Adds `delta` to every value in [lo, hi).
+  // Adds `delta` to every value in [lo, hi) (clamped to the array).
   void add(size_t lo, size_t hi, int64_t delta) {
-    if (lo < hi)
-      add(1, 0, size_, lo, hi, delta);
+    hi = std::min(hi, n_);
+    if (lo >= hi)
+      return;
+    size_t l = lo + size_, r = hi + size_;
+    const size_t l0 = l, r0 = r - 1;
+    for (; l < r; l /= 2, r /= 2) {
+      if (l & 1)
+        apply(l++, delta);
+      if (r & 1)
+        apply(--r, delta);
+    }
+    rebuild_above(l0);
+    rebuild_above(r0);
   }
-  // The largest value in [lo, hi); the lowest int64 when empty.
-  int64_t max(size_t lo, size_t hi) const {
-    return lo < hi ? max(1, 0, size_, lo, hi) : std::numeric_limits<int64_t>::min();
+
+  // The largest value in [lo, hi) (clamped to the array); the lowest int64
+  // when empty.
+  int64_t max(size_t lo, size_t hi) {
+    hi = std::min(hi, n_);
+    if (lo >= hi)
+      return std::numeric_limits<int64_t>::min();
+    size_t l = lo + size_, r = hi + size_;
+    push_down_to(l);
+    push_down_to(r - 1);
+    int64_t best = std::numeric_limits<int64_t>::min();
+    for (; l < r; l /= 2, r /= 2) {
+      if (l & 1)
+        best = std::max(best, max_[l++]);
+      if (r & 1)
+        best = std::max(best, max_[--r]);
+    }
+    return best;
   }
 
 private:
-  size_t n_ = 0, size_ = 1;
-  std::vector<int64_t> max_, add_; // add_: pending for the whole subtree, already in max_
+  // Below any real value, far from overflowing when added to.
+  static constexpr int64_t kPadding = std::numeric_limits<int64_t>::min() / 4;
+  size_t n_ = 0, size_ = 1, height_ = 0;
+  std::vector<int64_t> max_; // per tree node, its subtree's max with its own pending add
+  std::vector<int64_t> add_; // per inner node: pending for both children, already in max_
 
-  void add(size_t node, size_t l, size_t r, size_t lo, size_t hi, int64_t delta) {
-    if (hi <= l || r <= lo)
-      return;
-    if (lo <= l && r <= hi) {
-      max_[node] += delta;
+  void apply(size_t node, int64_t delta) {
+    max_[node] += delta;
+    if (node < size_)
       add_[node] += delta;
-      return;
-    }
-    size_t mid = (l + r) / 2;
-    add(2 * node, l, mid, lo, hi, delta);
-    add(2 * node + 1, mid, r, lo, hi, delta);
-    max_[node] = std::max(max_[2 * node], max_[2 * node + 1]) + add_[node];
   }
-  int64_t max(size_t node, size_t l, size_t r, size_t lo, size_t hi) const {
-    if (hi <= l || r <= lo)
-      return std::numeric_limits<int64_t>::min();
-    if (lo <= l && r <= hi)
-      return max_[node];
-    size_t mid = (l + r) / 2;
-    int64_t m = std::max(max(2 * node, l, mid, lo, hi), max(2 * node + 1, mid, r, lo, hi));
-    return m == std::numeric_limits<int64_t>::min() ? m : m + add_[node];
+  void rebuild_above(size_t node) {
+    for (node /= 2; node >= 1; node /= 2)
+      max_[node] = std::max(max_[2 * node], max_[2 * node + 1]) + add_[node];
+  }
+  void push_down_to(size_t leaf) {
+    for (size_t s = height_; s > 0; --s) {
+      const size_t i = leaf >> s;
+      if (add_[i] != 0) {
+        apply(2 * i, add_[i]);
+        apply(2 * i + 1, add_[i]);
+        add_[i] = 0;
+      }
+    }
   }
 };
 
