@@ -8,6 +8,7 @@
 #include "analysis/verify.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
+#include "report/report_summary.h"
 #include "report/timeline.h"
 #include "scheduler/refine_order.h"
 #include "scheduler/simulate.h"
@@ -219,4 +220,31 @@ TEST_CASE("timeline: intervals of the late-gather graph, traced by hand") {
   CHECK(wait.kind == TimelineEvent::Kind::ExposedWait);
   CHECK(wait.on == "ag");
   CHECK(t.events[2].bytes > 0);
+}
+
+TEST_CASE("summary: after the search's moves, exposures are the final order's, with a reason") {
+  ScheduleReport r;
+  ReportCollective queued;
+  queued.name = "rs_queued";
+  queued.kind = "reduce_scatter";
+  queued.exposed_ms = 0; // hidden by the greedy's accounting
+  queued.simulated_exposed_ms = 0.25;
+  ReportCollective limited = queued;
+  limited.name = "ag_limited";
+  limited.exposed = true;
+  limited.exposed_ms = 0.5;
+  limited.simulated_exposed_ms = 0;
+  limited.why_exposed = {"over the budget"};
+  r.collectives = {queued, limited};
+  // Upstream's listing: the greedy's accounting.
+  std::string text = report_summary(r);
+  CHECK(text.find("exposed ag_limited (reduce_scatter, 0.500 ms): over the budget") !=
+        std::string::npos);
+  CHECK(text.find("rs_queued") == std::string::npos);
+  // After moves: the simulation of the final order.
+  r.policy = ReportPolicy{"improved", 1.0, 3, 10, false};
+  text = report_summary(r);
+  CHECK(text.find("exposed rs_queued (reduce_scatter, 0.250 ms): queued behind its group's "
+                  "earlier collectives") != std::string::npos);
+  CHECK(text.find("ag_limited") == std::string::npos);
 }

@@ -90,8 +90,14 @@ std::string report_summary(const ScheduleReport& r) {
       o << "  ... more exposed collectives in the JSON report\n";
       break;
     }
-    o << "  exposed " << col.name << " (" << col.kind << ", " << fmt(ms)
-      << " ms): " << (col.why_exposed.empty() ? std::string("-") : col.why_exposed[0]) << "\n";
+    o << "  exposed " << col.name << " (" << col.kind << ", " << fmt(ms) << " ms): "
+      << (!col.why_exposed.empty() ? col.why_exposed[0]
+          : refined && col.exposed_ms <= 0
+              // Hidden by the greedy's accounting, which sees each group's
+              // compute window but not its stream's queue.
+              ? std::string("queued behind its group's earlier collectives")
+              : std::string("-"))
+      << "\n";
   }
   // Names come from the input: no line of theirs may break the summary's.
   std::string text = o.str(), safe;

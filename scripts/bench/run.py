@@ -85,13 +85,13 @@ with tempfile.TemporaryDirectory() as d:
                     rows.append((family + label, nodes, fmt, mb, phases, wall, rss, out_mb,
                                  py_load if fmt == "json" else None))
 
-print("| family | nodes | in | MB | read s | read MB/s | analyse s | schedule s | report s | bucket s | pin s "
+print("| family | nodes | in | MB | read s | read MB/s | analyse s | schedule s | refine s | report s | bucket s | pin s "
       "| write s | write MB/s | wall s | peak RSS MB | python json.load s |")
-print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for fam, nodes, fmt, mb, ph, wall, rss, out_mb, py in rows:
     rd, wr = ph.get("read", 0), ph.get("write", 0)
     analyse = ph.get("estimate", 0) + ph.get("analyse", 0)
     report = sum(ph.get(k, 0) for k in ("simulate", "report", "reorder", "report-json"))
     print(f"| {fam} | {nodes} | {fmt} | {mb:.1f} | {rd:.3f} | {mb / rd if rd else 0:.0f} | {analyse:.3f} | "
-          f"{ph.get('schedule', 0):.3f} | {report:.3f} | {ph.get('bucket', 0):.3f} | {ph.get('pin', 0):.3f} | "
+          f"{ph.get('schedule', 0):.3f} | {ph.get('refine', 0):.3f} | {report:.3f} | {ph.get('bucket', 0):.3f} | {ph.get('pin', 0):.3f} | "
           f"{wr:.3f} | {out_mb / wr if wr else 0:.0f} | {wall:.2f} | {rss:.0f} | {'' if py is None else f'{py:.3f}'} |")
