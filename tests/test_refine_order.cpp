@@ -21,7 +21,13 @@ namespace {
 
 // x -> mm0 -> mm1; an all-gather of w, issued only after mm1, feeds mm2:
 // in this order the 1 ms gather is fully exposed (step 1 + 1 + 1 + 1 = 4 ms).
-Graph late_gather() {
+// `with_cast`: the gather reads a cast of w placed just before it.
+Graph late_gather(bool with_cast = false) {
+  const std::string cast = with_cast ? R"(
+      {"name": "w_cast", "op": "call_function", "target": "prims.convert_element_type.default",
+       "args": [{"node": "w"}, "float32"],
+       "val": {"dtype": "float32", "shape": [2, 8], "stride": [8, 1], "device": "cuda:0"}},)"
+                                     : "";
   return inline_graph(R"(
       {"name": "w", "op": "placeholder", "target": "w",
        "val": {"dtype": "float32", "shape": [2, 8], "stride": [8, 1], "device": "cuda:0"}},
@@ -30,9 +36,11 @@ Graph late_gather() {
       {"name": "mm0", "op": "call_function", "target": "aten.mm.default", "args": [{"node": "x"}, {"node": "t8"}],
        "val": {"dtype": "float32", "shape": [4, 4], "stride": [4, 1], "device": "cuda:0"}},
       {"name": "mm1", "op": "call_function", "target": "aten.mm.default", "args": [{"node": "mm0"}, {"node": "mm0"}],
-       "val": {"dtype": "float32", "shape": [4, 4], "stride": [4, 1], "device": "cuda:0"}},
+       "val": {"dtype": "float32", "shape": [4, 4], "stride": [4, 1], "device": "cuda:0"}},)" +
+                          cast + R"(
       {"name": "ag", "op": "call_function", "target": "_c10d_functional.all_gather_into_tensor.default",
-       "args": [{"node": "w"}, 4, "tp"],
+       "args": [{"node": ")" +
+                          std::string(with_cast ? "w_cast" : "w") + R"("}, 4, "tp"],
        "val": {"dtype": "float32", "shape": [8, 8], "stride": [8, 1], "device": "cuda:0"}},
       {"name": "ag_wait", "op": "call_function", "target": "_c10d_functional.wait_tensor.default", "args": [{"node": "ag"}],
        "val": {"dtype": "float32", "shape": [8, 8], "stride": [8, 1], "device": "cuda:0"}},
@@ -91,26 +99,7 @@ TEST_CASE("refine: the exposed gather is issued early enough to hide (4 ms -> 3 
 TEST_CASE("refine: a start moves with the cast it reads (4 ms -> 3 ms)") {
   // As the late gather, but the gather reads a cast of w placed just before
   // it: moving the start alone is impossible, so the cast comes along.
-  Graph g = inline_graph(R"(
-      {"name": "w", "op": "placeholder", "target": "w",
-       "val": {"dtype": "float32", "shape": [2, 8], "stride": [8, 1], "device": "cuda:0"}},
-      {"name": "t8", "op": "call_function", "target": "aten.t.default", "args": [{"node": "x"}],
-       "val": {"dtype": "float32", "shape": [8, 4], "stride": [1, 8], "device": "cuda:0"}},
-      {"name": "mm0", "op": "call_function", "target": "aten.mm.default", "args": [{"node": "x"}, {"node": "t8"}],
-       "val": {"dtype": "float32", "shape": [4, 4], "stride": [4, 1], "device": "cuda:0"}},
-      {"name": "mm1", "op": "call_function", "target": "aten.mm.default", "args": [{"node": "mm0"}, {"node": "mm0"}],
-       "val": {"dtype": "float32", "shape": [4, 4], "stride": [4, 1], "device": "cuda:0"}},
-      {"name": "w_cast", "op": "call_function", "target": "prims.convert_element_type.default",
-       "args": [{"node": "w"}, "float32"],
-       "val": {"dtype": "float32", "shape": [2, 8], "stride": [8, 1], "device": "cuda:0"}},
-      {"name": "ag", "op": "call_function", "target": "_c10d_functional.all_gather_into_tensor.default",
-       "args": [{"node": "w_cast"}, 4, "tp"],
-       "val": {"dtype": "float32", "shape": [8, 8], "stride": [8, 1], "device": "cuda:0"}},
-      {"name": "ag_wait", "op": "call_function", "target": "_c10d_functional.wait_tensor.default", "args": [{"node": "ag"}],
-       "val": {"dtype": "float32", "shape": [8, 8], "stride": [8, 1], "device": "cuda:0"}},
-      {"name": "mm2", "op": "call_function", "target": "aten.mm.default", "args": [{"node": "mm1"}, {"node": "ag_wait"}],
-       "val": {"dtype": "float32", "shape": [4, 8], "stride": [8, 1], "device": "cuda:0"}})",
-                         R"([{"node": "mm2"}])");
+  Graph g = late_gather(true);
   g.rebuild_index();
   std::vector<NodeId> order;
   for (NodeId i = 0; i < g.size(); ++i)
