@@ -288,6 +288,7 @@ Graph read_proto(const std::string& bytes, const ReadOptions& opts, bool direct)
   JsonGraphBuilder builder(opts);
   std::vector<Node> nodes;
   NodeNames names;
+  names.nodes = &nodes;
   if (direct) {
     // Node count from the top-level tags, so the vector never reallocates
     // (names are views of the nodes' own strings).

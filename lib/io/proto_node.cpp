@@ -110,10 +110,10 @@ bool value_from_proto(const pb::Value& v, const NodeNames& names, Value& out) {
     const auto& r = v.node_ref();
     if (r.has_index() && r.index() < 0)
       return false;
-    auto it = names.find(r.node());
-    if (it == names.end())
+    const std::optional<NodeId> id = names.find(r.node());
+    if (!id)
       return false;
-    out = Value::node_ref(it->second, r.has_index() ? r.index() : -1);
+    out = Value::node_ref(*id, r.has_index() ? r.index() : -1);
     return true;
   }
   default: // null, or no kind at all
@@ -281,12 +281,12 @@ bool node_from_proto(const pb::Node& in, std::vector<Node>& nodes, NodeNames& na
     }
   }
   for (const std::string& d : in.control_deps()) {
-    auto it = names.find(d);
-    if (it == names.end())
+    const std::optional<NodeId> id = names.find(d);
+    if (!id)
       return false;
-    n.control_deps.push_back(it->second);
+    n.control_deps.push_back(*id);
   }
-  return names.emplace(std::string_view(n.name), static_cast<NodeId>(nodes.size() - 1)).second;
+  return names.index.insert(nodes, static_cast<NodeId>(nodes.size() - 1));
 }
 
 } // namespace osched

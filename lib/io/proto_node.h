@@ -8,8 +8,9 @@
 // (false), and the general path reads the message again and words the
 // error, so both accept the same graphs.
 
+#include <optional>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "graph.pb.h"
 #include "graph/graph.h"
@@ -18,9 +19,14 @@ namespace osched {
 
 void node_to_proto(const Node& n, const Graph& g, overlap_sched::pb::Node* out);
 
-// Names of the nodes read so far (views of their names: the node vector
-// must not reallocate while reading).
-using NodeNames = std::unordered_map<std::string_view, NodeId>;
+// Names of the nodes read so far, looked up in `nodes` (sized up front for
+// `reserve`'s count: the vector must not reallocate while reading).
+struct NodeNames {
+  const std::vector<Node>* nodes = nullptr;
+  NameIndex index;
+  void reserve(size_t n) { index.reserve(n); }
+  std::optional<NodeId> find(std::string_view name) const { return index.find(*nodes, name); }
+};
 
 // Reads `in` as node number `nodes.size()`, appended to `nodes`; false:
 // declined.
