@@ -86,6 +86,7 @@ private:
 // in the order its stream ran them.
 struct StreamTimes {
   std::vector<double> start, end;        // per node; collective starts only
+  std::vector<int32_t> slot;             // per node: its place in its run, -1 if none
   std::vector<std::vector<NodeId>> runs; // per group
 };
 
@@ -96,6 +97,7 @@ StreamTimes stream_times(const ScheduleAnalysis& a, const SimulationPlan& plan,
   simulate_step(plan, order, {}, &events);
   st.start.assign(order.size(), 0);
   st.end.assign(order.size(), 0);
+  st.slot.assign(order.size(), -1);
   st.runs.resize(a.group_names.size());
   for (const SimEvent& e : events) {
     if (e.kind != SimEvent::Kind::Collective)
@@ -105,7 +107,9 @@ StreamTimes stream_times(const ScheduleAnalysis& a, const SimulationPlan& plan,
       continue;
     st.start[static_cast<size_t>(e.node)] = e.start_ms;
     st.end[static_cast<size_t>(e.node)] = e.end_ms;
-    st.runs[static_cast<size_t>(a.group_of[static_cast<size_t>(k)])].push_back(e.node);
+    auto& run = st.runs[static_cast<size_t>(a.group_of[static_cast<size_t>(k)])];
+    st.slot[static_cast<size_t>(e.node)] = static_cast<int32_t>(run.size());
+    run.push_back(e.node);
   }
   return st;
 }
@@ -261,9 +265,9 @@ RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
       }
       const auto& run = st.runs[static_cast<size_t>(
           a.group_of[static_cast<size_t>(a.collective_of[static_cast<size_t>(c->start)])])];
-      size_t k = static_cast<size_t>(std::find(run.begin(), run.end(), c->start) - run.begin());
-      if (k == run.size())
+      if (st.slot[static_cast<size_t>(c->start)] < 0)
         continue;
+      const size_t k = static_cast<size_t>(st.slot[static_cast<size_t>(c->start)]);
       size_t first = k;
       while (first > 0 && st.start[static_cast<size_t>(run[first])] <=
                               st.end[static_cast<size_t>(run[first - 1])] + 1e-9)
