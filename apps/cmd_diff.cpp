@@ -28,9 +28,9 @@ bool looks_like_report(const nlohmann::json& j) {
 
 // A report as JSON: read, or computed by scheduling a graph file.
 nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg) {
-  const std::string bytes = read_file_bytes(path);
+  const InputBytes bytes = InputBytes::read(path);
   if (resolve_format(path, GraphFormat::Auto) == GraphFormat::Json) {
-    nlohmann::json j = nlohmann::json::parse(bytes, nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(bytes.view(), nullptr, false);
     if (j.is_discarded())
       throw InputError(path + ": malformed JSON");
     if (looks_like_report(j))
@@ -39,7 +39,7 @@ nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg) {
   Graph g = parse_graph_bytes(bytes, path);
   if (cfg.benchmarking())
     throw InputError("diff: benchmark estimators need the schedule job; diff its reports instead");
-  ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes, cfg), cfg);
+  ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes.view(), cfg), cfg);
   return report_to_json(out.report);
 }
 

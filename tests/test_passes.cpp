@@ -14,6 +14,7 @@
 #include "bucketing/overlap_interval.h"
 #include "cost/estimator.h"
 #include "report/exposure_text.h"
+#include "scheduler/forward_range_max.h"
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/potential_overlap.h"
 #include "scheduler/range_max.h"
@@ -330,6 +331,39 @@ TEST_CASE("potential overlap: exact on branchy DAGs (the coverage proof and the 
   }
 }
 
+TEST_CASE("forward range max agrees with a plain array, short scans and long tree queries") {
+  std::mt19937_64 rng(11);
+  for (size_t n : {size_t{1}, size_t{2}, size_t{9}, size_t{700}, size_t{1500}}) {
+    std::vector<int64_t> plain(n);
+    for (auto& v : plain)
+      v = static_cast<int64_t>(rng() % 1000) - 500;
+    ForwardRangeMax ranges(plain);
+    size_t cursor = 0;
+    for (int step = 0; step < 3000; ++step) {
+      if (rng() % 8 == 0)
+        cursor = std::min(n, cursor + rng() % 4); // forward only
+      // Ranges of every length, some past the end (clamped), some empty.
+      const size_t hi = cursor + (rng() % 2 ? rng() % 16 : rng() % (n + 3));
+      if (rng() % 3 == 0) {
+        const int64_t delta = static_cast<int64_t>(rng() % 1001);
+        ranges.add(cursor, hi, delta);
+        for (size_t i = cursor; i < std::min(hi, n); ++i)
+          plain[i] += delta;
+      } else {
+        int64_t most = std::numeric_limits<int64_t>::min();
+        for (size_t i = cursor; i < std::min(hi, n); ++i)
+          most = std::max(most, plain[i]);
+        // Limits just below, at and above the true max.
+        for (int64_t limit : {most - 1, most, most + 1}) {
+          INFO("n " << n << " step " << step << " [" << cursor << ", " << hi << ") limit "
+                    << limit);
+          REQUIRE(ranges.any_above(cursor, hi, limit) == (most > limit));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("range add / range max agrees with a plain array") {
   std::mt19937_64 rng(7);
   for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{17}, size_t{64}, size_t{100}}) {
@@ -351,6 +385,7 @@ TEST_CASE("range add / range max agrees with a plain array") {
         INFO("n " << n << " step " << step << " [" << lo << ", " << hi << ")");
         REQUIRE(tree.max(lo, hi) == want);
       }
+      REQUIRE(tree.max_all() == *std::max_element(plain.begin(), plain.end()));
     }
   }
 }

@@ -81,17 +81,23 @@ std::string read_file_bytes(const std::string& path) {
 }
 
 Graph read_graph_file(const std::string& path, GraphFormat format, const ReadOptions& opts) {
-  return parse_graph_bytes(read_file_bytes(path), path, format, opts);
+  return parse_graph_bytes(InputBytes::read(path), path, format, opts);
 }
 
 Graph parse_graph_bytes(const std::string& bytes, const std::string& path, GraphFormat format,
                         const ReadOptions& opts) {
+  return parse_graph_bytes(InputBytes::borrow(bytes), path, format, opts);
+}
+
+Graph parse_graph_bytes(const InputBytes& input, const std::string& path, GraphFormat format,
+                        const ReadOptions& opts) {
+  const std::string_view bytes = input.view();
   GraphFormat f = format;
   if (f == GraphFormat::Auto) {
     if (path == "-") {
       // Sniff: JSON starts with '{' after whitespace; protobuf never does for our schema.
       size_t i = bytes.find_first_not_of(" \t\r\n");
-      f = (i != std::string::npos && bytes[i] == '{') ? GraphFormat::Json : GraphFormat::Proto;
+      f = (i != std::string_view::npos && bytes[i] == '{') ? GraphFormat::Json : GraphFormat::Proto;
     } else {
       f = resolve_format(path, GraphFormat::Auto);
     }
@@ -99,7 +105,7 @@ Graph parse_graph_bytes(const std::string& bytes, const std::string& path, Graph
   const std::string label = path == "-" ? "<stdin>" : path;
   try {
     return f == GraphFormat::Proto ? graph_from_proto_bytes(bytes, opts)
-                                   : graph_from_json_text(bytes, opts);
+                                   : graph_from_json_bytes(input, opts);
   } catch (const GraphError& e) {
     throw e.with_file(label);
   }

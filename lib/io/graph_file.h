@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "graph/graph.h"
+#include "io/input_bytes.h"
 #include "io/json_io.h"
 #include "io/output_batch.h"
 
@@ -25,6 +26,8 @@ GraphFormat resolve_format(const std::string& path, GraphFormat requested);
 // Throws GraphError with the file name prefixed, or IoError.
 // Parses a file's bytes already read (`path` names it in errors and picks the
 // format when Auto).
+Graph parse_graph_bytes(const InputBytes& bytes, const std::string& path,
+                        GraphFormat format = GraphFormat::Auto, const ReadOptions& opts = {});
 Graph parse_graph_bytes(const std::string& bytes, const std::string& path,
                         GraphFormat format = GraphFormat::Auto, const ReadOptions& opts = {});
 Graph read_graph_file(const std::string& path, GraphFormat format = GraphFormat::Auto,

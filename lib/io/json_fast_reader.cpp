@@ -13,6 +13,8 @@ namespace {
 
 using simdjson::SUCCESS;
 
+constexpr size_t kReleaseStep = size_t{8} << 20;
+
 // Gives up (the general reader takes over) unless `expr` succeeded.
 #define OSCHED_TRY(expr)                                                                           \
   do {                                                                                             \
@@ -630,7 +632,8 @@ private:
 } // namespace
 
 std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity,
-                                         size_t parallel_min_nodes) {
+                                         size_t parallel_min_nodes,
+                                         const std::function<void(size_t, size_t)>& done_with) {
   if (capacity < size + simdjson::SIMDJSON_PADDING) {
     const simdjson::padded_string copy(text, size);
     return read_nodes_fast(copy.data(), size, size + simdjson::SIMDJSON_PADDING,
@@ -647,10 +650,18 @@ std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t c
   auto read_range = [&](NodeReader& reader, size_t lo, size_t hi) {
     reader.reserve(hi - lo);
     reader.set_range(static_cast<NodeId>(lo), static_cast<NodeId>(hi));
-    for (size_t k = lo; k < hi; ++k)
+    size_t released = lo < hi ? elements[lo].first : 0;
+    for (size_t k = lo; k < hi; ++k) {
       if (!reader.read(text + elements[k].first, elements[k].second - elements[k].first,
                        static_cast<NodeId>(k)))
         return false;
+      // Read bytes are let go in steps, so the text and the model it becomes
+      // are not both resident.
+      if (done_with && elements[k].second - released >= kReleaseStep) {
+        done_with(released, elements[k].second);
+        released = elements[k].second;
+      }
+    }
     return true;
   };
   // Big graphs: the second half of the bytes on another thread, joined by

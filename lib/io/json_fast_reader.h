@@ -11,6 +11,7 @@
 // fuzz_graph_json target compare them).
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,10 @@ constexpr size_t kParallelReadMinNodes = 20000;
 
 // Reads `text[0, size)`; `capacity` bytes must be readable from `text`
 // (simdjson reads ahead; a copy is made when capacity - size < 64).
+// `done_with(begin, end)`, when given, is told of byte ranges of nodes already
+// read (InputBytes::done_with lets go of a mapping's pages there).
 std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity,
-                                         size_t parallel_min_nodes = kParallelReadMinNodes);
+                                         size_t parallel_min_nodes = kParallelReadMinNodes,
+                                         const std::function<void(size_t, size_t)>& done_with = {});
 
 } // namespace osched

@@ -603,7 +603,7 @@ namespace {
 // Parses the document with nlohmann, handing each node to `reader` as soon as
 // it is parsed and dropping it from the document, so memory holds the
 // model, not a JSON tree of the whole graph. Returns the rest.
-json parse_document(const std::string& text, Reader& reader) {
+json parse_document(std::string_view text, Reader& reader) {
   bool in_nodes = false;
   bool nodes_key = false;
   // Keys seen in each open object: a repeated key is an error, not a
@@ -666,16 +666,19 @@ json parse_document(const std::string& text, Reader& reader) {
 // The fast path: nodes through simdjson, the header (the document with an
 // empty node array) through nlohmann. Any failure leaves the text to the
 // general reader, which words the error.
-std::optional<Graph> read_fast(const std::string& text, const ReadOptions& opts) {
+std::optional<Graph> read_fast(const InputBytes& bytes, const ReadOptions& opts) {
   if (!opts.require_topological_order)
     return std::nullopt; // forward references are the general reader's
   try {
-    std::optional<FastNodes> fast = read_nodes_fast(text.data(), text.size(), text.capacity());
+    std::optional<FastNodes> fast =
+        read_nodes_fast(bytes.data(), bytes.size(), bytes.readable(), kParallelReadMinNodes,
+                        [&bytes](size_t begin, size_t end) { bytes.done_with(begin, end); });
     if (!fast)
       return std::nullopt;
-    std::string header = text.substr(0, fast->array_begin);
+    const std::string_view text = bytes.view();
+    std::string header(text.substr(0, fast->array_begin));
     header += "[]";
-    header.append(text, fast->array_end, std::string::npos);
+    header.append(text.substr(fast->array_end));
     Reader reader(opts);
     json doc = parse_document(header, reader);
     reader.adopt(std::move(fast->nodes));
@@ -690,17 +693,21 @@ std::optional<Graph> read_fast(const std::string& text, const ReadOptions& opts)
 } // namespace
 
 Graph graph_from_json_text(const std::string& text, const ReadOptions& opts) {
-  if (std::optional<Graph> g = read_fast(text, opts))
-    return std::move(*g);
-  return graph_from_json_text_general(text, opts);
+  return graph_from_json_bytes(InputBytes::borrow(text), opts);
 }
 
-Graph graph_from_json_text_general(const std::string& text, const ReadOptions& opts) {
+Graph graph_from_json_bytes(const InputBytes& bytes, const ReadOptions& opts) {
+  if (std::optional<Graph> g = read_fast(bytes, opts))
+    return std::move(*g);
+  return graph_from_json_text_general(bytes.view(), opts);
+}
+
+Graph graph_from_json_text_general(std::string_view text, const ReadOptions& opts) {
   Reader reader(opts);
   // Every node has one "op" key: counting them estimates the node count, so
   // the node array is usually allocated once instead of growing by doubling.
   size_t ops = 0;
-  for (size_t p = text.find("\"op\""); p != std::string::npos; p = text.find("\"op\"", p + 4))
+  for (size_t p = text.find("\"op\""); p != std::string_view::npos; p = text.find("\"op\"", p + 4))
     ++ops;
   // Capped, so text full of "op" strings cannot make it reserve absurdly.
   reader.reserve(std::min(ops, text.size() / 100));

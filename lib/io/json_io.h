@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "graph/graph.h"
+#include "io/input_bytes.h"
 
 namespace osched {
 
@@ -27,8 +28,11 @@ struct ReadOptions {
 // Well-formed graphs whose nodes hold only the format's fields take the
 // fast path (json_fast_reader.h); the rest, and every error, the general one.
 Graph graph_from_json_text(const std::string& text, const ReadOptions& opts = {});
+// The same over bytes read or mapped (input_bytes.h): no padded copy is made
+// where they have room past the end, and mapped pages are let go once read.
+Graph graph_from_json_bytes(const InputBytes& bytes, const ReadOptions& opts = {});
 // The general reader alone (nlohmann/json), for comparing the two paths.
-Graph graph_from_json_text_general(const std::string& text, const ReadOptions& opts = {});
+Graph graph_from_json_text_general(std::string_view text, const ReadOptions& opts = {});
 Graph graph_from_json(const nlohmann::json& doc, const ReadOptions& opts = {});
 
 // Builds a Graph from nodes given one at a time as JSON objects, so readers

@@ -43,10 +43,14 @@ void unregister_temp(int slot) {
     g_temp_used[slot].store(false);
 }
 
-extern "C" void remove_temps_and_die(int sig) {
+void unlink_registered_temps() {
   for (int i = 0; i < kSlots; ++i)
     if (g_temp_used[i].load())
       ::unlink(g_temp_paths[i]);
+}
+
+extern "C" void remove_temps_and_die(int sig) {
+  unlink_registered_temps();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
@@ -270,6 +274,10 @@ bool same_output_file(const std::string& a, const std::string& b) {
   auto nb = std::filesystem::weakly_canonical(std::filesystem::absolute(resolve_links(b)), eb)
                 .lexically_normal();
   return !ea && !eb && na == nb;
+}
+
+void remove_temporaries_now() {
+  unlink_registered_temps();
 }
 
 void remove_temporaries_on_signals() {

@@ -38,5 +38,8 @@ bool same_output_file(const std::string& a, const std::string& b);
 // Removes the temporaries of a batch being written when the process gets
 // SIGINT, SIGTERM or SIGHUP, then dies of that signal. Call once.
 void remove_temporaries_on_signals();
+// Removes the temporaries being written now; async-signal-safe, for other
+// fatal-signal handlers.
+void remove_temporaries_now();
 
 } // namespace osched

@@ -275,7 +275,7 @@ struct Declined {};
 // straight into the model (proto_node.h) and Declined is thrown where that
 // path does not cover them; else each node passes through a JSON value and
 // the JSON reader's checks.
-Graph read_proto(const std::string& bytes, const ReadOptions& opts, bool direct) {
+Graph read_proto(std::string_view bytes, const ReadOptions& opts, bool direct) {
   const auto malformed = [] {
     return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
   };
@@ -360,7 +360,7 @@ Graph read_proto(const std::string& bytes, const ReadOptions& opts, bool direct)
 
 } // namespace
 
-Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts) {
+Graph graph_from_proto_bytes(std::string_view bytes, const ReadOptions& opts) {
   if (opts.require_topological_order) {
     try {
       return read_proto(bytes, opts, true);
@@ -473,7 +473,7 @@ std::string graph_to_proto_bytes_general(const Graph& g) {
   return out;
 }
 
-Graph graph_from_proto_bytes_general(const std::string& bytes, const ReadOptions& opts) {
+Graph graph_from_proto_bytes_general(std::string_view bytes, const ReadOptions& opts) {
   return read_proto(bytes, opts, false);
 }
 

@@ -14,12 +14,12 @@
 
 namespace osched {
 
-Graph graph_from_proto_bytes(const std::string& bytes, const ReadOptions& opts = {});
+Graph graph_from_proto_bytes(std::string_view bytes, const ReadOptions& opts = {});
 std::string graph_to_proto_bytes(const Graph& g);
 // The same bytes, handed to `emit` in pieces (nodes a batch at a time).
 void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit);
 // The general path alone (each node through a JSON value), for comparing.
-Graph graph_from_proto_bytes_general(const std::string& bytes, const ReadOptions& opts = {});
+Graph graph_from_proto_bytes_general(std::string_view bytes, const ReadOptions& opts = {});
 std::string graph_to_proto_bytes_general(const Graph& g);
 
 } // namespace osched

@@ -134,9 +134,10 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
     r.peak_bytes = rep.at("memory").at("scheduled_peak_bytes").get<int64_t>();
   };
   try {
-    const std::string bytes = read_file_bytes(item.input);
+    const InputBytes bytes = InputBytes::read(item.input);
+    const std::string input_hash = content_hash(bytes.view());
     const nlohmann::json stamp = {
-        {"input_hash", content_hash(bytes)}, {"options", fingerprint}, {"tool", OSCHED_VERSION}};
+        {"input_hash", input_hash}, {"options", fingerprint}, {"tool", OSCHED_VERSION}};
     if (!force && fs::exists(paths.graph) && fs::exists(paths.report) && fs::exists(paths.stamp)) {
       nlohmann::json old = nlohmann::json::parse(read_file_bytes(paths.stamp), nullptr, false);
       if (!old.is_discarded() && old == stamp) {
@@ -150,7 +151,7 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
       }
     }
     Graph g = parse_graph_bytes(bytes, item.input);
-    ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes, cfg), cfg);
+    ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes.view(), cfg), cfg);
     const nlohmann::json rep = report_to_json(out.report);
     fs::create_directories(fs::path(paths.graph).parent_path());
     const std::string report_text = report_json_text(out.report);

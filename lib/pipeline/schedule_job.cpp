@@ -90,10 +90,10 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
   double read_seconds = 0;
   guarded_input_phase(ctx.get(), [&] {
     const auto t = std::chrono::steady_clock::now();
-    std::string bytes = read_file_bytes(input); // once: standard input cannot be read twice
+    const InputBytes bytes = InputBytes::read(input); // once: standard input cannot be read twice
     // The report's input hash on the second core while the graph is parsed.
     std::future<std::string> hash =
-        std::async(std::launch::async, [&bytes] { return content_hash(bytes); });
+        std::async(std::launch::async, [&bytes] { return content_hash(bytes.view()); });
     in.graph = parse_graph_bytes(bytes, input, format);
     in.input_hash = hash.get();
     read_seconds = seconds_since(t);

@@ -12,7 +12,7 @@
 
 #include "graph/collective.h"
 #include "memory/memory_tracker.h"
-#include "scheduler/range_max.h"
+#include "scheduler/forward_range_max.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/schedule_policy.h"
 #include "scheduler/simulate.h"
@@ -108,7 +108,7 @@ private:
   // Per compute index: bytes of collectives prefetched across it so far,
   // and baseline + those bytes.
   // Mutable: a query pushes pending adds down, which changes no answer.
-  mutable std::optional<RangeAddMax> cumulative_prefetch_, projected_;
+  mutable std::optional<ForwardRangeMax> cumulative_prefetch_, projected_;
   int64_t budget_ = 0;
   int64_t max_in_flight_ = 0;
 
@@ -316,9 +316,9 @@ private:
     if (memory_.current_bytes() + size > budget_)
       return ExposureReason::MemoryNow;
     const size_t lo = static_cast<size_t>(current_compute_index_), hi = static_cast<size_t>(dom);
-    if (cumulative_prefetch_->max(lo, hi) > max_in_flight_ - size)
+    if (cumulative_prefetch_->any_above(lo, hi, max_in_flight_ - size))
       return ExposureReason::PrefetchInFlight;
-    if (projected_->max(lo, hi) > budget_ - size)
+    if (projected_->any_above(lo, hi, budget_ - size))
       return ExposureReason::PrefetchBudget;
     return std::nullopt;
   }

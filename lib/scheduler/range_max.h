@@ -43,6 +43,10 @@ public:
     rebuild_above(r0);
   }
 
+  // The largest value of the whole array, in O(1): when it is within a
+  // limit, so is every range's (most prefetch checks end here).
+  int64_t max_all() const { return n_ == 0 ? std::numeric_limits<int64_t>::min() : max_[1]; }
+
   // The largest value in [lo, hi) (clamped to the array); the lowest int64
   // when empty.
   int64_t max(size_t lo, size_t hi) {
