@@ -8,10 +8,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "io/input_bytes.h"
 #include "test_support.h"
 
 using namespace osched::test;
@@ -363,4 +365,58 @@ TEST_CASE("Temporaries of dead writers are removed; a live writer's are kept") {
   CHECK(fs::exists(live));        // may still be writing
   CHECK(fs::exists(other));       // another target's: not this run's business
   CHECK(fs::exists(tmp.file("g.json")));
+}
+
+TEST_CASE("big inputs are mapped with zeroed room past the end; small ones read") {
+  TempDir dir;
+  const std::string big = dir.file("big.json"), small = dir.file("small.json");
+  std::string text(osched::InputBytes::kMapMinBytes + 4097, 'x');
+  text[0] = '{';
+  {
+    std::ofstream(big, std::ios::binary) << text;
+    std::ofstream(small, std::ios::binary) << "{}";
+  }
+  osched::InputBytes mapped = osched::InputBytes::read(big);
+  CHECK(mapped.mapped());
+  CHECK(mapped.view() == text);
+  REQUIRE(mapped.readable() >= mapped.size() + osched::InputBytes::kPadding);
+  for (size_t i = mapped.size(); i < mapped.size() + osched::InputBytes::kPadding; ++i)
+    REQUIRE(mapped.data()[i] == '\0');
+  // Letting go of pages only drops them from memory: they read the same.
+  mapped.done_with(0, mapped.size());
+  CHECK(mapped.view() == text);
+  osched::InputBytes moved = std::move(mapped);
+  CHECK(moved.view() == text);
+
+  osched::InputBytes read = osched::InputBytes::read(small);
+  CHECK_FALSE(read.mapped());
+  CHECK(read.view() == "{}");
+  CHECK(read.readable() >= read.size() + osched::InputBytes::kPadding);
+  osched::InputBytes moved_read = std::move(read);
+  CHECK(moved_read.view() == "{}");
+}
+
+TEST_CASE("a mapped input shortened while read is a one-line exit-2 error, not a crash") {
+  TempDir dir;
+  const std::string big = dir.file("shrinking.json");
+  std::ofstream(big, std::ios::binary) << std::string(osched::InputBytes::kMapMinBytes * 2, ' ');
+  const std::string err = dir.file("err.txt");
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // The child maps the file, loses its tail, then reads there.
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 2);
+    osched::InputBytes bytes = osched::InputBytes::read(big);
+    if (::truncate(big.c_str(), 0) != 0)
+      ::_exit(90);
+    volatile char c = bytes.data()[bytes.size() - 1];
+    (void)c;
+    ::_exit(91); // not reached: the read faults
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(read_text(err) == "error: " + big + ": changed while it was read\n");
 }

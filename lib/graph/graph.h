@@ -79,6 +79,12 @@ struct Graph {
   Graph without_nodes() const;
   std::optional<NodeId> find(std::string_view node_name) const;
   void rebuild_index();
+  // An index a reader built over exactly these nodes (NameIndex::build's
+  // result, first name wins), instead of building it again.
+  void adopt_index(NameIndex index) { index_ = std::move(index); }
+  // Distinct names in the index as of its last build: the node count when
+  // no name repeats.
+  size_t indexed_names() const { return index_.size(); }
   // After the nodes were permuted (node i moved to new_index[i]).
   void remap_index(const std::vector<NodeId>& new_index);
 

@@ -195,6 +195,15 @@ public:
       : nodes_(nodes), defer_unknown_(defer_unknown) {}
 
   void reserve(size_t n) { names_.reserve(n); }
+  // The names of both ranges in this reader's index (this range first, then
+  // `after`'s, whose names resolve_deferred() found distinct from these);
+  // the index must be reserved for both.
+  NameIndex take_names(const NodeReader* after) {
+    if (after)
+      for (NodeId at = after->lo_; at < after->hi_; ++at)
+        names_.insert(nodes_, at);
+    return std::move(names_);
+  }
   void set_range(NodeId lo, NodeId hi) {
     lo_ = lo;
     hi_ = hi;
@@ -647,8 +656,8 @@ std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t c
   out.array_end = split->array_end;
   const auto& elements = split->elements;
   out.nodes.resize(elements.size());
-  auto read_range = [&](NodeReader& reader, size_t lo, size_t hi) {
-    reader.reserve(hi - lo);
+  auto read_range = [&](NodeReader& reader, size_t lo, size_t hi, size_t names) {
+    reader.reserve(names);
     reader.set_range(static_cast<NodeId>(lo), static_cast<NodeId>(hi));
     size_t released = lo < hi ? elements[lo].first : 0;
     for (size_t k = lo; k < hi; ++k) {
@@ -676,16 +685,18 @@ std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t c
     mid = std::clamp<size_t>(mid, 1, n - 1);
     NodeReader first(out.nodes, false), second(out.nodes, true);
     std::future<bool> later =
-        std::async(std::launch::async, [&] { return read_range(second, mid, n); });
-    const bool first_ok = read_range(first, 0, mid);
+        std::async(std::launch::async, [&] { return read_range(second, mid, n, n - mid); });
+    const bool first_ok = read_range(first, 0, mid, n); // room for both halves' names
     const bool second_ok = later.get();
     if (!first_ok || !second_ok || !second.resolve_deferred(first))
       return std::nullopt;
+    out.names = first.take_names(&second);
     return out;
   }
   NodeReader reader(out.nodes, false);
-  if (!read_range(reader, 0, n))
+  if (!read_range(reader, 0, n, n))
     return std::nullopt;
+  out.names = reader.take_names(nullptr);
   return out;
 }
 

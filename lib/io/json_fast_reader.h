@@ -27,6 +27,9 @@ struct FastNodes {
   // The node array's span in the text, brackets included: the rest of the
   // document (the header) is read by the general reader.
   size_t array_begin = 0, array_end = 0;
+  // Every node's name (all distinct: a repeated name makes the fast path
+  // give up), so the graph need not index them again.
+  NameIndex names;
 };
 
 // Node arrays of at least this many nodes are read in two halves on two

@@ -62,9 +62,10 @@ public:
   const ReadOptions& options() const { return opts_; }
   void reserve(size_t nodes) { nodes_.reserve(nodes); }
   // Nodes the fast path read (json_fast_reader.h), in place of add_node().
-  void adopt(std::vector<Node> nodes) {
+  void adopt(std::vector<Node> nodes, std::optional<NameIndex> names = std::nullopt) {
     count_ = nodes.size();
     nodes_ = std::move(nodes);
+    names_ = std::move(names);
   }
 
   // Only names are needed from the rest of the nodes once an error is known.
@@ -140,12 +141,16 @@ public:
         for_each_ref_mut(kv.second, resolve);
     }
     g.nodes = std::move(nodes_);
-    g.rebuild_index();
+    if (names_)
+      g.adopt_index(std::move(*names_));
+    else
+      g.rebuild_index();
     return g;
   }
 
 private:
   ReadOptions opts_;
+  std::optional<NameIndex> names_; // of adopted nodes, when their reader built one
   std::unordered_map<std::string, NodeId> all_names_; // names of the nodes read so far
   std::unordered_set<std::string> later_names_;       // names seen after the first error
   std::vector<Node> nodes_;
@@ -578,8 +583,8 @@ void JsonGraphBuilder::add_node(const json& node) {
   impl_->wants_names_only() ? impl_->add_name_only(node) : impl_->add_node(node);
 }
 
-void JsonGraphBuilder::adopt_nodes(std::vector<Node> nodes) {
-  impl_->adopt(std::move(nodes));
+void JsonGraphBuilder::adopt_nodes(std::vector<Node> nodes, std::optional<NameIndex> names) {
+  impl_->adopt(std::move(nodes), std::move(names));
 }
 
 Graph JsonGraphBuilder::finish(const json& top_level) {
@@ -681,7 +686,7 @@ std::optional<Graph> read_fast(const InputBytes& bytes, const ReadOptions& opts)
     header.append(text.substr(fast->array_end));
     Reader reader(opts);
     json doc = parse_document(header, reader);
-    reader.adopt(std::move(fast->nodes));
+    reader.adopt(std::move(fast->nodes), std::move(fast->names));
     Graph g = reader.finish(doc);
     validate_graph(g, opts.require_topological_order);
     return g;

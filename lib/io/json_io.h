@@ -44,7 +44,9 @@ public:
   void add_node(const nlohmann::json& node);
   // Nodes already in the model (read directly from protobuf), instead of
   // add_node(): references resolved, in topological order.
-  void adopt_nodes(std::vector<Node> nodes);
+  // `names`, when given: the nodes' names indexed by their reader, all
+  // distinct.
+  void adopt_nodes(std::vector<Node> nodes, std::optional<NameIndex> names = std::nullopt);
   // `top_level`: the document's other fields; its "nodes" must be an array
   // (its content is ignored). Throws GraphError; validates the graph.
   Graph finish(const nlohmann::json& top_level);

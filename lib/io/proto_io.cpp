@@ -354,7 +354,7 @@ Graph read_proto(std::string_view bytes, const ReadOptions& opts, bool direct) {
     doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
   doc["nodes"] = json::array();
   if (direct)
-    builder.adopt_nodes(std::move(nodes));
+    builder.adopt_nodes(std::move(nodes), std::move(names.index));
   return builder.finish(doc);
 }
 

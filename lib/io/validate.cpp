@@ -227,13 +227,15 @@ void validate_graph(const Graph& g, bool require_topological_order) {
   if (g.nodes.empty())
     throw GraphError("", "nodes", "missing output node (graph is empty)");
   // The first node of each name keeps it: a node found under another index
-  // repeats an earlier name (no copy of a million names).
+  // repeats an earlier name (no copy of a million names). The graph's own
+  // index, as fresh as its reader left it, already says when none repeats.
   NameIndex names;
-  names.build(g.nodes);
+  if (g.indexed_names() != g.nodes.size())
+    names.build(g.nodes);
   NodeId outputs = 0;
   for (NodeId i = 0; i < g.size(); ++i) {
     const Node& n = g.nodes[i];
-    if (names.size() != g.nodes.size() && names.find(g.nodes, n.name) != i)
+    if (g.indexed_names() != g.nodes.size() && names.find(g.nodes, n.name) != i)
       throw GraphError(n.name, "name", "duplicate node name");
     if (n.op == NodeOp::Output) {
       ++outputs;
