@@ -42,6 +42,8 @@ const Case kCases[] = {
     {"collective_wrong_size.json",
      "node 'all_reduce': val: output has 32 elements, but all_reduce of this input gives 16"},
     {"legacy_rank_out_of_range.json", "node 'all_reduce': ranks: rank 5 is out of range"},
+    // Output indices are 32-bit in the model: a bigger one is refused, not wrapped.
+    {"output_index_too_big.json", "node 'relu': args[0].index: must be below 2^31"},
     {"long_target.json", "node 'relu': target: longer than 4096 bytes"},
     {"long_name.json",
      "node 'oooooooooooooooooooooooooooooooooooooooooooooooooooooooooooooooo...': name: longer "

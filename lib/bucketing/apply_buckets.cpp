@@ -257,12 +257,12 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     old_final[i] = static_cast<NodeId>(seq.size());
     seq.push_back({false, static_cast<size_t>(i)});
   }
-  auto final_of = [&](int64_t ref, int64_t& output) -> NodeId {
+  auto final_of = [&](int64_t ref, int32_t& output) -> NodeId {
     if (ref < 0)
       return new_final[static_cast<size_t>(-ref - 1)];
     if (auto it = redirect.find(static_cast<NodeId>(ref)); it != redirect.end()) {
       if (it->second.second >= 0)
-        output = it->second.second;
+        output = static_cast<int32_t>(it->second.second);
       return new_final[it->second.first];
     }
     return old_final[ref];
@@ -279,7 +279,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     for (size_t i = 0; i < seq.size(); ++i) {
       const Node& n = node_of(seq[i]);
       auto add = [&](int64_t ref) {
-        int64_t ignored = -1;
+        int32_t ignored = -1;
         NodeId d = final_of(ref, ignored);
         deps[i].push_back(d);
         if (d >= static_cast<NodeId>(i))
@@ -336,7 +336,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
       for_each_ref_mut(kv.second, remap);
     std::set<NodeId> deps;
     for (NodeId d : n.control_deps) {
-      int64_t ignored = -1;
+      int32_t ignored = -1;
       deps.insert(final_of(d, ignored));
     }
     n.control_deps.assign(deps.begin(), deps.end());

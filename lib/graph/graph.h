@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/boxed_optional.h"
 #include "graph/name_index.h"
 #include "graph/tensor_meta.h"
 #include "graph/value.h"
@@ -35,22 +36,24 @@ struct MutatedArg {
 // How the node's `val` is shaped: absent/null, one tensor, or a list.
 enum class ValKind : uint8_t { Null, Single, List };
 
+// Fields are ordered so the small ones share one word (a graph holds
+// millions of nodes); the usually absent lists are boxed.
 struct Node {
   std::string name;
-  NodeOp op = NodeOp::CallFunction;
   std::string target;
   std::vector<Value> args;
   std::vector<std::pair<std::string, Value>> kwargs; // sorted by key
-  ValKind val_kind = ValKind::Null;
-  std::vector<std::optional<TensorMeta>> val; // one entry for Single
-  std::optional<std::vector<std::string>> tags;
-  std::optional<bool> is_view;
+  std::vector<std::optional<TensorMeta>> val;        // one entry for Single
+  std::vector<NodeId> control_deps;
+  BoxedOptional<std::vector<std::string>> tags;
   // Arguments written in place, as the exporter states them; absent: the
   // built-in table of mutating ops decides (graph/mutation.h).
-  std::optional<std::vector<MutatedArg>> mutates;
-  std::vector<NodeId> control_deps;
+  BoxedOptional<std::vector<MutatedArg>> mutates;
   nlohmann::json meta;  // null when absent
   nlohmann::json extra; // unknown fields (null when none)
+  NodeOp op = NodeOp::CallFunction;
+  ValKind val_kind = ValKind::Null;
+  std::optional<bool> is_view;
 
   const TensorMeta* output(size_t i = 0) const {
     return i < val.size() && val[i] ? &*val[i] : nullptr;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/boxed_optional.h"
 #include "graph/dtype.h"
 
 namespace osched {
@@ -40,7 +41,7 @@ struct TensorMeta {
   std::vector<Dim> stride;
   DType dtype = DType::Float32;
   std::string device;
-  std::optional<std::string> storage;
+  BoxedOptional<std::string> storage; // usually absent
   std::optional<int64_t> storage_offset;
   std::optional<int64_t> storage_bytes;
   nlohmann::json extra; // unknown fields, kept on round trip (null when none)

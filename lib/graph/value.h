@@ -11,10 +11,11 @@ namespace osched {
 struct Value {
   enum class Kind : uint8_t { Null, Bool, Int, Float, String, List, NodeRef };
 
+  // The small fields share one word (graphs hold millions of values).
   Kind kind = Kind::Null;
   bool b = false;
+  int32_t ref_output = -1; // NodeRef: output index, -1 when the reference has none
   int64_t i = 0;           // Int payload; for NodeRef, the referenced node index
-  int64_t ref_output = -1; // NodeRef: output index, -1 when the reference has none
   double f = 0;
   std::string s;
   std::vector<Value> list;
@@ -44,7 +45,7 @@ struct Value {
     x.s = std::move(v);
     return x;
   }
-  static Value node_ref(int64_t node, int64_t output = -1) {
+  static Value node_ref(int64_t node, int32_t output = -1) {
     Value x;
     x.kind = Kind::NodeRef;
     x.i = node;

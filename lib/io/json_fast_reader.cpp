@@ -398,7 +398,7 @@ private:
         OSCHED_TRY(x.get_string().get(target));
         has_node = true;
       } else if (key == "index" && !has_index) {
-        if (!int_of(x, index) || index < 0)
+        if (!int_of(x, index) || index < 0 || index > std::numeric_limits<int32_t>::max())
           return false;
         has_index = true;
       } else {
@@ -408,12 +408,12 @@ private:
     if (!has_node)
       return false;
     if (std::optional<NodeId> id = names_.find(nodes_, target)) {
-      out = Value::node_ref(*id, index);
+      out = Value::node_ref(*id, static_cast<int32_t>(index));
       return true;
     }
     if (!defer_unknown_)
       return false;
-    out = Value::node_ref(-1, index);
+    out = Value::node_ref(-1, static_cast<int32_t>(index));
     out.s = std::string(target);
     defer_node();
     return true;

@@ -240,8 +240,9 @@ private:
       int64_t index = -1;
       if (v.contains("index")) {
         index = as_int(v["index"], node_name_, field + ".index");
-        if (index < 0)
-          throw GraphError(node_name_, field + ".index", "must be >= 0");
+        if (index < 0 || index > std::numeric_limits<int32_t>::max())
+          throw GraphError(node_name_, field + ".index",
+                           index < 0 ? "must be >= 0" : "must be below 2^31");
       }
       auto it = all_names_.find(target);
       if (it == all_names_.end()) {
@@ -251,14 +252,14 @@ private:
         }
         if (pending_data_.empty() || pending_data_.back() != current_)
           pending_data_.push_back(current_);
-        Value ref = Value::node_ref(-1, index);
+        Value ref = Value::node_ref(-1, static_cast<int32_t>(index));
         ref.s = target;
         return ref;
       }
       if (opts_.require_topological_order && it->second >= current_)
         throw GraphError(node_name_, field,
                          "references node '" + target + "' that does not come earlier");
-      return Value::node_ref(it->second, index);
+      return Value::node_ref(it->second, static_cast<int32_t>(index));
     }
     default:
       throw GraphError(node_name_, field, "unsupported value type");

@@ -108,12 +108,12 @@ bool value_from_proto(const pb::Value& v, const NodeNames& names, Value& out) {
     return true;
   case pb::Value::kNodeRef: {
     const auto& r = v.node_ref();
-    if (r.has_index() && r.index() < 0)
+    if (r.has_index() && (r.index() < 0 || r.index() > std::numeric_limits<int32_t>::max()))
       return false;
     const std::optional<NodeId> id = names.find(r.node());
     if (!id)
       return false;
-    out = Value::node_ref(*id, r.has_index() ? r.index() : -1);
+    out = Value::node_ref(*id, r.has_index() ? static_cast<int32_t>(r.index()) : -1);
     return true;
   }
   default: // null, or no kind at all

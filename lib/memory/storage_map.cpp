@@ -60,7 +60,9 @@ StorageMap build_storage_map(const Graph& g) {
     if (is_getitem_target(node.target) && node.args.size() >= 2 && node.args[0].is_ref() &&
         node.args[0].ref_output < 0 && node.args[1].kind == Value::Kind::Int) {
       Value sel = node.args[0];
-      sel.ref_output = node.args[1].i;
+      // Beyond any output (no storage), as a negative one means output 0.
+      const int64_t k = node.args[1].i;
+      sel.ref_output = k < 0 ? -1 : static_cast<int32_t>(std::min<int64_t>(k, INT32_MAX));
       first_input = storage_of_ref(sel);
     }
     // Storages written in place; in-place and out= ops return them.
