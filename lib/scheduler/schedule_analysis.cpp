@@ -1,5 +1,6 @@
 #include "scheduler/schedule_analysis.h"
 
+#include <future>
 #include <map>
 
 #include "graph/collective_info.h"
@@ -152,16 +153,38 @@ void find_potential_overlap(ScheduleAnalysis& a) {
 
 } // namespace
 
+struct ScheduleAnalysis::Parts {
+  StorageMap storages;
+  UserLists data_users;
+  std::vector<NodeKind> kind;
+};
+
+// The storage map (and node kinds) on a second thread while the data users
+// are built: neither reads the other.
 ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
                                    const SchedulerOptions& options)
-    : graph(g), runtimes(rt), storages(build_storage_map(g)),
-      data_users(build_user_lists(g, build_input_lists(g, false))),
+    : ScheduleAnalysis(g, rt, options, [&g] {
+        std::future<std::pair<StorageMap, std::vector<NodeKind>>> storages =
+            std::async(std::launch::async,
+                       [&g] { return std::make_pair(build_storage_map(g), base_kinds(g)); });
+        UserLists users = build_user_lists(g, build_input_lists(g, false));
+        auto [map, kinds] = storages.get();
+        return Parts{std::move(map), std::move(users), std::move(kinds)};
+      }()) {}
+
+ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
+                                   const SchedulerOptions& options, Parts parts)
+    : graph(g), runtimes(rt), storages(std::move(parts.storages)),
+      data_users(std::move(parts.data_users)),
       deps(g, scheduler_edges(g, storages, data_users, options.preserve_group_order)),
-      kind(base_kinds(g)) {
+      kind(std::move(parts.kind)) {
   identify_collectives(*this);
   compute_domination(*this);
-  compute_baseline_memory(*this);
+  // The original order's memory beside the potential-overlap search.
+  std::future<void> baseline =
+      std::async(std::launch::async, [this] { compute_baseline_memory(*this); });
   find_potential_overlap(*this);
+  baseline.get();
 }
 
 } // namespace osched

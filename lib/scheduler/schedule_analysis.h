@@ -48,6 +48,11 @@ struct ScheduleAnalysis {
   // compute k-1 through compute k (upstream's "memory before compute k").
   std::vector<int64_t> baseline_before_compute;
   int64_t original_peak = 0; // after each node's frees, as upstream
+
+private:
+  struct Parts; // what is built on two threads first
+  ScheduleAnalysis(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& options,
+                   Parts parts);
 };
 
 } // namespace osched
