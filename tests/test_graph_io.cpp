@@ -10,6 +10,7 @@
 #include "graph/collective.h"
 #include "graph/dedupe.h"
 #include "graph/op_table.h"
+#include "io/chunked_render.h"
 #include "io/graph_error.h"
 #include "io/graph_file.h"
 #include "io/json_fast_reader.h"
@@ -453,4 +454,41 @@ TEST_CASE("name index: first of a repeated name, misses, and renumbering after a
   big.remap_index(new_index);
   for (int i = 0; i < 5000; ++i)
     REQUIRE(big.find("n" + std::to_string(i * 7919)) == NodeId{4999 - i});
+}
+
+TEST_CASE("chunks rendered on two threads come out in order, errors stop both threads") {
+  auto render = [](size_t begin, size_t end, std::string& out) {
+    for (size_t i = begin; i < end; ++i)
+      out += std::to_string(i) + ",";
+  };
+  for (size_t count : {size_t{0}, size_t{1}, size_t{7}, size_t{64}, size_t{1001}}) {
+    std::string want;
+    render(0, count, want);
+    for (size_t chunk : {size_t{1}, size_t{3}, size_t{64}, size_t{5000}}) {
+      for (size_t parallel_min : {size_t{0}, size_t{1} << 30}) {
+        INFO("count " << count << " chunk " << chunk << " parallel_min " << parallel_min);
+        std::string got;
+        render_in_order(count, chunk, parallel_min, render,
+                        [&](std::string_view piece) { got.append(piece); });
+        CHECK(got == want);
+      }
+    }
+  }
+  // A failing emit (a full disk) and a failing render both reach the caller.
+  size_t emitted = 0;
+  CHECK_THROWS_WITH(render_in_order(1000, 10, 0, render,
+                                    [&](std::string_view) {
+                                      if (++emitted == 5)
+                                        throw std::runtime_error("disk full");
+                                    }),
+                    "disk full");
+  CHECK(emitted == 5);
+  CHECK_THROWS_WITH(render_in_order(
+                        1000, 10, 0,
+                        [](size_t begin, size_t, std::string&) {
+                          if (begin == 510)
+                            throw std::runtime_error("render failed");
+                        },
+                        [](std::string_view) {}),
+                    "render failed");
 }

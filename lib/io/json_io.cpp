@@ -1,4 +1,5 @@
 #include "io/json_io.h"
+#include "io/chunked_render.h"
 
 #include <algorithm>
 #include <optional>
@@ -756,6 +757,11 @@ std::string canonical_json(const json& j) {
   return j.dump();
 }
 
+// About a megabyte of text per chunk; graphs this big are written on two
+// threads (io/chunked_render.h).
+constexpr size_t kNodesPerChunk = 4096;
+constexpr size_t kParallelWriteMinNodes = 20000;
+
 void write_graph_json(const Graph& g, const std::function<void(std::string_view)>& emit) {
   json doc = graph_header_to_json(g);
   doc["nodes"] = nullptr; // its place among the sorted keys
@@ -768,14 +774,17 @@ void write_graph_json(const Graph& g, const std::function<void(std::string_view)
     out += "  " + json(k).dump() + ": ";
     if (k == "nodes") {
       out += "[";
-      for (size_t i = 0; i < g.nodes.size(); ++i) {
-        out += i ? ",\n    " : "\n    ";
-        append_node_json(out, g.nodes[i], g);
-        if (out.size() >= (1u << 20)) {
-          emit(out);
-          out.clear();
-        }
-      }
+      emit(out);
+      out.clear();
+      render_in_order(
+          g.nodes.size(), kNodesPerChunk, kParallelWriteMinNodes,
+          [&g](size_t begin, size_t end, std::string& text) {
+            for (size_t i = begin; i < end; ++i) {
+              text += i ? ",\n    " : "\n    ";
+              append_node_json(text, g.nodes[i], g);
+            }
+          },
+          emit);
       out += g.nodes.empty() ? "]" : "\n  ]";
     } else {
       out += v.dump();

@@ -1,4 +1,5 @@
 #include "io/proto_io.h"
+#include "io/chunked_render.h"
 
 #include <nlohmann/json.hpp>
 
@@ -386,6 +387,10 @@ std::string serialize_deterministic(const google::protobuf::MessageLite& m) {
 
 namespace {
 
+// About a megabyte per chunk; big graphs are written on two threads.
+constexpr size_t kNodesPerChunk = 4096;
+constexpr size_t kParallelWriteMinNodes = 20000;
+
 void write_proto(const Graph& g, const std::function<void(std::string_view)>& emit, bool direct) {
   // Fields in number order, as one deterministic serialization of the whole
   // message would write them: 1-7, the nodes (8) one by one, then 9.
@@ -413,35 +418,38 @@ void write_proto(const Graph& g, const std::function<void(std::string_view)>& em
   namespace wire = google::protobuf::internal;
   const uint32_t tag = wire::WireFormatLite::MakeTag(
       pb::Graph::kNodesFieldNumber, wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-  std::string buffer, body;
-  pb::Node node;
-  for (const Node& n : g.nodes) {
-    node.Clear();
-    if (direct)
-      node_to_proto(n, g, &node);
-    else
-      node_to_pb(node_to_json(n, g), &node);
-    body.clear();
-    {
-      google::protobuf::io::StringOutputStream sos(&body);
-      google::protobuf::io::CodedOutputStream cos(&sos);
-      cos.SetSerializationDeterministic(true);
-      node.SerializeToCodedStream(&cos);
-    }
-    // Tag and length into a small array: a stream over `buffer` would zero
-    // its whole spare capacity (up to 1 MiB) for every node.
-    uint8_t head_bytes[16];
-    uint8_t* end = google::protobuf::io::CodedOutputStream::WriteTagToArray(tag, head_bytes);
-    end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
-        static_cast<uint32_t>(body.size()), end);
-    buffer.append(reinterpret_cast<const char*>(head_bytes), static_cast<size_t>(end - head_bytes));
-    buffer += body;
-    if (buffer.size() >= (1u << 20)) {
-      emit(buffer);
-      buffer.clear();
-    }
-  }
-  emit(buffer);
+  // Chunks of nodes on two threads for big graphs (io/chunked_render.h).
+  render_in_order(
+      g.nodes.size(), kNodesPerChunk, kParallelWriteMinNodes,
+      [&](size_t begin, size_t end_node, std::string& buffer) {
+        std::string body;
+        pb::Node node;
+        for (size_t i = begin; i < end_node; ++i) {
+          const Node& n = g.nodes[i];
+          node.Clear();
+          if (direct)
+            node_to_proto(n, g, &node);
+          else
+            node_to_pb(node_to_json(n, g), &node);
+          body.clear();
+          {
+            google::protobuf::io::StringOutputStream sos(&body);
+            google::protobuf::io::CodedOutputStream cos(&sos);
+            cos.SetSerializationDeterministic(true);
+            node.SerializeToCodedStream(&cos);
+          }
+          // Tag and length into a small array: a stream over `buffer` would
+          // zero its whole spare capacity for every node.
+          uint8_t head_bytes[16];
+          uint8_t* end = google::protobuf::io::CodedOutputStream::WriteTagToArray(tag, head_bytes);
+          end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
+              static_cast<uint32_t>(body.size()), end);
+          buffer.append(reinterpret_cast<const char*>(head_bytes),
+                        static_cast<size_t>(end - head_bytes));
+          buffer += body;
+        }
+      },
+      emit);
 
   json extra = doc;
   for (const char* k :
