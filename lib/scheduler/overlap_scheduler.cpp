@@ -56,6 +56,9 @@ public:
     for (size_t k = 0; k < colls_.size(); ++k)
       schedulable[k] = colls_[k].schedulable;
     unscheduled_collectives_.emplace(schedulable);
+    candidate_info_.resize(colls_.size());
+    for (size_t k = 0; k < colls_.size(); ++k)
+      candidate_info_[k] = {colls_[k].start, a.group_of[k], a.dom[colls_[k].start]};
     in_degree_.resize(n);
     scheduled_.assign(n, false);
     for (NodeId i = 0; i < n; ++i) {
@@ -123,7 +126,22 @@ private:
   std::vector<uint32_t> desc_mark_; // mark_descendants
   uint32_t desc_stamp_ = 0;
   std::vector<NodeId> desc_stack_;
-  std::vector<std::vector<ExposureNote>> refusals_; // per colls_ entry, newest first
+  // Per colls_ entry, newest first, in place: noted for every refused
+  // candidate at every opportunity, so no allocation or pointer chase.
+  struct RecentNotes {
+    ExposureNote notes[3];
+    uint8_t count = 0;
+  };
+  std::vector<RecentNotes> refusals_;
+  // Per colls_ entry, what the candidate scan reads, side by side: the scan
+  // walks up to max_coll_distance of them at every overlap opportunity.
+  struct CandidateInfo {
+    NodeId start;
+    int32_t group;
+    int32_t dom; // of the start
+  };
+  std::vector<CandidateInfo> candidate_info_;
+  const bool debug_log_ = spdlog::should_log(spdlog::level::debug);
 
   int32_t coll(NodeId n) const { return a_.collective_of[n]; }
   int32_t group(int32_t idx) const { return a_.group_of[idx]; }
@@ -155,15 +173,22 @@ private:
   void note(int32_t idx, ExposureReason why, NodeId at, NodeId blocker = -1) {
     if (refusals_.empty())
       refusals_.resize(colls_.size());
-    auto& list = refusals_[idx];
+    RecentNotes& r = refusals_[idx];
     const ExposureNote n{why, at, blocker};
-    auto it = std::find(list.begin(), list.end(), n);
-    if (it != list.end())
-      list.erase(it);
-    list.insert(list.begin(), n);
-    if (list.size() > 3)
-      list.pop_back();
-    if (spdlog::should_log(spdlog::level::debug))
+    // Shift the newer ones down over this note's old place, or over the
+    // oldest when it is new (dropped once there are three).
+    int pos = 0;
+    while (pos < r.count && !(r.notes[pos] == n))
+      ++pos;
+    if (pos == r.count) {
+      if (r.count < 3)
+        ++r.count;
+      pos = r.count - 1;
+    }
+    for (; pos > 0; --pos)
+      r.notes[pos] = r.notes[pos - 1];
+    r.notes[0] = n;
+    if (debug_log_)
       spdlog::debug("no overlap for {} at {}: {}", g_.nodes[colls_[idx].start].name,
                     g_.nodes[at].name, exposure_reason_name(why));
   }
@@ -342,13 +367,13 @@ private:
          idx = unscheduled_collectives_->next(idx)) {
       if (i++ > opt_.max_coll_distance)
         break;
-      const NodeId start = colls_[idx].start;
-      if (a_.group_of[idx] == excluded)
+      const CandidateInfo& info = candidate_info_[idx];
+      if (info.group == excluded)
         continue;
-      if (a_.dom[start] != kOffComputePath &&
-          a_.dom[start] - current_compute_index_ > opt_.max_compute_pre_fetch)
+      if (info.dom != kOffComputePath &&
+          info.dom - current_compute_index_ > opt_.max_compute_pre_fetch)
         continue;
-      candidates.push_back(start);
+      candidates.push_back(info.start);
     }
     if (!candidates.empty())
       mark_descendants(overlap, *std::max_element(candidates.begin(), candidates.end()));
@@ -482,8 +507,8 @@ private:
     r.memory_budget_bytes = budget_;
     r.wasted_compute_ms = wasted_compute_;
     for (size_t k = 0; k < refusals_.size(); ++k)
-      for (const ExposureNote& n : refusals_[k])
-        colls_[k].why_exposed.push_back(n);
+      for (int j = 0; j < refusals_[k].count; ++j)
+        colls_[k].why_exposed.push_back(refusals_[k].notes[j]);
     for (auto& c : colls_) {
       if (!c.schedulable) {
         c.potentially_hideable = false;

@@ -39,15 +39,24 @@ ReadyScore UpstreamPolicy::ready_score(const PolicyContext& ctx, NodeId n) const
 
 void UpstreamPolicy::order_candidates(const PolicyContext& ctx, std::vector<NodeId>& starts) const {
   const ScheduleAnalysis& a = ctx.analysis;
-  auto key = [&](NodeId s) {
+  // (not a reduce-scatter, dom, node) packed in one integer, read once per
+  // candidate instead of three lookups per comparison: 1 + 31 + 32 bits
+  // (dom and node ids are non-negative int32).
+  thread_local std::vector<uint64_t> keys;
+  keys.resize(starts.size());
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const NodeId s = starts[k];
     const bool rs = a.collectives[a.collective_of[s]].kind == CollectiveKind::ReduceScatter;
-    return std::make_tuple(!rs, a.dom[s], s);
-  };
-  auto less = [&](NodeId x, NodeId y) { return key(x) < key(y); };
+    keys[k] =
+        (uint64_t{!rs} << 63) | (static_cast<uint64_t>(a.dom[s]) << 32) | static_cast<uint32_t>(s);
+  }
   // Candidates arrive in node order, where dom mostly grows too: often
   // already in order, and a check is far cheaper than a sort.
-  if (!std::is_sorted(starts.begin(), starts.end(), less))
-    std::sort(starts.begin(), starts.end(), less);
+  if (std::is_sorted(keys.begin(), keys.end()))
+    return;
+  std::sort(keys.begin(), keys.end());
+  for (size_t k = 0; k < starts.size(); ++k)
+    starts[k] = static_cast<NodeId>(keys[k] & 0xffffffffu);
 }
 
 std::unique_ptr<SchedulePolicy> make_upstream_policy() {
