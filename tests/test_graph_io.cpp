@@ -342,8 +342,9 @@ TEST_CASE("the fast JSON path reads what the general reader reads, and declines 
   // one pass, and what one pass declines the halves decline: forward,
   // unknown and cross-half references, a name in both halves.
   auto nodes_text = [](const std::string& text, size_t parallel_min) {
-    std::optional<FastNodes> f =
-        read_nodes_fast(text.data(), text.size(), text.size(), parallel_min);
+    // Split (from a guessed middle) and read on two threads, or all on one.
+    std::optional<FastNodes> f = read_nodes_fast(text.data(), text.size(), text.size(),
+                                                 parallel_min, {}, parallel_min ? SIZE_MAX : 0);
     if (!f)
       return std::string("declined");
     Graph g;
@@ -362,6 +363,15 @@ TEST_CASE("the fast JSON path reads what the general reader reads, and declines 
       R"({"name":"z","op":"call_function","target":"aten.relu.default","args":[{"node":"x"}]})";
   texts.push_back(graph(z + "," + y + R"("args":[{"node":"x"}],"control_deps":["z","x"]})"));
   texts.push_back(graph(y + R"("args":[{"node":"x"}],"control_deps":["output"]})"));
+  // The guessed middle of the split lands in strings holding ", {", in
+  // lists of objects, between nodes: it is kept only where a node starts.
+  for (size_t pad = 0; pad < 48; ++pad) {
+    const std::string s(pad, 'p');
+    texts.push_back(graph(y + R"("args":[[{"node":"x"}, {"node":"x"}], {"node":"x"}],)" +
+                          R"("kwargs":{"s":")" + s + R"(, {\", {, { ]"}})"));
+    texts.push_back(graph(z + ",\n  " + y + R"("args":[{"node":"z"},  {"node":"x"}],)" +
+                          R"("kwargs":{"s":")" + s + R"("}})"));
+  }
   texts.push_back(graph(R"({"name":"x","op":"placeholder","target":"x"})"));
   int declined = 0;
   for (const std::string& text : texts) {

@@ -4,9 +4,14 @@
 #include <array>
 #include <cstring>
 #include <future>
+#include <limits>
 #include <tuple>
 
 #include <simdjson.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace osched {
 namespace {
@@ -38,6 +43,47 @@ struct ByteClass {
 };
 const ByteClass kClass;
 
+// The first byte at or after `i` (below `n`) that kClass marks special, or n.
+// Sixteen bytes at a time where SSE2 is there (every x86-64): node text is
+// mostly runs of plain bytes (indentation, digits, names).
+inline size_t next_special(const char* s, size_t i, size_t n) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), lbrace = _mm_set1_epi8('{'),
+                rbrace = _mm_set1_epi8('}'), lbracket = _mm_set1_epi8('['),
+                rbracket = _mm_set1_epi8(']');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, lbrace)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, rbrace), _mm_cmpeq_epi8(v, lbracket)),
+                     _mm_cmpeq_epi8(v, rbracket)));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0)
+      return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  }
+#endif
+  while (i < n && !kClass.special[static_cast<unsigned char>(s[i])])
+    ++i;
+  return i;
+}
+
+// The first '"' at or after `i` (below `n`), or n: inline, as most strings
+// are short keys and names where a call to memchr costs more than the search.
+inline size_t next_quote(const char* s, size_t i, size_t n) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
+    if (mask != 0)
+      return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  }
+#endif
+  while (i < n && s[i] != '"')
+    ++i;
+  return i;
+}
+
 struct Splitter {
   const char* s;
   size_t n;
@@ -51,10 +97,9 @@ struct Splitter {
   bool string() {
     ++i;
     for (;;) {
-      const void* q = std::memchr(s + i, '"', n - i);
-      if (!q)
+      const size_t at = next_quote(s, i, n);
+      if (at >= n)
         return false;
-      size_t at = static_cast<const char*>(q) - s;
       size_t backslashes = 0;
       while (at - backslashes > i && s[at - backslashes - 1] == '\\')
         ++backslashes;
@@ -76,8 +121,7 @@ struct Splitter {
     }
     int depth = 0;
     while (i < n) {
-      while (i < n && !kClass.special[static_cast<unsigned char>(s[i])])
-        ++i;
+      i = next_special(s, i, n);
       if (i >= n)
         return false;
       const char c = s[i];
@@ -100,8 +144,56 @@ struct Split {
   std::vector<std::pair<size_t, size_t>> elements;
 };
 
-// The top-level "nodes" array and its elements' spans.
-std::optional<Split> split_nodes(const char* s, size_t n) {
+// How a scan of array elements ended.
+enum class ScanEnd { ArrayEnd, ReachedStop, PassedStop, Malformed };
+
+// Scans the elements of an array from `sp.i` (past the '[' or a ',') into
+// `out`, to the closing ']' (then past it), or until an element would start
+// at or after `stop`: ReachedStop when one starts exactly there, PassedStop
+// when the next one starts after it (the scan can go on from there).
+ScanEnd scan_elements(Splitter& sp, std::vector<std::pair<size_t, size_t>>& out, size_t stop) {
+  for (;;) {
+    sp.ws();
+    const size_t b = sp.i;
+    if (b >= stop)
+      return b == stop ? ScanEnd::ReachedStop : ScanEnd::PassedStop;
+    if (!sp.value())
+      return ScanEnd::Malformed;
+    out.emplace_back(b, sp.i);
+    sp.ws();
+    if (sp.i < sp.n && sp.s[sp.i] == ',') {
+      ++sp.i;
+      continue;
+    }
+    if (sp.i < sp.n && sp.s[sp.i] == ']') {
+      ++sp.i;
+      return ScanEnd::ArrayEnd;
+    }
+    return ScanEnd::Malformed;
+  }
+}
+
+// A place near `from` where an element of the node array may start: a '{'
+// after a ',' and whitespace. Only a guess (it may lie in a string or a
+// nested list); the scan of the first half confirms it.
+size_t guess_element_start(const char* s, size_t from, size_t n) {
+  for (size_t i = from; i < n; ++i) {
+    if (s[i] != ',')
+      continue;
+    size_t j = i + 1;
+    while (j < n && is_ws(s[j]))
+      ++j;
+    if (j < n && s[j] == '{')
+      return j;
+  }
+  return n;
+}
+
+// The top-level "nodes" array and its elements' spans. A big array is
+// scanned in two halves at once: the second from a guessed element start
+// near its middle, kept only when the first half's scan arrives exactly
+// there (else the first scan simply goes on alone).
+std::optional<Split> split_nodes(const char* s, size_t n, size_t parallel_min_bytes) {
   Splitter sp{s, n};
   sp.ws();
   if (sp.i >= n || s[sp.i] != '{')
@@ -132,23 +224,30 @@ std::optional<Split> split_nodes(const char* s, size_t n) {
       if (sp.i < n && s[sp.i] == ']') {
         ++sp.i;
       } else {
-        for (;;) {
-          sp.ws();
-          const size_t b = sp.i;
-          if (!sp.value())
-            return std::nullopt;
-          found->elements.emplace_back(b, sp.i);
-          sp.ws();
-          if (sp.i < n && s[sp.i] == ',') {
-            ++sp.i;
-            continue;
+        ScanEnd end = ScanEnd::Malformed;
+        const size_t guess =
+            n - sp.i >= parallel_min_bytes ? guess_element_start(s, sp.i + (n - sp.i) / 2, n) : n;
+        if (guess < n) {
+          std::vector<std::pair<size_t, size_t>> later;
+          Splitter second{s, n, guess};
+          std::future<ScanEnd> second_end = std::async(std::launch::async, [&] {
+            return scan_elements(second, later, std::numeric_limits<size_t>::max());
+          });
+          end = scan_elements(sp, found->elements, guess);
+          const ScanEnd later_end = second_end.get();
+          if (end == ScanEnd::ReachedStop && later_end == ScanEnd::ArrayEnd) {
+            found->elements.insert(found->elements.end(), later.begin(), later.end());
+            sp.i = second.i;
+            end = ScanEnd::ArrayEnd;
+          } else if (end == ScanEnd::ReachedStop || end == ScanEnd::PassedStop) {
+            end = scan_elements(sp, found->elements, std::numeric_limits<size_t>::max());
           }
-          if (sp.i < n && s[sp.i] == ']') {
-            ++sp.i;
-            break;
-          }
-          return std::nullopt;
+          // Malformed or ArrayEnd before the guess: the first scan's verdict.
+        } else {
+          end = scan_elements(sp, found->elements, std::numeric_limits<size_t>::max());
         }
+        if (end != ScanEnd::ArrayEnd)
+          return std::nullopt;
       }
       found->array_end = sp.i;
     } else if (!sp.value()) {
@@ -642,13 +741,14 @@ private:
 
 std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity,
                                          size_t parallel_min_nodes,
-                                         const std::function<void(size_t, size_t)>& done_with) {
+                                         const std::function<void(size_t, size_t)>& done_with,
+                                         size_t parallel_split_min_bytes) {
   if (capacity < size + simdjson::SIMDJSON_PADDING) {
     const simdjson::padded_string copy(text, size);
-    return read_nodes_fast(copy.data(), size, size + simdjson::SIMDJSON_PADDING,
-                           parallel_min_nodes);
+    return read_nodes_fast(copy.data(), size, size + simdjson::SIMDJSON_PADDING, parallel_min_nodes,
+                           {}, parallel_split_min_bytes);
   }
-  std::optional<Split> split = split_nodes(text, size);
+  std::optional<Split> split = split_nodes(text, size, parallel_split_min_bytes);
   if (!split)
     return std::nullopt;
   FastNodes out;

@@ -35,6 +35,10 @@ struct FastNodes {
 // Node arrays of at least this many nodes are read in two halves on two
 // threads (the second half's references to the first resolved after).
 constexpr size_t kParallelReadMinNodes = 20000;
+// Node arrays of at least this many bytes are split into nodes on two
+// threads: the second half from a guessed node start near the middle, kept
+// only when the first half's scan arrives exactly there.
+constexpr size_t kParallelSplitMinBytes = size_t{16} << 20;
 
 // Reads `text[0, size)`; `capacity` bytes must be readable from `text`
 // (simdjson reads ahead; a copy is made when capacity - size < 64).
@@ -42,6 +46,7 @@ constexpr size_t kParallelReadMinNodes = 20000;
 // read (InputBytes::done_with lets go of a mapping's pages there).
 std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t capacity,
                                          size_t parallel_min_nodes = kParallelReadMinNodes,
-                                         const std::function<void(size_t, size_t)>& done_with = {});
+                                         const std::function<void(size_t, size_t)>& done_with = {},
+                                         size_t parallel_split_min_bytes = kParallelSplitMinBytes);
 
 } // namespace osched
