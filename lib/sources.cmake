@@ -27,9 +27,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/trace_json.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/html_page.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_diff.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/lib/io/chunked_render.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/io/content_hash.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/lib/io/input_bytes.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_pipeline.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_options.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_job.cpp

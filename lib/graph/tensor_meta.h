@@ -10,6 +10,7 @@
 
 #include "graph/boxed_optional.h"
 #include "graph/dtype.h"
+#include "graph/interned_string.h"
 
 namespace osched {
 
@@ -39,8 +40,8 @@ struct Dim {
 struct TensorMeta {
   std::vector<Dim> shape;
   std::vector<Dim> stride;
+  InternedString device; // a few distinct values per graph
   DType dtype = DType::Float32;
-  std::string device;
   BoxedOptional<std::string> storage; // usually absent
   std::optional<int64_t> storage_offset;
   std::optional<int64_t> storage_bytes;

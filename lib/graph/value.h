@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/boxed_vector.h"
+
 namespace osched {
 
 struct Value {
@@ -18,7 +20,7 @@ struct Value {
   int64_t i = 0;           // Int payload; for NodeRef, the referenced node index
   double f = 0;
   std::string s;
-  std::vector<Value> list;
+  BoxedVector<Value> list; // usually empty: one pointer in place
 
   static Value null() { return {}; }
   static Value boolean(bool v) {

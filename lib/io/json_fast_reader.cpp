@@ -367,7 +367,8 @@ private:
   std::vector<Node>& nodes_;
   bool defer_unknown_ = false;
   simdjson::dom::parser parser_;
-  NameIndex names_;        // of the nodes read so far
+  NameIndex names_; // of the nodes read so far
+  InternedString last_device_;
   NodeId lo_ = 0, hi_ = 0; // the range read
   NodeId current_ = 0;
   std::vector<NodeId> deferred_nodes_; // nodes with a reference by name
@@ -477,7 +478,7 @@ private:
       return string_of(v, out.s);
     case element_type::ARRAY:
       out.kind = Value::Kind::List;
-      return read_list(v, out.list);
+      return read_list(v, out.list.vec());
     case element_type::OBJECT:
       return read_ref(v, out);
     default:
@@ -579,7 +580,7 @@ private:
     return true;
   }
 
-  static bool read_meta(element v, TensorMeta& t) {
+  bool read_meta(element v, TensorMeta& t) {
     if (v.type() != element_type::OBJECT)
       return false;
     enum : uint32_t {
@@ -615,7 +616,12 @@ private:
         }
       } else if (key == "device") {
         bit = kDevice;
-        ok = string_of(x, t.device);
+        std::string_view device;
+        ok = x.get_string().get(device) == SUCCESS;
+        // Interning locks: the last device read is reused (most are one).
+        if (ok && last_device_ != device)
+          last_device_ = device;
+        t.device = last_device_;
       } else if (key == "storage") {
         bit = kStorage;
         if (x.type() == element_type::STRING) {
@@ -657,7 +663,7 @@ private:
     return t.stride.size() == t.shape.size();
   }
 
-  static bool read_val(element v, Node& node) {
+  bool read_val(element v, Node& node) {
     if (v.type() == element_type::NULL_VALUE)
       return true;
     if (v.type() == element_type::OBJECT) {

@@ -505,7 +505,7 @@ json meta_to_json(const TensorMeta& t) {
   j["shape"] = shape;
   j["stride"] = stride;
   j["dtype"] = std::string(dtype_name(t.dtype));
-  j["device"] = t.device;
+  j["device"] = t.device.str();
   if (t.storage)
     j["storage"] = *t.storage;
   if (t.storage_offset)

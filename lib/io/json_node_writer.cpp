@@ -75,7 +75,7 @@ void append_dims(std::string& out, const std::vector<Dim>& dims) {
 // storage_offset, stride.
 void append_meta(std::string& out, const TensorMeta& t) {
   out += "{\"device\":";
-  append_json_string(out, t.device);
+  append_json_string(out, t.device.str());
   out += ",\"dtype\":";
   append_json_string(out, dtype_name(t.dtype));
   out += ",\"shape\":";

@@ -71,7 +71,7 @@ void meta_to_proto(const TensorMeta& t, pb::TensorMeta* out) {
   for (const Dim& d : t.stride)
     dim_to_proto(d, out->add_stride());
   out->set_dtype(std::string(dtype_name(t.dtype)));
-  out->set_device(t.device);
+  out->set_device(t.device.str());
   if (t.storage)
     out->set_storage(*t.storage);
   if (t.storage_offset)

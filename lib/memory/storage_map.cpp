@@ -44,7 +44,7 @@ StorageMap build_storage_map(const Graph& g) {
       m.inputs.push_back(i);
     const bool releasable = !(is_input && node.name.rfind("primals", 0) == 0);
     auto device_bytes = [](const TensorMeta& t) {
-      return t.device.rfind("cpu", 0) == 0 ? 0 : t.allocation_bytes();
+      return t.device.str().rfind("cpu", 0) == 0 ? 0 : t.allocation_bytes();
     };
     // First tensor input: what a view or a wait aliases.
     StorageId first_input = -1;
