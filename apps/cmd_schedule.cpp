@@ -122,15 +122,17 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
       a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
   // Both outputs complete before either replaces anything, so a failure
   // leaves neither (and the input, even when -o names it, intact).
+  // The report is printed into its file as it is rendered (never held whole).
   auto phase_start = std::chrono::steady_clock::now();
-  const std::string report_text =
-      report.empty() ? std::string() : report_json_text(job.output.report);
-  const double report_seconds = seconds_since(phase_start);
-  phase_start = std::chrono::steady_clock::now();
+  double report_seconds = 0;
   OutputBatch batch;
   add_graph_output(batch, output, job.output.graph, out_format);
   if (!report.empty())
-    batch.add(report, [&](const Emit& emit) { emit(report_text); });
+    batch.add(report, [&](const Emit& emit) {
+      const auto t = std::chrono::steady_clock::now();
+      write_report_json(job.output.report, emit);
+      report_seconds = seconds_since(t);
+    });
   const ScheduleOutput& out = job.output;
   if (!a.trace.empty())
     batch.add(a.output_per_rank ? per_rank_path(a.trace, rank) : a.trace, [&](const Emit& emit) {
@@ -148,7 +150,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   if (a.timings && rank == 0) {
     auto phases = out.phase_seconds;
     phases.emplace_back("report-json", report_seconds);
-    phases.emplace_back("write", seconds_since(phase_start));
+    phases.emplace_back("write", seconds_since(phase_start) - report_seconds);
     for (const auto& [phase, sec] : phases)
       std::fprintf(stderr, "timing: %-13s %9.3f s\n", phase.c_str(), sec);
   }

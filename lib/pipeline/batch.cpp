@@ -154,11 +154,10 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
     ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes.view(), cfg), cfg);
     const nlohmann::json rep = report_to_json(out.report);
     fs::create_directories(fs::path(paths.graph).parent_path());
-    const std::string report_text = report_json_text(out.report);
     const std::string stamp_text = stamp.dump(2) + "\n";
     OutputBatch batch;
     add_graph_output(batch, paths.graph, out.graph, out_format);
-    batch.add(paths.report, [&](const Emit& emit) { emit(report_text); });
+    batch.add(paths.report, [&](const Emit& emit) { write_report_json(out.report, emit); });
     batch.add(paths.stamp, [&](const Emit& emit) { emit(stamp_text); });
     batch.commit();
     fill_from(rep);

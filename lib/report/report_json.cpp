@@ -1,4 +1,5 @@
 #include "report/report_json.h"
+#include "io/chunked_render.h"
 
 #include <string_view>
 
@@ -207,6 +208,12 @@ nlohmann::json report_to_json(const ScheduleReport& r) {
 }
 
 std::string report_json_text(const ScheduleReport& r) {
+  std::string out;
+  write_report_json(r, [&](std::string_view piece) { out.append(piece); });
+  return out;
+}
+
+void write_report_json(const ScheduleReport& r, const std::function<void(std::string_view)>& emit) {
   // The head is printed with a placeholder where the collectives go; only
   // a top-level key sits at two spaces of indentation, so the match is
   // unique whatever the names hold.
@@ -215,22 +222,29 @@ std::string report_json_text(const ScheduleReport& r) {
   const std::string text = head.dump(2) + "\n";
   const std::string marker = "\n  \"collectives\": \"\\u0001\"";
   const size_t at = text.find(marker);
-  std::string out;
-  out.reserve(text.size() + r.collectives.size() * 512);
-  out.append(text, 0, at + marker.size() - 8); // through `"collectives": `
+  std::string out(text, 0, at + marker.size() - 8); // through `"collectives": `
   if (r.collectives.empty()) {
     out += "[]";
   } else {
-    PrettyWriter w{out};
     out += '[';
-    for (size_t i = 0; i < r.collectives.size(); ++i) {
-      out += i ? ",\n    " : "\n    ";
-      w.collective(r.collectives[i], 2);
-    }
+    emit(out);
+    out.clear();
+    // About a megabyte per chunk; big reports on two threads.
+    constexpr size_t kPerChunk = 2048, kParallelMin = 20000;
+    render_in_order(
+        r.collectives.size(), kPerChunk, kParallelMin,
+        [&r](size_t begin, size_t end, std::string& chunk) {
+          PrettyWriter w{chunk};
+          for (size_t i = begin; i < end; ++i) {
+            chunk += i ? ",\n    " : "\n    ";
+            w.collective(r.collectives[i], 2);
+          }
+        },
+        emit);
     out += "\n  ]";
   }
   out.append(text, at + marker.size(), std::string::npos);
-  return out;
+  emit(out);
 }
 
 } // namespace osched
