@@ -353,6 +353,10 @@ TEST_CASE("forward range max agrees with a plain array, short scans and long tre
         int64_t most = std::numeric_limits<int64_t>::min();
         for (size_t i = cursor; i < std::min(hi, n); ++i)
           most = std::max(most, plain[i]);
+        if (cursor >= std::min(hi, n)) { // empty: nothing is above any limit
+          REQUIRE_FALSE(ranges.any_above(cursor, hi, std::numeric_limits<int64_t>::min()));
+          continue;
+        }
         // Limits just below, at and above the true max.
         for (int64_t limit : {most - 1, most, most + 1}) {
           INFO("n " << n << " step " << step << " [" << cursor << ", " << hi << ") limit "
