@@ -1,16 +1,5 @@
 #include "io/graph_file.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
-
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "io/graph_error.h"
 #include "io/json_io.h"
 #include "io/output_batch.h"
@@ -18,9 +7,6 @@
 
 namespace osched {
 namespace {
-
-// At least simdjson's SIMDJSON_PADDING.
-constexpr size_t kReadPadding = 64;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
@@ -48,36 +34,7 @@ GraphFormat resolve_format(const std::string& path, GraphFormat requested) {
 }
 
 std::string read_file_bytes(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
-  }
-  struct stat st;
-  const bool known = ::stat(path.c_str(), &st) == 0;
-  if (known && S_ISDIR(st.st_mode))
-    throw IoError(path + ": is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw IoError(path + ": cannot open: " + std::strerror(errno));
-  if (known && S_ISREG(st.st_mode)) {
-    // One read of the known size, into a buffer with room past the end:
-    // the fast JSON reader's SIMD parser reads ahead (json_fast_reader.h).
-    std::string bytes;
-    bytes.reserve(static_cast<size_t>(st.st_size) + kReadPadding);
-    bytes.resize(static_cast<size_t>(st.st_size));
-    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (in.gcount() == static_cast<std::streamsize>(bytes.size()) &&
-        in.peek() == std::char_traits<char>::eof())
-      return bytes;
-    in.clear();
-    in.seekg(0); // changed while read: read it as a stream
-  }
-  try {
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::exception&) {
-    throw IoError(path + ": cannot read: " + std::strerror(errno));
-  }
+  return std::string(InputBytes::read(path).view());
 }
 
 Graph read_graph_file(const std::string& path, GraphFormat format, const ReadOptions& opts) {
