@@ -18,13 +18,15 @@ void reexec_with_malloc_tuning(char** argv) {
   // again: a quarter of reading a 1M-node graph); per-thread caches of
   // freed blocks without the default limit of 7 per size (splitting and
   // unlinking binned chunks was a tenth of a 1M-node run; 0.5-0.7 s less);
-  // one arena for all threads, so what a helper thread frees (the reader's
-  // second half, the analysis' storage map) is reused by the main thread
-  // (1M llama peak 1.03 -> 0.98 GB, no slower).
+  // two arenas: with one, the two threads that read a big graph's halves
+  // allocate under one lock and spend their time in futex calls (1M-node
+  // graphs 8.2-9.0 -> 4.4-5.6 s on all three bench families; reading alone
+  // was slower on two cores than on one). More would only add memory that
+  // one thread frees and another cannot reuse.
   if (::setenv("GLIBC_TUNABLES",
                "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:"
                "glibc.malloc.trim_threshold=4294967296:glibc.malloc.mmap_threshold=33554432:"
-               "glibc.malloc.mxfast=0:glibc.malloc.tcache_count=65535:glibc.malloc.arena_max=1",
+               "glibc.malloc.mxfast=0:glibc.malloc.tcache_count=65535:glibc.malloc.arena_max=2",
                1) != 0)
     return;
   ::execv("/proc/self/exe", argv);

@@ -28,6 +28,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/html_page.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report_diff.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/io/content_hash.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/free_memory.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_pipeline.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_options.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/pipeline/schedule_job.cpp
