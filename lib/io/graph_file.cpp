@@ -61,7 +61,7 @@ Graph parse_graph_bytes(const InputBytes& input, const std::string& path, GraphF
   }
   const std::string label = path == "-" ? "<stdin>" : path;
   try {
-    return f == GraphFormat::Proto ? graph_from_proto_bytes(bytes, opts)
+    return f == GraphFormat::Proto ? graph_from_proto_input(input, opts)
                                    : graph_from_json_bytes(input, opts);
   } catch (const GraphError& e) {
     throw e.with_file(label);

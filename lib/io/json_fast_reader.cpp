@@ -9,6 +9,8 @@
 
 #include <simdjson.h>
 
+#include "io/range_names.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -17,8 +19,6 @@ namespace osched {
 namespace {
 
 using simdjson::SUCCESS;
-
-constexpr size_t kReleaseStep = size_t{8} << 20;
 
 // Gives up (the general reader takes over) unless `expr` succeeded.
 #define OSCHED_TRY(expr)                                                                           \
@@ -290,28 +290,15 @@ bool string_of(element e, std::string& out) {
 // resolve_deferred() once the reader before it is done.
 class NodeReader {
 public:
-  NodeReader(std::vector<Node>& nodes, bool defer_unknown)
-      : nodes_(nodes), defer_unknown_(defer_unknown) {}
+  NodeReader(std::vector<Node>& nodes, const char* text, bool defer_unknown)
+      : nodes_(nodes), text_(text), names_(nodes, defer_unknown) {}
 
-  void reserve(size_t n) { names_.reserve(n); }
-  // The names of both ranges in this reader's index (this range first, then
-  // `after`'s, whose names resolve_deferred() found distinct from these);
-  // the index must be reserved for both.
-  NameIndex take_names(const NodeReader* after) {
-    if (after)
-      for (NodeId at = after->lo_; at < after->hi_; ++at)
-        names_.insert(nodes_, at);
-    return std::move(names_);
-  }
-  void set_range(NodeId lo, NodeId hi) {
-    lo_ = lo;
-    hi_ = hi;
-  }
+  RangeNames& names() { return names_; }
 
-  // Reads node `at` from its text; false: give up.
-  bool read(const char* text, size_t size, NodeId at) {
+  // Reads node `at` from text_[begin, end); false: give up.
+  bool read(size_t begin, size_t end, NodeId at) {
     element doc;
-    OSCHED_TRY(parser_.parse(text, size, false).get(doc));
+    OSCHED_TRY(parser_.parse(text_ + begin, end - begin, false).get(doc));
     if (doc.type() != element_type::OBJECT)
       return false;
     Node& node = nodes_[static_cast<size_t>(at)];
@@ -322,62 +309,16 @@ public:
     std::sort(node.kwargs.begin(), node.kwargs.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     // Earlier nodes only: the name becomes visible after the node.
-    return names_.insert(nodes_, current_);
-  }
-
-  // Resolves the deferred names against `before`, the reader of the nodes
-  // just before this one's; false when a name is unknown there too (a
-  // forward or unknown reference) or names a node of both ranges.
-  bool resolve_deferred(const NodeReader& before) {
-    for (NodeId at = lo_; at < hi_; ++at)
-      if (before.names_.find(nodes_, nodes_[static_cast<size_t>(at)].name))
-        return false;
-    auto find = [&](const std::string& name, NodeId& out) {
-      std::optional<NodeId> id = before.names_.find(nodes_, name);
-      if (!id)
-        return false;
-      out = *id;
-      return true;
-    };
-    for (NodeId at : deferred_nodes_) {
-      Node& node = nodes_[static_cast<size_t>(at)];
-      bool ok = true;
-      auto patch = [&](Value& v) {
-        if (v.i >= 0)
-          return;
-        NodeId id = -1;
-        ok = ok && find(v.s, id);
-        v.i = id;
-        std::string().swap(v.s);
-      };
-      for (Value& v : node.args)
-        for_each_ref_mut(v, patch);
-      for (auto& kv : node.kwargs)
-        for_each_ref_mut(kv.second, patch);
-      if (!ok)
-        return false;
-    }
-    for (auto& [at, position, name] : deferred_control_)
-      if (!find(name, nodes_[static_cast<size_t>(at)].control_deps[position]))
-        return false;
-    return true;
+    return names_.add(current_);
   }
 
 private:
   std::vector<Node>& nodes_;
-  bool defer_unknown_ = false;
+  const char* text_;
+  RangeNames names_;
   simdjson::dom::parser parser_;
-  NameIndex names_; // of the nodes read so far
   InternedString last_device_;
-  NodeId lo_ = 0, hi_ = 0; // the range read
   NodeId current_ = 0;
-  std::vector<NodeId> deferred_nodes_; // nodes with a reference by name
-  std::vector<std::tuple<NodeId, size_t, std::string>> deferred_control_;
-
-  void defer_node() {
-    if (deferred_nodes_.empty() || deferred_nodes_.back() != current_)
-      deferred_nodes_.push_back(current_);
-  }
 
   enum Key : uint32_t {
     kName = 1,
@@ -437,7 +378,7 @@ private:
         ok = read_mutates(v, node);
       } else if (key == "control_deps") {
         bit = kControlDeps;
-        ok = read_control_deps(v, node);
+        ok = read_control_deps(v);
       } // "meta" and unknown fields: the general reader keeps them
       if (!ok || (seen & bit))
         return false;
@@ -505,18 +446,7 @@ private:
         return false;
       }
     }
-    if (!has_node)
-      return false;
-    if (std::optional<NodeId> id = names_.find(nodes_, target)) {
-      out = Value::node_ref(*id, static_cast<int32_t>(index));
-      return true;
-    }
-    if (!defer_unknown_)
-      return false;
-    out = Value::node_ref(-1, static_cast<int32_t>(index));
-    out.s = std::string(target);
-    defer_node();
-    return true;
+    return has_node && names_.ref(target, static_cast<int32_t>(index), current_, out);
   }
 
   bool read_kwargs(element v, Node& node) {
@@ -722,7 +652,7 @@ private:
     return true;
   }
 
-  bool read_control_deps(element v, Node& node) {
+  bool read_control_deps(element v) {
     if (v.type() != element_type::ARRAY)
       return false;
     simdjson::dom::array arr;
@@ -730,14 +660,8 @@ private:
     for (element x : arr) {
       std::string_view name;
       OSCHED_TRY(x.get_string().get(name));
-      if (std::optional<NodeId> id = names_.find(nodes_, name)) {
-        node.control_deps.push_back(*id);
-      } else if (defer_unknown_) {
-        deferred_control_.emplace_back(current_, node.control_deps.size(), std::string(name));
-        node.control_deps.push_back(-1);
-      } else {
+      if (!names_.control_dep(name, current_))
         return false; // a later or unknown node: the general reader decides
-      }
     }
     return true;
   }
@@ -760,49 +684,14 @@ std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t c
   FastNodes out;
   out.array_begin = split->array_begin;
   out.array_end = split->array_end;
-  const auto& elements = split->elements;
-  out.nodes.resize(elements.size());
-  auto read_range = [&](NodeReader& reader, size_t lo, size_t hi, size_t names) {
-    reader.reserve(names);
-    reader.set_range(static_cast<NodeId>(lo), static_cast<NodeId>(hi));
-    size_t released = lo < hi ? elements[lo].first : 0;
-    for (size_t k = lo; k < hi; ++k) {
-      if (!reader.read(text + elements[k].first, elements[k].second - elements[k].first,
-                       static_cast<NodeId>(k)))
-        return false;
-      // Read bytes are let go in steps, so the text and the model it becomes
-      // are not both resident.
-      if (done_with && elements[k].second - released >= kReleaseStep) {
-        done_with(released, elements[k].second);
-        released = elements[k].second;
-      }
-    }
-    return true;
-  };
-  // Big graphs: the second half of the bytes on another thread, joined by
-  // resolving its references to the first half. Same model either way.
-  const size_t n = elements.size();
-  if (n >= 2 && n >= parallel_min_nodes) {
-    const size_t half_bytes = (elements.front().first + elements.back().second) / 2;
-    size_t mid = static_cast<size_t>(
-        std::lower_bound(elements.begin(), elements.end(), half_bytes,
-                         [](const auto& el, size_t at) { return el.first < at; }) -
-        elements.begin());
-    mid = std::clamp<size_t>(mid, 1, n - 1);
-    NodeReader first(out.nodes, false), second(out.nodes, true);
-    std::future<bool> later =
-        std::async(std::launch::async, [&] { return read_range(second, mid, n, n - mid); });
-    const bool first_ok = read_range(first, 0, mid, n); // room for both halves' names
-    const bool second_ok = later.get();
-    if (!first_ok || !second_ok || !second.resolve_deferred(first))
-      return std::nullopt;
-    out.names = first.take_names(&second);
-    return out;
-  }
-  NodeReader reader(out.nodes, false);
-  if (!read_range(reader, 0, n, n))
+  out.nodes.resize(split->elements.size());
+  std::optional<NameIndex> names =
+      read_node_spans(split->elements, parallel_min_nodes, done_with, [&](bool defer_unknown) {
+        return NodeReader(out.nodes, text, defer_unknown);
+      });
+  if (!names)
     return std::nullopt;
-  out.names = reader.take_names(nullptr);
+  out.names = std::move(*names);
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "io/range_names.h"
 
 namespace osched {
 
@@ -32,9 +33,6 @@ struct FastNodes {
   NameIndex names;
 };
 
-// Node arrays of at least this many nodes are read in two halves on two
-// threads (the second half's references to the first resolved after).
-constexpr size_t kParallelReadMinNodes = 20000;
 // Node arrays of at least this many bytes are split into nodes on two
 // threads: the second half from a guessed node start near the middle, kept
 // only when the first half's scan arrives exactly there.

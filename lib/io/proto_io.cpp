@@ -10,6 +10,7 @@
 #include "graph.pb.h"
 #include "io/graph_error.h"
 #include "io/json_io.h"
+#include "io/proto_fast_reader.h"
 #include "io/proto_node.h"
 
 namespace osched {
@@ -267,75 +268,12 @@ void node_to_pb(json j, pb::Node* out) {
 
 namespace {
 
-// The direct path declined a node: the general path reads the bytes again.
-struct Declined {};
-
-// Nodes are parsed and converted one at a time; the other fields are
-// collected and parsed as a Graph message without nodes. So the whole graph
-// never exists as a protobuf message or a JSON tree. `direct`: nodes go
-// straight into the model (proto_node.h) and Declined is thrown where that
-// path does not cover them; else each node passes through a JSON value and
-// the JSON reader's checks.
-Graph read_proto(std::string_view bytes, const ReadOptions& opts, bool direct) {
-  const auto malformed = [] {
-    return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
-  };
-  namespace wire = google::protobuf::internal;
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                            static_cast<int>(bytes.size()));
-  in.SetTotalBytesLimit(INT32_MAX);
-  std::string header_bytes;
-  google::protobuf::io::StringOutputStream header_stream(&header_bytes);
-  JsonGraphBuilder builder(opts);
-  std::vector<Node> nodes;
-  NodeNames names;
-  names.nodes = &nodes;
-  if (direct) {
-    // Node count from the top-level tags, so the vector never reallocates
-    // (names are views of the nodes' own strings).
-    google::protobuf::io::CodedInputStream count(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                                 static_cast<int>(bytes.size()));
-    count.SetTotalBytesLimit(INT32_MAX);
-    size_t n = 0;
-    while (uint32_t tag = count.ReadTag()) {
-      n += wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber;
-      if (!wire::WireFormatLite::SkipField(&count, tag))
-        throw Declined{};
-    }
-    nodes.reserve(n);
-    names.reserve(n);
-  }
-  pb::Node node;
-  {
-    google::protobuf::io::CodedOutputStream header(&header_stream);
-    while (uint32_t tag = in.ReadTag()) {
-      if (wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber &&
-          wire::WireFormatLite::GetTagWireType(tag) ==
-              wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-        uint32_t length = 0;
-        // A length of 2^31 or more would turn negative: PushLimit reads that as "no limit".
-        if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT32_MAX) ||
-            length > bytes.size())
-          throw malformed();
-        auto limit = in.PushLimit(static_cast<int>(length));
-        node.Clear();
-        if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
-          throw malformed();
-        in.PopLimit(limit);
-        if (!direct)
-          builder.add_node(node_from_pb(node));
-        else if (nodes.size() == nodes.capacity() || !node_from_proto(node, nodes, names))
-          throw Declined{};
-      } else if (!wire::WireFormatLite::SkipField(&in, tag, &header)) {
-        throw malformed();
-      }
-    }
-    if (!in.ConsumedEntireMessage())
-      throw malformed();
-  }
+// The top-level fields other than the nodes, as the document the JSON
+// reader's builder finishes a graph from.
+json header_document(const std::string& header_bytes) {
   pb::Graph p;
   if (!p.ParseFromString(header_bytes))
-    throw malformed();
+    throw GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
   json doc = json::object();
   merge_extra(doc, p.extra_json(), "extra_json");
   doc["format"] = p.format();
@@ -354,22 +292,80 @@ Graph read_proto(std::string_view bytes, const ReadOptions& opts, bool direct) {
   if (!p.hardware_json().empty())
     doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
   doc["nodes"] = json::array();
-  if (direct)
-    builder.adopt_nodes(std::move(nodes), std::move(names.index));
-  return builder.finish(doc);
+  return doc;
+}
+
+// The general path: nodes are parsed as messages one at a time, each passes
+// through a JSON value and the JSON reader's checks; the other fields are
+// collected and parsed as a Graph message without nodes. So the whole graph
+// never exists as a protobuf message or a JSON tree.
+Graph read_proto_general(std::string_view bytes, const ReadOptions& opts) {
+  const auto malformed = [] {
+    return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
+  };
+  namespace wire = google::protobuf::internal;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  in.SetTotalBytesLimit(INT32_MAX);
+  std::string header_bytes;
+  google::protobuf::io::StringOutputStream header_stream(&header_bytes);
+  JsonGraphBuilder builder(opts);
+  pb::Node node;
+  {
+    google::protobuf::io::CodedOutputStream header(&header_stream);
+    while (uint32_t tag = in.ReadTag()) {
+      if (wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber &&
+          wire::WireFormatLite::GetTagWireType(tag) ==
+              wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint32_t length = 0;
+        // A length of 2^31 or more would turn negative: PushLimit reads that as "no limit".
+        if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT32_MAX) ||
+            length > bytes.size())
+          throw malformed();
+        auto limit = in.PushLimit(static_cast<int>(length));
+        node.Clear();
+        if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+          throw malformed();
+        in.PopLimit(limit);
+        builder.add_node(node_from_pb(node));
+      } else if (!wire::WireFormatLite::SkipField(&in, tag, &header)) {
+        throw malformed();
+      }
+    }
+    if (!in.ConsumedEntireMessage())
+      throw malformed();
+  }
+  return builder.finish(header_document(header_bytes));
+}
+
+// The fast path (proto_fast_reader.h), or nullopt where it gives up.
+std::optional<Graph> read_proto_fast(const InputBytes& input, const ReadOptions& opts) {
+  if (!opts.require_topological_order)
+    return std::nullopt; // forward references are the general reader's
+  try {
+    std::optional<ProtoFastNodes> fast =
+        read_proto_nodes_fast(input.view(), kParallelReadMinNodes,
+                              [&input](size_t begin, size_t end) { input.done_with(begin, end); });
+    if (!fast)
+      return std::nullopt;
+    JsonGraphBuilder builder(opts);
+    builder.adopt_nodes(std::move(fast->nodes), std::move(fast->names));
+    return builder.finish(header_document(fast->header));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 } // namespace
 
 Graph graph_from_proto_bytes(std::string_view bytes, const ReadOptions& opts) {
-  if (opts.require_topological_order) {
-    try {
-      return read_proto(bytes, opts, true);
-    } catch (const std::exception&) {
-    } catch (const Declined&) {
-    }
-  }
-  return read_proto(bytes, opts, false);
+  return graph_from_proto_input(InputBytes::borrow(bytes), opts);
+}
+
+Graph graph_from_proto_input(const InputBytes& input, const ReadOptions& opts) {
+  if (std::optional<Graph> g = read_proto_fast(input, opts))
+    return std::move(*g);
+  return read_proto_general(input.view(), opts);
 }
 
 namespace {
@@ -482,7 +478,7 @@ std::string graph_to_proto_bytes_general(const Graph& g) {
 }
 
 Graph graph_from_proto_bytes_general(std::string_view bytes, const ReadOptions& opts) {
-  return read_proto(bytes, opts, false);
+  return read_proto_general(bytes, opts);
 }
 
 } // namespace osched

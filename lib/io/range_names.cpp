@@ -1,0 +1,47 @@
+#include "io/range_names.h"
+
+namespace osched {
+
+bool RangeNames::resolve_deferred(const RangeNames& before) {
+  for (NodeId at = lo_; at < hi_; ++at)
+    if (before.names_.find(nodes_, nodes_[static_cast<size_t>(at)].name))
+      return false;
+  auto find = [&](const std::string& name, NodeId& out) {
+    std::optional<NodeId> id = before.names_.find(nodes_, name);
+    if (!id)
+      return false;
+    out = *id;
+    return true;
+  };
+  for (NodeId at : deferred_nodes_) {
+    Node& node = nodes_[static_cast<size_t>(at)];
+    bool ok = true;
+    auto patch = [&](Value& v) {
+      if (v.i >= 0)
+        return;
+      NodeId id = -1;
+      ok = ok && find(v.s, id);
+      v.i = id;
+      std::string().swap(v.s);
+    };
+    for (Value& v : node.args)
+      for_each_ref_mut(v, patch);
+    for (auto& kv : node.kwargs)
+      for_each_ref_mut(kv.second, patch);
+    if (!ok)
+      return false;
+  }
+  for (auto& [at, position, name] : deferred_control_)
+    if (!find(name, nodes_[static_cast<size_t>(at)].control_deps[position]))
+      return false;
+  return true;
+}
+
+NameIndex RangeNames::take_names(const RangeNames* after) {
+  if (after)
+    for (NodeId at = after->lo_; at < after->hi_; ++at)
+      names_.insert(nodes_, at);
+  return std::move(names_);
+}
+
+} // namespace osched
