@@ -12,6 +12,11 @@
 
 namespace osched {
 
+// A graph's nodes per chunk (about a megabyte of JSON or protobuf), and the
+// node count from which a graph is written on two threads.
+constexpr size_t kNodesPerChunk = 4096;
+constexpr size_t kParallelWriteMinNodes = 20000;
+
 // Appends the text of items [begin, end) to `out`. Called from two threads at
 // once for different ranges, so it may only read shared state.
 using RenderRange = std::function<void(size_t begin, size_t end, std::string& out)>;

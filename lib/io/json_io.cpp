@@ -757,11 +757,6 @@ std::string canonical_json(const json& j) {
   return j.dump();
 }
 
-// About a megabyte of text per chunk; graphs this big are written on two
-// threads (io/chunked_render.h).
-constexpr size_t kNodesPerChunk = 4096;
-constexpr size_t kParallelWriteMinNodes = 20000;
-
 void write_graph_json(const Graph& g, const std::function<void(std::string_view)>& emit) {
   json doc = graph_header_to_json(g);
   doc["nodes"] = nullptr; // its place among the sorted keys

@@ -11,7 +11,7 @@
 #include "io/graph_error.h"
 #include "io/json_io.h"
 #include "io/proto_fast_reader.h"
-#include "io/proto_node.h"
+#include "io/proto_node_writer.h"
 
 namespace osched {
 namespace {
@@ -383,10 +383,6 @@ std::string serialize_deterministic(const google::protobuf::MessageLite& m) {
 
 namespace {
 
-// About a megabyte per chunk; big graphs are written on two threads.
-constexpr size_t kNodesPerChunk = 4096;
-constexpr size_t kParallelWriteMinNodes = 20000;
-
 void write_proto(const Graph& g, const std::function<void(std::string_view)>& emit, bool direct) {
   // Fields in number order, as one deterministic serialization of the whole
   // message would write them: 1-7, the nodes (8) one by one, then 9.
@@ -422,11 +418,12 @@ void write_proto(const Graph& g, const std::function<void(std::string_view)>& em
         pb::Node node;
         for (size_t i = begin; i < end_node; ++i) {
           const Node& n = g.nodes[i];
+          if (direct) {
+            append_node_proto(buffer, n, g);
+            continue;
+          }
           node.Clear();
-          if (direct)
-            node_to_proto(n, g, &node);
-          else
-            node_to_pb(node_to_json(n, g), &node);
+          node_to_pb(node_to_json(n, g), &node);
           body.clear();
           {
             google::protobuf::io::StringOutputStream sos(&body);

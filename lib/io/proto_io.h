@@ -1,7 +1,7 @@
 #pragma once
 // Protobuf form of the graph format (proto/graph.proto). Nodes are read
 // straight from the wire format into the model (proto_fast_reader.h) and
-// written through one message each (proto_node.h); graphs the fast reader
+// written straight to it (proto_node_writer.h); graphs the fast reader
 // gives up on, and every error, go through the JSON document model of the
 // JSON reader, so both forms are validated by one code path and round-trip
 // byte-identically.

@@ -36,9 +36,13 @@ HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg) {
 }
 
 ScheduleInput schedule_input(Graph g, std::string_view input_bytes, const ScheduleConfig& cfg) {
+  return schedule_input_hashed(std::move(g), content_hash(input_bytes), cfg);
+}
+
+ScheduleInput schedule_input_hashed(Graph g, std::string input_hash, const ScheduleConfig& cfg) {
   ScheduleInput in;
   in.hardware = resolve_hardware(g, cfg);
-  in.input_hash = content_hash(input_bytes);
+  in.input_hash = std::move(input_hash);
   in.graph = std::move(g);
   return in;
 }

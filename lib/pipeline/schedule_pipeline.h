@@ -58,6 +58,8 @@ HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg);
 
 // An input without measurements: hashes `input_bytes`, resolves the hardware.
 ScheduleInput schedule_input(Graph g, std::string_view input_bytes, const ScheduleConfig& cfg);
+// The same, where the input's content_hash() is known already.
+ScheduleInput schedule_input_hashed(Graph g, std::string input_hash, const ScheduleConfig& cfg);
 
 // Estimate runtimes, schedule, simulate before/after, bucket and pin when
 // asked, and report. The graph moves through the passes into the result.
