@@ -368,10 +368,16 @@ TEST_CASE("the fast JSON path reads what the general reader reads, and declines 
   texts.push_back(graph(y + R"("args":[{"node":"x"}],"control_deps":["output"]})"));
   // The guessed middle of the split lands in strings holding ", {", in
   // lists of objects, between nodes: it is kept only where a node starts.
-  for (size_t pad = 0; pad < 48; ++pad) {
+  // The scan reads 64-byte blocks: escapes, quotes and brackets land at
+  // every offset of a block and across block ends.
+  for (size_t pad = 0; pad < 140; ++pad) {
     const std::string s(pad, 'p');
     texts.push_back(graph(y + R"("args":[[{"node":"x"}, {"node":"x"}], {"node":"x"}],)" +
                           R"("kwargs":{"s":")" + s + R"(, {\", {, { ]"}})"));
+    texts.push_back(
+        graph(y + R"("args":[{"node":"x"}],"kwargs":{"s":")" + s + R"(\\", "t":"}]\\\"[{"}})"));
+    CHECK(fast_reads(texts.back()));
+    CHECK(fast_reads(texts[texts.size() - 2]));
     texts.push_back(graph(z + ",\n  " + y + R"("args":[{"node":"z"},  {"node":"x"}],)" +
                           R"("kwargs":{"s":")" + s + R"("}})"));
   }

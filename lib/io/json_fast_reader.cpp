@@ -147,30 +147,162 @@ struct Split {
 // How a scan of array elements ended.
 enum class ScanEnd { ArrayEnd, ReachedStop, PassedStop, Malformed };
 
+// Where each of four bytes sits in a 64-byte block (bit k: byte k).
+struct BlockMasks {
+  uint64_t quote = 0, backslash = 0, open = 0, close = 0;
+};
+
+inline BlockMasks block_masks(const char* p) {
+  BlockMasks m;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                lbrace = _mm_set1_epi8('{'), rbrace = _mm_set1_epi8('}'),
+                lbracket = _mm_set1_epi8('['), rbracket = _mm_set1_epi8(']');
+  auto bits = [](__m128i hit, int k) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(hit))) << (16 * k);
+  };
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    m.quote |= bits(_mm_cmpeq_epi8(v, quote), k);
+    m.backslash |= bits(_mm_cmpeq_epi8(v, backslash), k);
+    m.open |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, lbrace), _mm_cmpeq_epi8(v, lbracket)), k);
+    m.close |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, rbrace), _mm_cmpeq_epi8(v, rbracket)), k);
+  }
+#else
+  for (int k = 0; k < 64; ++k) {
+    const uint64_t bit = uint64_t{1} << k;
+    const char c = p[k];
+    m.quote |= c == '"' ? bit : 0;
+    m.backslash |= c == '\\' ? bit : 0;
+    m.open |= c == '{' || c == '[' ? bit : 0;
+    m.close |= c == '}' || c == ']' ? bit : 0;
+  }
+#endif
+  return m;
+}
+
+// Bit k: the XOR of bits 0..k (inside a string: from an opening quote up to
+// the byte before its closing one).
+inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+// The array scan's state: elements are found by the nesting depth of the
+// brackets outside strings, and the bytes between them are checked.
+class ElementScan {
+public:
+  ElementScan(const char* s, size_t start, std::vector<std::pair<size_t, size_t>>& out, size_t stop)
+      : s_(s), gap_begin_(start), out_(out), stop_(stop) {}
+
+  // A bracket outside strings at `p`; returns how the scan ends, if it does.
+  std::optional<ScanEnd> bracket(size_t p, bool open, size_t& resume) {
+    if (open) {
+      if (depth_++ > 0)
+        return std::nullopt;
+      // An element starts: after whitespace, a comma when one came before.
+      if (!gap_ok(p, need_comma_))
+        return ScanEnd::Malformed;
+      if (p >= stop_) {
+        resume = p;
+        return p == stop_ ? ScanEnd::ReachedStop : ScanEnd::PassedStop;
+      }
+      begin_ = p;
+      return std::nullopt;
+    }
+    if (depth_ == 0) { // the array's own end, after whitespace only
+      if (s_[p] != ']' || !gap_ok(p, false))
+        return ScanEnd::Malformed;
+      resume = p + 1;
+      return ScanEnd::ArrayEnd;
+    }
+    if (--depth_ == 0) {
+      out_.emplace_back(begin_, p + 1);
+      gap_begin_ = p + 1;
+      need_comma_ = true;
+    }
+    return std::nullopt;
+  }
+
+  // Byte by byte, where a block holds a backslash (escapes).
+  std::optional<ScanEnd> bytes(size_t from, size_t to, size_t& resume) {
+    for (size_t p = from; p < to; ++p) {
+      const char c = s_[p];
+      if (in_string_) {
+        if (escaped_)
+          escaped_ = false;
+        else if (c == '\\')
+          escaped_ = true;
+        else if (c == '"')
+          in_string_ = false;
+        continue;
+      }
+      if (c == '"') {
+        in_string_ = true;
+      } else if (c == '{' || c == '[' || c == '}' || c == ']') {
+        if (auto end = bracket(p, c == '{' || c == '[', resume))
+          return end;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // A block of 64 bytes at `p`.
+  std::optional<ScanEnd> block(size_t p, size_t& resume) {
+    const BlockMasks m = block_masks(s_ + p);
+    if (m.backslash != 0 || escaped_)
+      return bytes(p, p + 64, resume);
+    const uint64_t inside = prefix_xor(m.quote) ^ (in_string_ ? ~uint64_t{0} : 0);
+    in_string_ = (inside >> 63) != 0;
+    for (uint64_t brackets = (m.open | m.close) & ~inside; brackets != 0;
+         brackets &= brackets - 1) {
+      const int k = __builtin_ctzll(brackets);
+      if (auto end = bracket(p + static_cast<size_t>(k), (m.open >> k) & 1, resume))
+        return end;
+    }
+    return std::nullopt;
+  }
+
+private:
+  const char* s_;
+  size_t gap_begin_; // where the bytes after the last element (or the start) begin
+  std::vector<std::pair<size_t, size_t>>& out_;
+  size_t stop_;
+  int depth_ = 0;
+  bool in_string_ = false, escaped_ = false, need_comma_ = false;
+  size_t begin_ = 0; // of the element being scanned
+
+  bool gap_ok(size_t end, bool comma) const {
+    bool seen_comma = false;
+    for (size_t i = gap_begin_; i < end; ++i) {
+      if (s_[i] == ',' && comma && !seen_comma)
+        seen_comma = true;
+      else if (!is_ws(s_[i]))
+        return false;
+    }
+    return seen_comma == comma;
+  }
+};
+
 // Scans the elements of an array from `sp.i` (past the '[' or a ',') into
 // `out`, to the closing ']' (then past it), or until an element would start
 // at or after `stop`: ReachedStop when one starts exactly there, PassedStop
-// when the next one starts after it (the scan can go on from there).
+// when the next one starts after it (the scan can go on from there). Only
+// bracket and quote positions are visited, found 64 bytes at a time.
 ScanEnd scan_elements(Splitter& sp, std::vector<std::pair<size_t, size_t>>& out, size_t stop) {
-  for (;;) {
-    sp.ws();
-    const size_t b = sp.i;
-    if (b >= stop)
-      return b == stop ? ScanEnd::ReachedStop : ScanEnd::PassedStop;
-    if (!sp.value())
-      return ScanEnd::Malformed;
-    out.emplace_back(b, sp.i);
-    sp.ws();
-    if (sp.i < sp.n && sp.s[sp.i] == ',') {
-      ++sp.i;
-      continue;
-    }
-    if (sp.i < sp.n && sp.s[sp.i] == ']') {
-      ++sp.i;
-      return ScanEnd::ArrayEnd;
-    }
-    return ScanEnd::Malformed;
-  }
+  ElementScan scan(sp.s, sp.i, out, stop);
+  size_t p = sp.i;
+  std::optional<ScanEnd> end;
+  for (; !end && p + 64 <= sp.n; p += 64)
+    end = scan.block(p, sp.i);
+  if (!end)
+    end = scan.bytes(p, sp.n, sp.i);
+  return end ? *end : ScanEnd::Malformed;
 }
 
 // A place near `from` where an element of the node array may start: a '{'
