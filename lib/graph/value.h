@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/boxed_string.h"
 #include "graph/boxed_vector.h"
 
 namespace osched {
@@ -19,8 +20,8 @@ struct Value {
   int32_t ref_output = -1; // NodeRef: output index, -1 when the reference has none
   int64_t i = 0;           // Int payload; for NodeRef, the referenced node index
   double f = 0;
-  std::string s;
-  BoxedVector<Value> list; // usually empty: one pointer in place
+  BoxedString s;           // usually empty: one pointer in place
+  BoxedVector<Value> list; // likewise
 
   static Value null() { return {}; }
   static Value boolean(bool v) {

@@ -126,7 +126,7 @@ std::optional<std::vector<Dim>> broadcast(const std::vector<const TensorMeta*>& 
 std::optional<DType> dtype_value(const Value* v) {
   if (!v || v->kind != Value::Kind::String)
     return std::nullopt;
-  return parse_fx_dtype_name(v->s);
+  return parse_fx_dtype_name(v->s.view());
 }
 
 std::string device_of(const Ctx& c, const TensorMeta* first) {

@@ -546,9 +546,13 @@ private:
     case element_type::DOUBLE:
       out.kind = Value::Kind::Float;
       return v.get_double().get(out.f) == SUCCESS;
-    case element_type::STRING:
+    case element_type::STRING: {
       out.kind = Value::Kind::String;
-      return string_of(v, out.s);
+      std::string_view sv;
+      OSCHED_TRY(v.get_string().get(sv));
+      out.s = sv;
+      return true;
+    }
     case element_type::ARRAY:
       out.kind = Value::Kind::List;
       return read_list(v, out.list.vec());

@@ -132,7 +132,8 @@ public:
           return;
         auto it = all_names_.find(v.s);
         if (it == all_names_.end())
-          throw GraphError(nodes_[node].name, "args", "references unknown node '" + v.s + "'");
+          throw GraphError(nodes_[node].name, "args",
+                           "references unknown node '" + v.s.str() + "'");
         v.i = it->second;
         v.s.clear();
       };

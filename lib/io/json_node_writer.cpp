@@ -23,7 +23,7 @@ void append_value(std::string& out, const Value& v, const Graph& g) {
     append_json_double(out, v.f);
     return;
   case Value::Kind::String:
-    append_json_string(out, v.s);
+    append_json_string(out, v.s.view());
     return;
   case Value::Kind::List:
     out += '[';

@@ -101,7 +101,7 @@ void write_value(Encoder& e, uint32_t field, const Value& v, const Graph& g) {
     e.double_field(4, v.f);
     break;
   case Value::Kind::String:
-    e.string_field(5, v.s);
+    e.string_field(5, v.s.view());
     break;
   case Value::Kind::List: {
     const size_t list = e.begin(6);

@@ -22,7 +22,7 @@ bool RangeNames::resolve_deferred(const RangeNames& before) {
       NodeId id = -1;
       ok = ok && find(v.s, id);
       v.i = id;
-      std::string().swap(v.s);
+      v.s.clear();
     };
     for (Value& v : node.args)
       for_each_ref_mut(v, patch);
