@@ -205,7 +205,6 @@ private:
   bool preserves_intervals(const std::vector<size_t>& members, const std::string& group, NodeId s,
                            NodeId w) const {
     std::vector<std::pair<NodeId, NodeId>> exec{{s, w}}, hiding;
-    std::unordered_set<size_t> in_bucket(members.begin(), members.end());
     for (size_t m : members)
       for (NodeId h : colls_[m].hiding) {
         if (h <= s || h >= w)
@@ -219,18 +218,22 @@ private:
     }
     // Other collectives of the group with a start or wait in the regions the
     // placement moves across: (s, latest_start) and (earliest_wait, w).
-    std::unordered_set<size_t> others;
+    // (Plain vectors: this runs for every placement tried, and the members
+    // and regions are few; the check below does not depend on their order.)
+    std::vector<size_t> others;
     auto collect = [&](const std::vector<std::pair<NodeId, size_t>>& events, NodeId lo, NodeId hi) {
       auto it = std::upper_bound(events.begin(), events.end(),
                                  std::make_pair(lo, std::numeric_limits<size_t>::max()));
       for (; it != events.end() && it->first < hi; ++it)
-        if (!in_bucket.count(it->second))
-          others.insert(it->second);
+        if (std::find(members.begin(), members.end(), it->second) == members.end())
+          others.push_back(it->second);
     };
     collect(group_starts_.at(group), s, latest_start);
     collect(group_waits_.at(group), s, latest_start);
     collect(group_starts_.at(group), earliest_wait, w);
     collect(group_waits_.at(group), earliest_wait, w);
+    std::sort(others.begin(), others.end());
+    others.erase(std::unique(others.begin(), others.end()), others.end());
     for (size_t o : others) {
       const OverlapInterval& x = colls_[o];
       exec.emplace_back(x.start, x.wait);
