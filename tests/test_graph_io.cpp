@@ -26,6 +26,20 @@
 using namespace osched;
 using namespace osched::test;
 
+namespace {
+
+// A graph's nodes as JSON, one line each (what the readers built).
+std::string node_lines(const Graph& g) {
+  std::string out;
+  for (const Node& n : g.nodes) {
+    append_node_json(out, n, g);
+    out += '\n';
+  }
+  return out;
+}
+
+} // namespace
+
 TEST_CASE("every testdata graph round-trips JSON -> pb -> JSON byte-identically") {
   auto graphs = valid_graphs();
   REQUIRE(graphs.size() >= 10);
@@ -352,12 +366,7 @@ TEST_CASE("the fast JSON path reads what the general reader reads, and declines 
       return std::string("declined");
     Graph g;
     g.nodes = std::move(f->nodes);
-    std::string out;
-    for (const Node& n : g.nodes) {
-      append_node_json(out, n, g);
-      out += '\n';
-    }
-    return out;
+    return node_lines(g);
   };
   std::vector<std::string> texts = cases;
   for (const auto& path : valid_graphs())
@@ -455,21 +464,10 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
       return std::string("declined");
     Graph g;
     g.nodes = std::move(f->nodes);
-    std::string out;
-    for (const Node& n : g.nodes) {
-      append_node_json(out, n, g);
-      out += '\n';
-    }
-    return out;
+    return node_lines(g);
   };
   auto general_nodes = [](const std::string& bytes) {
-    const Graph g = graph_from_proto_bytes_general(bytes);
-    std::string out;
-    for (const Node& n : g.nodes) {
-      append_node_json(out, n, g);
-      out += '\n';
-    }
-    return out;
+    return node_lines(graph_from_proto_bytes_general(bytes));
   };
   for (const auto& path : valid_graphs()) {
     INFO(path);

@@ -150,6 +150,30 @@ constexpr uint32_t bits(std::initializer_list<uint32_t> fields) {
   return b;
 }
 
+// NodeRef and SymDim alike: 1 a name, 2 an optional int64 (`number`: -1
+// while absent; a negative one declines).
+bool read_name_and_number(Wire w, std::string_view& name, int64_t& number) {
+  uint32_t seen = 0;
+  number = -1;
+  while (!w.done()) {
+    uint32_t f = 0, t = 0;
+    uint64_t v = 0;
+    if (!w.tag(f, t) || !first_time(f, bits({1, 2}), seen))
+      return false;
+    if (f == 1) {
+      if (t != kLen || !w.str(name))
+        return false;
+    } else if (f == 2) {
+      if (t != kVarint || !w.varint(v) || static_cast<int64_t>(v) < 0)
+        return false;
+      number = static_cast<int64_t>(v);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Reads one node at a time into its slot: the model the general path builds
 // from the node's message.
 class NodeDecoder {
@@ -379,25 +403,8 @@ private:
   bool read_ref(Wire w, Value& out) {
     std::string_view name;
     int64_t index = -1;
-    uint32_t seen = 0;
-    while (!w.done()) {
-      uint32_t f = 0, t = 0;
-      uint64_t v = 0;
-      if (!w.tag(f, t) || !first_time(f, bits({1, 2}), seen))
-        return false;
-      if (f == 1) {
-        if (t != kLen || !w.str(name))
-          return false;
-      } else if (f == 2) {
-        if (t != kVarint || !w.varint(v))
-          return false;
-        index = static_cast<int64_t>(v);
-        if (index < 0 || index > std::numeric_limits<int32_t>::max())
-          return false;
-      } else {
-        return false;
-      }
-    }
+    if (!read_name_and_number(w, name, index) || index > std::numeric_limits<int32_t>::max())
+      return false;
     return names_.ref(name, static_cast<int32_t>(index), current_, out);
   }
 
@@ -515,28 +522,11 @@ private:
 
   static bool read_sym(Wire w, Dim& d) {
     std::string_view name;
-    uint32_t seen = 0;
-    d.has_hint = false;
-    d.value = 0;
-    while (!w.done()) {
-      uint32_t f = 0, t = 0;
-      uint64_t v = 0;
-      if (!w.tag(f, t) || !first_time(f, bits({1, 2}), seen))
-        return false;
-      if (f == 1) {
-        if (t != kLen || !w.str(name))
-          return false;
-      } else if (f == 2) {
-        if (t != kVarint || !w.varint(v))
-          return false;
-        d.has_hint = true;
-        d.value = static_cast<int64_t>(v);
-      } else {
-        return false;
-      }
-    }
-    if (name.empty())
+    int64_t hint = -1;
+    if (!read_name_and_number(w, name, hint) || name.empty())
       return false;
+    d.has_hint = hint >= 0;
+    d.value = d.has_hint ? hint : 0;
     d.sym_id = intern_symbol(std::string(name));
     return true;
   }
