@@ -268,12 +268,16 @@ void node_to_pb(json j, pb::Node* out) {
 
 namespace {
 
+GraphError malformed() {
+  return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
+}
+
 // The top-level fields other than the nodes, as the document the JSON
 // reader's builder finishes a graph from.
 json header_document(const std::string& header_bytes) {
   pb::Graph p;
   if (!p.ParseFromString(header_bytes))
-    throw GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
+    throw malformed();
   json doc = json::object();
   merge_extra(doc, p.extra_json(), "extra_json");
   doc["format"] = p.format();
@@ -300,9 +304,6 @@ json header_document(const std::string& header_bytes) {
 // collected and parsed as a Graph message without nodes. So the whole graph
 // never exists as a protobuf message or a JSON tree.
 Graph read_proto_general(std::string_view bytes, const ReadOptions& opts) {
-  const auto malformed = [] {
-    return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
-  };
   namespace wire = google::protobuf::internal;
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
                                             static_cast<int>(bytes.size()));
