@@ -13,6 +13,7 @@
 #include "bucketing/bucket_planner.h"
 #include "bucketing/overlap_interval.h"
 #include "cost/estimator.h"
+#include "io/graph_file.h"
 #include "report/exposure_text.h"
 #include "scheduler/forward_range_max.h"
 #include "scheduler/overlap_scheduler.h"
@@ -218,6 +219,48 @@ TEST_CASE("bucket planner and rewrite: two gathers hidden by one matmul become o
   const Node& use2 = out.graph.nodes[*out.graph.find("use2")];
   CHECK(use2.args[0].i == *out.graph.find("bucket0_all_gather_split"));
   CHECK(use2.args[0].ref_output == 1);
+}
+
+namespace {
+std::vector<NodeId> identity(size_t n) {
+  std::vector<NodeId> order(n);
+  for (size_t i = 0; i < n; ++i)
+    order[i] = static_cast<NodeId>(i);
+  return order;
+}
+} // namespace
+
+TEST_CASE("simulation plan: permuted to the schedule, it simulates as the reordered graph's own") {
+  // The bucketing pass judges merged collectives on the scheduled graph
+  // with a plan permuted from the input's: every figure must equal the one
+  // a plan made from the reordered graph gives, merged collectives included.
+  const Graph g = read_graph_file(test::source_path("testdata/example_llama_fsdp.json"));
+  AnalyticalEstimator analytical(default_hardware());
+  const RuntimeTable rt = estimate_runtimes(g, nullptr, nullptr, analytical);
+  const ScheduleResult r = schedule_overlap(g, rt, SchedulerOptions{});
+  REQUIRE(r.order != identity(g.nodes.size()));
+  const Graph scheduled = apply_order(Graph(g), r.order);
+  const SimulationPlan own =
+      make_simulation_plan(scheduled, estimate_runtimes(scheduled, nullptr, nullptr, analytical));
+  const SimulationPlan permuted = permute_plan(make_simulation_plan(g, rt), r.order);
+  CHECK(permuted.role == own.role);
+  CHECK(permuted.ms == own.ms);
+  CHECK(permuted.blocks_offset == own.blocks_offset);
+  CHECK(permuted.blocks_on == own.blocks_on);
+  CHECK(permuted.collectives == own.collectives);
+  // Two gathers merged, issued by the first.
+  const std::vector<OverlapInterval> iv = overlap_intervals(r, r.order);
+  REQUIRE(iv.size() > 3);
+  const std::vector<MergedCollective> merged{{{iv[1].start, iv[2].start}, 0.5, iv[1].start}};
+  const std::vector<NodeId> in_order = identity(g.nodes.size());
+  for (const auto* m : {&merged, static_cast<const std::vector<MergedCollective>*>(nullptr)}) {
+    const std::vector<MergedCollective> none;
+    const SimulationResult a = simulate_step(permuted, in_order, m ? *m : none);
+    const SimulationResult b = simulate_step(own, in_order, m ? *m : none);
+    CHECK(a.step_ms == b.step_ms);
+    CHECK(a.exposed_comm_ms == b.exposed_comm_ms);
+    CHECK(a.collective_exposed_ms == b.collective_exposed_ms);
+  }
 }
 
 namespace {

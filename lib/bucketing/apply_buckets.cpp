@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <queue>
 #include <set>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "graph/collective_info.h"
@@ -67,18 +66,31 @@ nlohmann::json tool_meta(const char* key, const nlohmann::json& value) {
 
 namespace {
 
-// `movable`, when given, is `g`: its kept nodes are moved, not copied.
-BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapInterval>& colls,
+// Rewrites `g` in place: the new nodes take the slots of the removed ones
+// (a bucket of k members removes 2k nodes and adds 4, so they fit), then
+// one permutation puts every node at its final position. No second array
+// of nodes is made: on a 1M-node graph that copy was most of the pass.
+BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
                       const std::vector<Bucket>& buckets) {
+  const size_t n_old = g.nodes.size();
   BucketedGraph out;
   std::vector<Node> fresh; // new nodes; refs to old nodes use old ids, to new ones new_ref()
-  // What replaces a removed old node: (new node, output index or -1).
-  std::unordered_map<NodeId, std::pair<size_t, int64_t>> redirect;
+  // What replaces a removed old node: (new node, output index or -1); -1: kept.
+  std::vector<std::pair<int32_t, int32_t>> redirect(n_old, {-1, -1});
   // At the old position of a removed node, these are emitted instead: new
   // nodes (ids into `fresh`) and moved old nodes (old_marker).
-  std::unordered_map<NodeId, std::vector<size_t>> emit_at;
-  std::unordered_set<NodeId> removed, moved;
-  const size_t kOld = size_t{1} << 62; // marks an old node id in emit_at
+  std::vector<int32_t> emit_list(n_old, -1); // index into emit_lists
+  std::vector<std::vector<size_t>> emit_lists;
+  auto emit_at = [&](NodeId pos) -> std::vector<size_t>& {
+    if (emit_list[pos] < 0) {
+      emit_list[pos] = static_cast<int32_t>(emit_lists.size());
+      emit_lists.emplace_back();
+    }
+    return emit_lists[emit_list[pos]];
+  };
+  enum : uint8_t { kKept = 0, kMoved = 1, kRemoved = 2 }; // a removed node stays removed
+  std::vector<uint8_t> fate(n_old, kKept);
+  const size_t kOld = size_t{1} << 62; // marks an old node id in an emit list
   auto old_marker = [&](NodeId v) { return kOld | static_cast<size_t>(v); };
   std::unordered_set<std::string> created; // names given to new nodes so far
   auto unique = [&](const std::string& base) {
@@ -100,9 +112,14 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
         !c.control_deps.empty())
       return -1;
     if (uses.empty()) {
-      uses.assign(g.nodes.size(), 0);
+      uses.assign(n_old, 0);
+      std::vector<NodeId> inputs;
       for (const Node& n : g.nodes) {
-        for (NodeId d : data_inputs(n))
+        inputs.clear();
+        for_each_data_input(n, [&](NodeId d) { inputs.push_back(d); });
+        std::sort(inputs.begin(), inputs.end());
+        inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+        for (NodeId d : inputs)
           ++uses[d];
         for (NodeId d : n.control_deps)
           ++uses[d];
@@ -114,6 +131,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
   struct Made {
     size_t start, wait;
     const Bucket* bucket;
+    std::vector<std::string> member_names; // read now: their nodes' slots are reused
   };
   std::vector<Made> made;
 
@@ -135,6 +153,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     std::vector<int64_t> out_numels;
     std::vector<const TensorMeta*> in_metas, out_metas;
     nlohmann::json start_names = nlohmann::json::array(), wait_names = nlohmann::json::array();
+    std::vector<std::string> member_names;
     std::set<NodeId> start_deps, wait_deps;
     const NodeId new_start_pos = colls[b.start_at].start, new_wait_pos = colls[b.wait_at].wait;
     split.val_kind = ValKind::List;
@@ -149,7 +168,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
       if (conv >= 0) {
         inputs.list.push_back(g.nodes[conv].args[0]);
         convert_to.list.push_back(Value::string(std::string(dtype_name(in_metas.back()->dtype))));
-        removed.insert(conv);
+        fate[conv] = kRemoved;
         fused_names.push_back(g.nodes[conv].name);
         ++converts_fused;
       } else {
@@ -162,10 +181,10 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
       split.val.push_back(o ? std::optional<TensorMeta>(*o) : std::nullopt);
       start_names.push_back(s.name);
       wait_names.push_back(w.name);
+      member_names.push_back(s.name);
       start_deps.insert(s.control_deps.begin(), s.control_deps.end());
       wait_deps.insert(w.control_deps.begin(), w.control_deps.end());
-      removed.insert(iv.start);
-      removed.insert(iv.wait);
+      fate[iv.start] = fate[iv.wait] = kRemoved;
     }
     const FlatLayout flat = flat_layout(in_metas, out_metas);
     const TensorMeta* like = &flat.like;
@@ -215,35 +234,35 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
       fresh.push_back(std::move(*n));
     // Raised nodes go just before the merged start, sunk ones just after
     // the split, each in their original order.
-    auto& before = emit_at[new_start_pos];
     for (NodeId v : b.hoisted) {
-      moved.insert(v);
-      before.push_back(old_marker(v));
+      fate[v] = std::max(fate[v], uint8_t{kMoved});
+      emit_at(new_start_pos).push_back(old_marker(v));
     }
-    before.insert(before.end(), {k_cat, k_start});
-    auto& after = emit_at[new_wait_pos];
+    emit_at(new_start_pos).insert(emit_at(new_start_pos).end(), {k_cat, k_start});
+    std::vector<size_t>& after = emit_at(new_wait_pos);
     after.insert(after.end(), {k_wait, k_split});
     for (NodeId v : b.sunk) {
-      moved.insert(v);
+      fate[v] = std::max(fate[v], uint8_t{kMoved});
       after.push_back(old_marker(v));
     }
     for (size_t i = 0; i < b.members.size(); ++i) {
-      redirect[colls[b.members[i]].start] = {k_start, -1};
-      redirect[colls[b.members[i]].wait] = {k_split, static_cast<int64_t>(i)};
+      redirect[colls[b.members[i]].start] = {static_cast<int32_t>(k_start), -1};
+      redirect[colls[b.members[i]].wait] = {static_cast<int32_t>(k_split), static_cast<int32_t>(i)};
     }
-    made.push_back({k_start, k_wait, &b});
+    made.push_back({k_start, k_wait, &b, std::move(member_names)});
   }
 
   // Final order and indices.
-  std::vector<NodeId> old_final(g.nodes.size(), -1);
+  std::vector<NodeId> old_final(n_old, -1);
   std::vector<NodeId> new_final(fresh.size(), -1);
   std::vector<std::pair<bool, size_t>> seq; // (is_new, id)
-  for (NodeId i = 0; i < g.size(); ++i) {
-    if (auto it = emit_at.find(i); it != emit_at.end())
-      for (size_t k : it->second) {
+  seq.reserve(n_old);
+  for (NodeId i = 0; i < static_cast<NodeId>(n_old); ++i) {
+    if (emit_list[i] >= 0)
+      for (size_t k : emit_lists[emit_list[i]]) {
         if (k & kOld) {
           NodeId v = static_cast<NodeId>(k & ~kOld);
-          if (removed.count(v))
+          if (fate[v] == kRemoved)
             continue; // a conversion fused into the bucket
           old_final[v] = static_cast<NodeId>(seq.size());
           seq.push_back({false, static_cast<size_t>(v)});
@@ -252,109 +271,160 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
         new_final[k] = static_cast<NodeId>(seq.size());
         seq.push_back({true, k});
       }
-    if (removed.count(i) || moved.count(i))
+    if (fate[i] != kKept)
       continue;
     old_final[i] = static_cast<NodeId>(seq.size());
     seq.push_back({false, static_cast<size_t>(i)});
   }
+  std::vector<std::vector<size_t>>().swap(emit_lists);
+  std::vector<int32_t>().swap(emit_list);
   auto final_of = [&](int64_t ref, int32_t& output) -> NodeId {
     if (ref < 0)
       return new_final[static_cast<size_t>(-ref - 1)];
-    if (auto it = redirect.find(static_cast<NodeId>(ref)); it != redirect.end()) {
-      if (it->second.second >= 0)
-        output = static_cast<int32_t>(it->second.second);
-      return new_final[it->second.first];
+    if (const auto& [k, out_index] = redirect[ref]; k >= 0) {
+      if (out_index >= 0)
+        output = out_index;
+      return new_final[k];
     }
     return old_final[ref];
+  };
+  auto node_of = [&](const std::pair<bool, size_t>& e) -> const Node& {
+    return e.first ? fresh[e.second] : g.nodes[e.second];
+  };
+  auto for_each_input = [&](const Node& n, auto&& fn) {
+    int32_t ignored = -1;
+    for (const auto& a : n.args)
+      for_each_ref(a, [&](const Value& v) { fn(final_of(v.i, ignored)); });
+    for (const auto& kv : n.kwargs)
+      for_each_ref(kv.second, [&](const Value& v) { fn(final_of(v.i, ignored)); });
+    for (NodeId d : n.control_deps)
+      fn(final_of(d, ignored));
   };
 
   // Moves by several buckets can leave a node ahead of an input; a stable
   // topological pass (ready nodes in emission order) puts it right after.
-  {
-    auto node_of = [&](const std::pair<bool, size_t>& e) -> const Node& {
-      return e.first ? fresh[e.second] : (movable ? movable->nodes[e.second] : g.nodes[e.second]);
+  bool sorted = true;
+  for (size_t i = 0; i < seq.size() && sorted; ++i)
+    for_each_input(node_of(seq[i]), [&](NodeId d) { sorted &= d < static_cast<NodeId>(i); });
+  if (!sorted) {
+    std::vector<int64_t> offsets(seq.size() + 1, 0); // users, as compressed rows
+    std::vector<int32_t> missing(seq.size(), 0);
+    std::vector<NodeId> inputs;
+    auto distinct_inputs = [&](size_t i) {
+      inputs.clear();
+      for_each_input(node_of(seq[i]), [&](NodeId d) { inputs.push_back(d); });
+      std::sort(inputs.begin(), inputs.end());
+      inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
     };
-    std::vector<std::vector<NodeId>> deps(seq.size());
-    bool sorted = true;
     for (size_t i = 0; i < seq.size(); ++i) {
-      const Node& n = node_of(seq[i]);
-      auto add = [&](int64_t ref) {
-        int32_t ignored = -1;
-        NodeId d = final_of(ref, ignored);
-        deps[i].push_back(d);
-        if (d >= static_cast<NodeId>(i))
-          sorted = false;
-      };
-      for (const auto& a : n.args)
-        for_each_ref(a, [&](const Value& v) { add(v.i); });
-      for (const auto& kv : n.kwargs)
-        for_each_ref(kv.second, [&](const Value& v) { add(v.i); });
-      for (NodeId d : n.control_deps)
-        add(d);
+      distinct_inputs(i);
+      missing[i] = static_cast<int32_t>(inputs.size());
+      for (NodeId d : inputs)
+        ++offsets[d + 1];
     }
-    if (!sorted) {
-      std::vector<std::vector<NodeId>> users(seq.size());
-      std::vector<int32_t> missing(seq.size(), 0);
-      for (size_t i = 0; i < seq.size(); ++i) {
-        std::sort(deps[i].begin(), deps[i].end());
-        deps[i].erase(std::unique(deps[i].begin(), deps[i].end()), deps[i].end());
-        for (NodeId d : deps[i]) {
-          users[d].push_back(static_cast<NodeId>(i));
-          ++missing[i];
-        }
-      }
-      std::priority_queue<NodeId, std::vector<NodeId>, std::greater<NodeId>> ready;
-      for (size_t i = 0; i < seq.size(); ++i)
-        if (missing[i] == 0)
-          ready.push(static_cast<NodeId>(i));
-      std::vector<std::pair<bool, size_t>> order;
-      order.reserve(seq.size());
-      while (!ready.empty()) {
-        NodeId i = ready.top();
-        ready.pop();
-        order.push_back(seq[i]);
-        for (NodeId u : users[i])
-          if (--missing[u] == 0)
-            ready.push(u);
-      }
-      seq = std::move(order); // a cycle cannot arise: merges keep a DAG (bucket_planner.h)
-      for (size_t i = 0; i < seq.size(); ++i)
-        (seq[i].first ? new_final[seq[i].second] : old_final[seq[i].second]) =
-            static_cast<NodeId>(i);
+    for (size_t i = 0; i < seq.size(); ++i)
+      offsets[i + 1] += offsets[i];
+    std::vector<NodeId> users(static_cast<size_t>(offsets.back()));
+    std::vector<int64_t> fill(offsets.begin(), offsets.end() - 1);
+    for (size_t i = 0; i < seq.size(); ++i) {
+      distinct_inputs(i);
+      for (NodeId d : inputs)
+        users[fill[d]++] = static_cast<NodeId>(i);
     }
+    std::priority_queue<NodeId, std::vector<NodeId>, std::greater<NodeId>> ready;
+    for (size_t i = 0; i < seq.size(); ++i)
+      if (missing[i] == 0)
+        ready.push(static_cast<NodeId>(i));
+    std::vector<std::pair<bool, size_t>> order;
+    order.reserve(seq.size());
+    while (!ready.empty()) {
+      NodeId i = ready.top();
+      ready.pop();
+      order.push_back(seq[i]);
+      for (int64_t p = offsets[i]; p < offsets[i + 1]; ++p)
+        if (--missing[users[p]] == 0)
+          ready.push(users[p]);
+    }
+    seq = std::move(order); // a cycle cannot arise: merges keep a DAG (bucket_planner.h)
+    for (size_t i = 0; i < seq.size(); ++i)
+      (seq[i].first ? new_final[seq[i].second] : old_final[seq[i].second]) = static_cast<NodeId>(i);
   }
 
-  Graph& ng = out.graph;
-  ng = g.without_nodes();
-  ng.nodes.reserve(seq.size());
-  for (auto [is_new, id] : seq) {
-    Node n = is_new ? std::move(fresh[id]) : movable ? std::move(movable->nodes[id]) : g.nodes[id];
+  // Each new node takes a removed node's slot (or, should there be more new
+  // nodes than removed ones, a slot past the end).
+  std::vector<size_t> slot_of_new;
+  slot_of_new.reserve(fresh.size());
+  for (size_t i = 0; i < n_old && slot_of_new.size() < fresh.size(); ++i)
+    if (fate[i] == kRemoved)
+      slot_of_new.push_back(i);
+  for (size_t extra = n_old; slot_of_new.size() < fresh.size(); ++extra)
+    slot_of_new.push_back(extra);
+  const size_t n_slots = std::max(n_old, slot_of_new.empty() ? 0 : slot_of_new.back() + 1);
+  // order[i]: the slot whose node goes to position i; slots no node is
+  // emitted from (removed, not reused) go past the final size.
+  std::vector<NodeId> order(n_slots, -1);
+  std::vector<bool> used(n_slots, false);
+  for (size_t i = 0; i < seq.size(); ++i) {
+    const size_t slot = seq[i].first ? slot_of_new[seq[i].second] : seq[i].second;
+    order[i] = static_cast<NodeId>(slot);
+    used[slot] = true;
+  }
+  for (size_t slot = 0, i = seq.size(); slot < n_slots; ++slot)
+    if (!used[slot])
+      order[i++] = static_cast<NodeId>(slot);
+  // The new nodes into their slots, then each node carried to its position.
+  g.nodes.resize(n_slots);
+  for (size_t k = 0; k < fresh.size(); ++k)
+    g.nodes[slot_of_new[k]] = std::move(fresh[k]);
+  std::vector<Node>().swap(fresh);
+  std::vector<bool> placed(n_slots, false);
+  for (size_t first = 0; first < n_slots; ++first) {
+    if (placed[first])
+      continue;
+    Node carry = std::move(g.nodes[first]);
+    size_t j = first;
+    while (static_cast<size_t>(order[j]) != first) {
+      g.nodes[j] = std::move(g.nodes[order[j]]);
+      placed[j] = true;
+      j = static_cast<size_t>(order[j]);
+    }
+    g.nodes[j] = std::move(carry);
+    placed[j] = true;
+  }
+  g.nodes.resize(seq.size());
+
+  std::vector<NodeId> deps;
+  for (Node& n : g.nodes) {
     auto remap = [&](Value& v) { v.i = final_of(v.i, v.ref_output); };
     for (auto& a : n.args)
       for_each_ref_mut(a, remap);
     for (auto& kv : n.kwargs)
       for_each_ref_mut(kv.second, remap);
-    std::set<NodeId> deps;
+    if (n.control_deps.empty())
+      continue;
+    deps.clear();
     for (NodeId d : n.control_deps) {
       int32_t ignored = -1;
-      deps.insert(final_of(d, ignored));
+      deps.push_back(final_of(d, ignored));
     }
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
     n.control_deps.assign(deps.begin(), deps.end());
-    ng.nodes.push_back(std::move(n));
   }
+  out.graph = std::move(g);
+  Graph& ng = out.graph;
   ng.rebuild_index();
 
   // Intervals in the new indices: merged buckets, then the collectives kept.
-  std::unordered_set<size_t> bucketed;
-  for (const Made& m : made) {
+  std::vector<bool> bucketed(colls.size(), false);
+  for (Made& m : made) {
     OverlapInterval iv;
     iv.start = new_final[m.start];
     iv.wait = new_final[m.wait];
     BucketSummary summary;
     std::set<NodeId> hiding;
     for (size_t c : m.bucket->members) {
-      bucketed.insert(c);
-      summary.members.push_back(g.nodes[colls[c].start].name);
+      bucketed[c] = true;
       for (NodeId h : colls[c].hiding)
         hiding.insert(old_final[h]);
       iv.size_bytes += colls[c].size_bytes;
@@ -362,6 +432,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
       iv.exposed_ms +=
           colls[c].exposed_ms; // pinned (overlap_deps) only when every member was hidden
     }
+    summary.members = std::move(m.member_names);
     iv.hiding.assign(hiding.begin(), hiding.end());
     const Node& s = ng.nodes[iv.start];
     const CollectiveInfo merged = *decode_collective(ng, iv.start);
@@ -376,7 +447,7 @@ BucketedGraph rewrite(const Graph& g, Graph* movable, const std::vector<OverlapI
     out.intervals.push_back(std::move(iv));
   }
   for (size_t c = 0; c < colls.size(); ++c) {
-    if (bucketed.count(c))
+    if (bucketed[c])
       continue;
     OverlapInterval iv = colls[c];
     iv.start = old_final[iv.start];
@@ -431,9 +502,7 @@ Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>
 
 BucketedGraph apply_buckets(Graph g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets) {
-  BucketedGraph out = rewrite(g, &g, colls, buckets);
-  std::vector<Node>().swap(g.nodes); // the moved-from shells
-  return out;
+  return rewrite(g, colls, buckets);
 }
 
 } // namespace osched

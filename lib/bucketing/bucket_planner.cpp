@@ -16,9 +16,9 @@ namespace osched {
 namespace {
 
 // Same key: the collectives can run as one.
-std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
+std::optional<std::string> bucket_key(const Graph& g, NodeId start,
+                                      const std::optional<CollectiveInfo>& c) {
   const Node& n = g.nodes[start];
-  auto c = decode_collective(g, start);
   // In-place and out= forms write a buffer that a bucket's flat copy would not.
   if (!c || c->coalesced || c->kind == CollectiveKind::AllToAll ||
       c->kind == CollectiveKind::Broadcast || !mutated_args(n).empty())
@@ -34,12 +34,20 @@ std::optional<std::string> bucket_key(const Graph& g, NodeId start) {
   return key;
 }
 
+// A process group's collectives as (position, interval index), sorted.
+struct GroupEvents {
+  std::vector<std::pair<NodeId, size_t>> starts, waits;
+};
+
 class Planner {
 public:
   Planner(const Graph& g, const std::vector<OverlapInterval>& colls, const BucketOptions& opts)
       : g_(g), colls_(colls), opts_(opts), dg_(g, hiding_edges(colls)) {
+    other_mark_.assign(colls.size(), 0);
+    is_hiding_.assign(g.nodes.size(), false);
     for (const auto& c : colls)
-      all_hiding_.insert(c.hiding.begin(), c.hiding.end());
+      for (NodeId h : c.hiding)
+        is_hiding_[h] = true;
     timeline_of_.assign(g.nodes.size(), false);
     for (const auto& c : colls) {
       timeline_of_[c.start] = true;
@@ -65,14 +73,19 @@ private:
   const std::vector<OverlapInterval>& colls_;
   const BucketOptions& opts_;
   DependencyGraph dg_;
-  std::unordered_set<NodeId> all_hiding_; // hiding nodes of any collective
-  std::vector<bool> timeline_of_;         // collective starts and waits
+  std::vector<bool> is_hiding_;   // hiding nodes of any collective
+  std::vector<bool> timeline_of_; // collective starts and waits
   bool can_move_ = true;
   // Per group, (position, coll) of its starts and of its waits, sorted.
-  std::map<std::string, std::vector<std::pair<NodeId, size_t>>> group_starts_, group_waits_;
+  std::map<std::string, GroupEvents> group_events_;
   std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
   std::vector<bool> written_;          // per storage: something writes it in place
   StorageMap storages_;
+  // Scratch of preserves_intervals, kept between calls.
+  mutable std::vector<size_t> others_, members_;
+  mutable std::vector<uint32_t> other_mark_; // per interval: == other_stamp_ once in others_
+  mutable uint32_t other_stamp_ = 0;
+  mutable std::vector<std::pair<NodeId, NodeId>> exec_;
 
   void claim(const Bucket& b) {
     claimed_.insert(b.hoisted.begin(), b.hoisted.end());
@@ -114,7 +127,7 @@ private:
 
   bool movable(NodeId v) const {
     const Node& n = g_.nodes[v];
-    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !all_hiding_.count(v) &&
+    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !is_hiding_[v] &&
            !is_compute_node(n) && !is_collective_node(n) && !is_wait_node(n);
   }
 
@@ -202,53 +215,75 @@ private:
 
   // Upstream's interval rule: no hiding interval (start, hiding node) lies
   // strictly inside an execution interval (start, wait) of the same group.
-  bool preserves_intervals(const std::vector<size_t>& members, const std::string& group, NodeId s,
+  // Runs for every placement tried (millions on a 1M-node graph), so it
+  // reuses scratch buffers and answers each hiding interval with a binary
+  // search over the execution intervals sorted by start.
+  bool preserves_intervals(const std::vector<size_t>& members, const GroupEvents& events, NodeId s,
                            NodeId w) const {
-    std::vector<std::pair<NodeId, NodeId>> exec{{s, w}}, hiding;
-    for (size_t m : members)
-      for (NodeId h : colls_[m].hiding) {
-        if (h <= s || h >= w)
-          return false;
-        hiding.emplace_back(s, h);
-      }
     NodeId latest_start = s, earliest_wait = w;
     for (size_t m : members) {
+      for (NodeId h : colls_[m].hiding)
+        if (h <= s || h >= w)
+          return false;
       latest_start = std::max(latest_start, colls_[m].start);
       earliest_wait = std::min(earliest_wait, colls_[m].wait);
     }
     // Other collectives of the group with a start or wait in the regions the
     // placement moves across: (s, latest_start) and (earliest_wait, w).
-    // (Plain vectors: this runs for every placement tried, and the members
-    // and regions are few; the check below does not depend on their order.)
-    std::vector<size_t> others;
-    auto collect = [&](const std::vector<std::pair<NodeId, size_t>>& events, NodeId lo, NodeId hi) {
-      auto it = std::upper_bound(events.begin(), events.end(),
+    others_.clear();
+    auto collect = [&](const std::vector<std::pair<NodeId, size_t>>& list, NodeId lo, NodeId hi) {
+      auto it = std::upper_bound(list.begin(), list.end(),
                                  std::make_pair(lo, std::numeric_limits<size_t>::max()));
-      for (; it != events.end() && it->first < hi; ++it)
-        if (std::find(members.begin(), members.end(), it->second) == members.end())
-          others.push_back(it->second);
+      for (; it != list.end() && it->first < hi; ++it)
+        if (other_mark_[it->second] != other_stamp_ &&
+            std::find(members.begin(), members.end(), it->second) == members.end()) {
+          other_mark_[it->second] = other_stamp_;
+          others_.push_back(it->second);
+        }
     };
-    collect(group_starts_.at(group), s, latest_start);
-    collect(group_waits_.at(group), s, latest_start);
-    collect(group_starts_.at(group), earliest_wait, w);
-    collect(group_waits_.at(group), earliest_wait, w);
-    std::sort(others.begin(), others.end());
-    others.erase(std::unique(others.begin(), others.end()), others.end());
-    for (size_t o : others) {
-      const OverlapInterval& x = colls_[o];
-      exec.emplace_back(x.start, x.wait);
-      for (NodeId h : x.hiding)
-        hiding.emplace_back(x.start, h);
+    if (++other_stamp_ == 0) { // wrapped: no mark may look current
+      std::fill(other_mark_.begin(), other_mark_.end(), 0);
+      other_stamp_ = 1;
     }
-    for (const auto& hi : hiding)
-      for (const auto& ex : exec)
-        if (ex.first < hi.first && hi.second < ex.second)
+    collect(events.starts, s, latest_start);
+    collect(events.waits, s, latest_start);
+    collect(events.starts, earliest_wait, w);
+    collect(events.waits, earliest_wait, w);
+    exec_.clear();
+    exec_.emplace_back(s, w);
+    for (size_t o : others_) {
+      const OverlapInterval& x = colls_[o];
+      // The placement's own interval (s, w) holds this one's hiding interval.
+      if (x.start > s)
+        for (NodeId h : x.hiding)
+          if (h < w)
+            return false;
+      exec_.emplace_back(x.start, x.wait);
+    }
+    // Sorted by start, each entry's second becomes the latest end among
+    // intervals starting no later: (a, h) is held by one starting before a
+    // iff that running maximum, just before a, exceeds h.
+    std::sort(exec_.begin(), exec_.end());
+    for (size_t i = 1; i < exec_.size(); ++i)
+      exec_[i].second = std::max(exec_[i].second, exec_[i - 1].second);
+    auto held = [&](NodeId a, NodeId h) {
+      auto it = std::lower_bound(exec_.begin(), exec_.end(),
+                                 std::make_pair(a, std::numeric_limits<NodeId>::min()));
+      return it != exec_.begin() && std::prev(it)->second > h;
+    };
+    for (size_t m : members)
+      for (NodeId h : colls_[m].hiding)
+        if (held(s, h))
+          return false;
+    for (size_t o : others_)
+      for (NodeId h : colls_[o].hiding)
+        if (held(colls_[o].start, h))
           return false;
     return true;
   }
 
-  bool try_add(Bucket& b, size_t cand, const std::string& group) const {
-    if (all_hiding_.count(colls_[cand].start) || all_hiding_.count(colls_[cand].wait))
+  bool try_add(Bucket& b, size_t cand, const GroupEvents& events) const {
+    if (is_hiding_[colls_[cand].start] || is_hiding_[colls_[cand].wait])
       return false;
     if (ancestor_conflicts(b, cand))
       return false;
@@ -257,25 +292,26 @@ private:
       NodeId lo = colls_[cand].start;
       for (size_t m : b.members)
         lo = std::min(lo, colls_[m].start);
-      const auto& starts = group_starts_.at(group);
+      const auto& starts = events.starts;
       auto it = std::upper_bound(starts.begin(), starts.end(),
                                  std::make_pair(lo, std::numeric_limits<size_t>::max()));
       for (; it != starts.end() && it->first < colls_[cand].start; ++it)
         if (std::find(b.members.begin(), b.members.end(), it->second) == b.members.end())
           return false;
     }
-    std::vector<size_t> members = b.members;
+    std::vector<size_t>& members = members_;
+    members.assign(b.members.begin(), b.members.end());
     members.push_back(cand);
     const std::pair<size_t, size_t> placements[] = {
         {b.start_at, cand}, {b.start_at, b.wait_at}, {cand, cand}, {cand, b.wait_at}};
     for (auto [start_at, wait_at] : placements) {
       const NodeId s = colls_[start_at].start, w = colls_[wait_at].wait;
-      if (s >= w || !preserves_intervals(members, group, s, w))
+      if (s >= w || !preserves_intervals(members, events, s, w))
         continue;
       std::vector<NodeId> hoisted, sunk;
       if (!closure(members, s, w, hoisted, sunk))
         continue;
-      b.members = std::move(members);
+      b.members = members;
       b.start_at = start_at;
       b.wait_at = wait_at;
       b.hoisted = std::move(hoisted);
@@ -289,29 +325,32 @@ private:
 std::vector<Bucket> Planner::run() {
   std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key; // group -> key -> colls
   for (size_t i = 0; i < colls_.size(); ++i) {
-    const std::string group = decode_collective(g_, colls_[i].start)->group;
-    group_starts_[group].emplace_back(colls_[i].start, i);
+    const std::optional<CollectiveInfo> info = decode_collective(g_, colls_[i].start);
+    const std::string& group = info->group;
+    GroupEvents& events = group_events_[group];
+    events.starts.emplace_back(colls_[i].start, i);
     if (colls_[i].wait >= 0)
-      group_waits_[group].emplace_back(colls_[i].wait, i);
+      events.waits.emplace_back(colls_[i].wait, i);
     if (!colls_[i].schedulable || touches_written(colls_[i]))
       continue;
-    if (auto key = bucket_key(g_, colls_[i].start))
+    if (auto key = bucket_key(g_, colls_[i].start, info))
       by_key[group][*key].push_back(i);
   }
-  for (auto* events : {&group_starts_, &group_waits_})
-    for (auto& [group, list] : *events)
-      std::sort(list.begin(), list.end());
+  for (auto& [group, events] : group_events_) {
+    std::sort(events.starts.begin(), events.starts.end());
+    std::sort(events.waits.begin(), events.waits.end());
+  }
   constexpr int kMaxConsecutiveFailures = 20;
   std::vector<Bucket> buckets;
   std::vector<bool> taken(colls_.size(), false);
   for (auto& [group, keys] : by_key) {
+    const GroupEvents& events = group_events_.at(group);
     for (auto& [key, list] : keys) {
       std::sort(list.begin(), list.end(),
                 [&](size_t a, size_t b) { return colls_[a].start < colls_[b].start; });
       for (size_t i = 0; i < list.size(); ++i) {
         const size_t first = list[i];
-        if (taken[first] || all_hiding_.count(colls_[first].start) ||
-            all_hiding_.count(colls_[first].wait))
+        if (taken[first] || is_hiding_[colls_[first].start] || is_hiding_[colls_[first].wait])
           continue;
         Bucket b;
         b.members = {first};
@@ -328,7 +367,7 @@ std::vector<Bucket> Planner::run() {
             break;
           if (taken[cand])
             continue;
-          if (try_add(b, cand, group)) {
+          if (try_add(b, cand, events)) {
             b.size_bytes += colls_[cand].size_bytes;
             taken[cand] = true;
             failures = 0;

@@ -66,9 +66,11 @@ std::vector<NodeId> identity_order(size_t n) {
 
 // Schedules `g`, fills the report's core sections (names are read before the
 // nodes move) and returns the reordered graph.
+// `scheduled_plan`, when asked for, receives the simulation plan of the
+// reordered graph.
 Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
               ScheduleResult& sched, ScheduleReport& report, std::optional<Timeline>& original,
-              PhaseSeconds& phases) {
+              PhaseSeconds& phases, std::optional<SimulationPlan>* scheduled_plan) {
   auto t = std::chrono::steady_clock::now();
   const RuntimeTable rt = est.of(in.graph);
   if (config.record_timelines)
@@ -125,6 +127,8 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   report.policy = std::move(policy);
   phases.emplace_back("report", seconds_since(t));
   t = std::chrono::steady_clock::now();
+  if (scheduled_plan)
+    scheduled_plan->emplace(permute_plan(plan, sched.order));
   Graph reordered = apply_order(std::move(in.graph), sched.order);
   phases.emplace_back("reorder", seconds_since(t));
   return reordered;
@@ -132,8 +136,10 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
 
 // Merges collectives that overlap the same compute; `intervals` follow the
 // rewrite.
+// `plan` is the scheduled graph's simulation plan.
 ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
-                       const ScheduleResult& sched, const ScheduleConfig& config, Estimators& est) {
+                       const ScheduleResult& sched, const SimulationPlan& plan,
+                       const ScheduleConfig& config, Estimators& est) {
   BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance,
                    config.scheduler.preserve_group_order};
   // Bucketing may not raise the peak past the budget, nor past the schedule's
@@ -141,20 +147,16 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
   const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
   // The step is judged on the scheduled graph with buckets simulated as
   // merged collectives, before anything is rewritten.
-  std::optional<RuntimeTable> scheduled_rt;
   const std::vector<NodeId> identity = identity_order(g.nodes.size());
   StepCheck step;
-  step.simulate = [&](const Graph& graph, const std::vector<MergedCollective>& merged) {
-    if (!scheduled_rt)
-      scheduled_rt = est.of(graph);
-    return simulate_step(graph, *scheduled_rt, identity, merged);
+  step.simulate = [&](const Graph&, const std::vector<MergedCollective>& merged) {
+    return simulate_step(plan, identity, merged);
   };
   step.merged_ms = [&](const Graph& graph, const Bucket& b) {
     return est.of(merged_collective_graph(graph, intervals, b)).ms[1];
   };
   BucketingResult br =
       bucket_collectives(std::move(g), intervals, bo, limit, sched.scheduled_peak_bytes, &step);
-  scheduled_rt.reset();
   g = std::move(br.bucketed.graph);
   intervals = std::move(br.bucketed.intervals);
   // The merged collectives are estimated and the final graph simulated anew.
@@ -186,15 +188,17 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   ScheduleOutput out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;
+  std::optional<SimulationPlan> scheduled_plan;
   out.graph = reorder(std::move(in), config, est, sched, out.report, out.original_timeline,
-                      out.phase_seconds);
+                      out.phase_seconds, config.collective_bucketing ? &scheduled_plan : nullptr);
   auto t = std::chrono::steady_clock::now();
   out.report.benchmark = std::move(benchmark);
   if (config.collective_bucketing || config.insert_overlap_deps) {
     std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
     if (config.collective_bucketing) {
       t = std::chrono::steady_clock::now();
-      out.report.bucketing = bucket(out.graph, intervals, sched, config, est);
+      out.report.bucketing = bucket(out.graph, intervals, sched, *scheduled_plan, config, est);
+      scheduled_plan.reset();
       out.phase_seconds.emplace_back("bucket", seconds_since(t));
       out.report.memory.scheduled_peak_bytes = out.report.bucketing->peak_bytes; // the output's
     }

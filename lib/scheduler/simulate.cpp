@@ -60,6 +60,33 @@ SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt) {
   return p;
 }
 
+SimulationPlan permute_plan(const SimulationPlan& plan, const std::vector<NodeId>& order) {
+  const size_t n = order.size();
+  std::vector<NodeId> position(n, -1);
+  for (size_t i = 0; i < n; ++i)
+    position[order[i]] = static_cast<NodeId>(i);
+  SimulationPlan p;
+  p.role.resize(n);
+  p.ms.resize(n);
+  p.group.resize(n);
+  p.blocks_offset.assign(n + 1, 0);
+  p.blocks_on.reserve(plan.blocks_on.size());
+  for (size_t i = 0; i < n; ++i) {
+    const NodeId v = order[i];
+    p.role[i] = plan.role[v];
+    p.ms[i] = plan.ms[v];
+    // Stream numbers only tell the streams apart; their order does not matter.
+    p.group[i] = plan.group[v];
+    for (int64_t k = plan.blocks_offset[v]; k < plan.blocks_offset[v + 1]; ++k)
+      p.blocks_on.push_back(position[plan.blocks_on[static_cast<size_t>(k)]]);
+    p.blocks_offset[i + 1] = static_cast<int64_t>(p.blocks_on.size());
+    if (p.role[i] == SimulationPlan::Role::Collective)
+      p.collectives.push_back(static_cast<NodeId>(i));
+  }
+  p.groups = plan.groups;
+  return p;
+}
+
 SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<NodeId>& order,
                                const std::vector<MergedCollective>& merged,
                                std::vector<SimEvent>* events) {

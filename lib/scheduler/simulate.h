@@ -64,6 +64,11 @@ struct SimulationPlan {
   int32_t groups = 0;
 };
 SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt);
+
+// The plan of the graph reordered so that position i holds node order[i]
+// (scheduler/reorder.h's apply_order): the same as making it from that
+// graph and its estimates, without decoding a node again.
+SimulationPlan permute_plan(const SimulationPlan& plan, const std::vector<NodeId>& order);
 SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<NodeId>& order,
                                const std::vector<MergedCollective>& merged = {},
                                std::vector<SimEvent>* events = nullptr);
