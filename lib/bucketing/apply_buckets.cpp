@@ -392,6 +392,9 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     placed[j] = true;
   }
   g.nodes.resize(seq.size());
+  out.origin.resize(seq.size());
+  for (size_t i = 0; i < seq.size(); ++i)
+    out.origin[i] = seq[i].first ? -1 : static_cast<NodeId>(seq[i].second);
 
   std::vector<NodeId> deps;
   for (Node& n : g.nodes) {

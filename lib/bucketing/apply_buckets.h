@@ -40,6 +40,9 @@ struct BucketedGraph {
   std::vector<OverlapInterval>
       intervals; // in the new graph's indices; one per bucket or kept collective
   std::vector<BucketSummary> buckets;
+  // Per node, its position in the graph before the rewrite; -1 for the
+  // nodes the rewrite made. Empty when nothing was rewritten (identity).
+  std::vector<NodeId> origin;
 };
 
 // Consumes `g`: pass a copy to keep the original.

@@ -81,6 +81,14 @@ private:
   std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
   std::vector<bool> written_;          // per storage: something writes it in place
   StorageMap storages_;
+  // Per interval, where it and the regions after its start and its wait
+  // begin in its group's sorted lists (the wait's only when it has one).
+  struct Ranks {
+    size_t start = 0, wait = 0;   // its own entries
+    size_t waits_after_start = 0; // the first wait after its start
+    size_t starts_after_wait = 0; // the first start after its wait
+  };
+  std::vector<Ranks> ranks_;
   // Scratch of preserves_intervals, kept between calls.
   mutable std::vector<size_t> others_, members_;
   mutable std::vector<uint32_t> other_mark_; // per interval: == other_stamp_ once in others_
@@ -107,11 +115,14 @@ private:
   }
 
   // Upstream's augmented order: start -> hiding node -> wait for hidden collectives.
+  static bool has_hiding_edges(const OverlapInterval& c) {
+    return c.exposed_ms == 0 && c.wait >= 0;
+  }
   static std::vector<std::pair<NodeId, NodeId>>
   hiding_edges(const std::vector<OverlapInterval>& colls) {
     std::vector<std::pair<NodeId, NodeId>> e;
     for (const auto& c : colls) {
-      if (c.exposed_ms != 0 || c.wait < 0)
+      if (!has_hiding_edges(c))
         continue;
       for (NodeId h : c.hiding) {
         if (c.start < h)
@@ -137,11 +148,13 @@ private:
       const OverlapInterval& e = colls_[m];
       if (related(e.start, c.start) || related(e.wait, c.wait))
         return true;
+      // Where a hiding node has an edge to its collective's wait, a path to
+      // it would have been a path to that wait, just ruled out: no walk.
       for (NodeId h : e.hiding)
-        if (dg_.is_ancestor(c.wait, h))
+        if (!(has_hiding_edges(e) && h < e.wait) && dg_.is_ancestor(c.wait, h))
           return true;
       for (NodeId h : c.hiding)
-        if (dg_.is_ancestor(e.wait, h))
+        if (!(has_hiding_edges(c) && h < c.wait) && dg_.is_ancestor(e.wait, h))
           return true;
     }
     return false;
@@ -218,23 +231,26 @@ private:
   // Runs for every placement tried (millions on a 1M-node graph), so it
   // reuses scratch buffers and answers each hiding interval with a binary
   // search over the execution intervals sorted by start.
-  bool preserves_intervals(const std::vector<size_t>& members, const GroupEvents& events, NodeId s,
-                           NodeId w) const {
-    NodeId latest_start = s, earliest_wait = w;
+  bool preserves_intervals(const std::vector<size_t>& members, const GroupEvents& events,
+                           size_t start_at, size_t wait_at) const {
+    const NodeId s = colls_[start_at].start, w = colls_[wait_at].wait;
+    size_t latest = start_at, earliest = wait_at; // the latest start, the earliest wait
     for (size_t m : members) {
       for (NodeId h : colls_[m].hiding)
         if (h <= s || h >= w)
           return false;
-      latest_start = std::max(latest_start, colls_[m].start);
-      earliest_wait = std::min(earliest_wait, colls_[m].wait);
+      if (colls_[m].start > colls_[latest].start)
+        latest = m;
+      if (colls_[m].wait < colls_[earliest].wait)
+        earliest = m;
     }
     // Other collectives of the group with a start or wait in the regions the
-    // placement moves across: (s, latest_start) and (earliest_wait, w).
+    // placement moves across: (s, latest start) and (earliest wait, w).
+    // Where each region begins in the group's lists was found once.
     others_.clear();
-    auto collect = [&](const std::vector<std::pair<NodeId, size_t>>& list, NodeId lo, NodeId hi) {
-      auto it = std::upper_bound(list.begin(), list.end(),
-                                 std::make_pair(lo, std::numeric_limits<size_t>::max()));
-      for (; it != list.end() && it->first < hi; ++it)
+    auto collect = [&](const std::vector<std::pair<NodeId, size_t>>& list, size_t from, NodeId hi) {
+      for (auto it = list.begin() + static_cast<std::ptrdiff_t>(from);
+           it != list.end() && it->first < hi; ++it)
         if (other_mark_[it->second] != other_stamp_ &&
             std::find(members.begin(), members.end(), it->second) == members.end()) {
           other_mark_[it->second] = other_stamp_;
@@ -245,10 +261,12 @@ private:
       std::fill(other_mark_.begin(), other_mark_.end(), 0);
       other_stamp_ = 1;
     }
-    collect(events.starts, s, latest_start);
-    collect(events.waits, s, latest_start);
-    collect(events.starts, earliest_wait, w);
-    collect(events.waits, earliest_wait, w);
+    const Ranks& from_start = ranks_[start_at];
+    const Ranks& from_wait = ranks_[earliest];
+    collect(events.starts, from_start.start + 1, colls_[latest].start);
+    collect(events.waits, from_start.waits_after_start, colls_[latest].start);
+    collect(events.starts, from_wait.starts_after_wait, w);
+    collect(events.waits, from_wait.wait + 1, w);
     exec_.clear();
     exec_.emplace_back(s, w);
     for (size_t o : others_) {
@@ -306,7 +324,7 @@ private:
         {b.start_at, cand}, {b.start_at, b.wait_at}, {cand, cand}, {cand, b.wait_at}};
     for (auto [start_at, wait_at] : placements) {
       const NodeId s = colls_[start_at].start, w = colls_[wait_at].wait;
-      if (s >= w || !preserves_intervals(members, events, s, w))
+      if (s >= w || !preserves_intervals(members, events, start_at, wait_at))
         continue;
       std::vector<NodeId> hoisted, sunk;
       if (!closure(members, s, w, hoisted, sunk))
@@ -336,9 +354,26 @@ std::vector<Bucket> Planner::run() {
     if (auto key = bucket_key(g_, colls_[i].start, info))
       by_key[group][*key].push_back(i);
   }
+  ranks_.assign(colls_.size(), Ranks{});
   for (auto& [group, events] : group_events_) {
     std::sort(events.starts.begin(), events.starts.end());
     std::sort(events.waits.begin(), events.waits.end());
+    auto first_after = [](const std::vector<std::pair<NodeId, size_t>>& list, NodeId pos) {
+      return static_cast<size_t>(
+          std::upper_bound(list.begin(), list.end(),
+                           std::make_pair(pos, std::numeric_limits<size_t>::max())) -
+          list.begin());
+    };
+    for (size_t i = 0; i < events.starts.size(); ++i) {
+      Ranks& r = ranks_[events.starts[i].second];
+      r.start = i;
+      r.waits_after_start = first_after(events.waits, events.starts[i].first);
+    }
+    for (size_t i = 0; i < events.waits.size(); ++i) {
+      Ranks& r = ranks_[events.waits[i].second];
+      r.wait = i;
+      r.starts_after_wait = first_after(events.starts, events.waits[i].first);
+    }
   }
   constexpr int kMaxConsecutiveFailures = 20;
   std::vector<Bucket> buckets;

@@ -11,20 +11,35 @@
 namespace osched {
 namespace {
 
-bool is_collective_or_wait(const Node& n) {
-  return is_collective_node(n) || is_wait_node(n);
-}
+// Whether each node is a collective or a wait, decided on first use (the
+// names are compared once per node, not once per pair it is in).
+class TimelineNodes {
+public:
+  explicit TimelineNodes(const Graph& g) : g_(g), known_(g.nodes.size(), 0) {}
+  bool operator()(NodeId v) {
+    if (known_[v] == 0) {
+      const Node& n = g_.nodes[v];
+      known_[v] = is_collective_node(n) || is_wait_node(n) ? 1 : 2;
+    }
+    return known_[v] == 1;
+  }
+
+private:
+  const Graph& g_;
+  std::vector<uint8_t> known_; // 0: not yet, 1: collective or wait, 2: neither
+};
 
 // Adds `dep` to n's control deps unless n already depends on it directly.
-bool add_dep(Graph& g, NodeId n, NodeId dep) {
+bool add_dep(Graph& g, TimelineNodes& timeline, NodeId n, NodeId dep) {
   Node& node = g.nodes[n];
-  if (is_collective_or_wait(node) && is_collective_or_wait(g.nodes[dep]))
+  if (timeline(n) && timeline(dep))
     return false;
   auto& deps = node.control_deps;
   if (std::find(deps.begin(), deps.end(), dep) != deps.end())
     return false;
-  std::vector<NodeId> data = data_inputs(node);
-  if (std::find(data.begin(), data.end(), dep) != data.end())
+  bool reads = false;
+  for_each_data_input(node, [&](NodeId d) { reads |= d == dep; });
+  if (reads)
     return false;
   deps.insert(std::upper_bound(deps.begin(), deps.end(), dep), dep);
   return true;
@@ -35,6 +50,7 @@ bool add_dep(Graph& g, NodeId n, NodeId dep) {
 int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals,
                         bool group_timelines) {
   int added = 0;
+  TimelineNodes timeline(g);
   if (group_timelines) {
     // Per group: its starts and waits, and the compute and hiding nodes.
     std::map<std::string, std::vector<NodeId>> events;
@@ -42,20 +58,23 @@ int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals,
     for (const OverlapInterval& iv : intervals) {
       if (!iv.schedulable || iv.wait < 0)
         continue;
-      auto& e = events[decode_collective(g, iv.start)->group];
+      auto& e = events[collective_group_name(g.nodes[iv.start]).value_or("")];
       e.push_back(iv.start);
       e.push_back(iv.wait);
       for (NodeId h : iv.hiding)
         hiding[h] = true;
     }
-    for (auto& [group, e] : events) {
+    std::vector<NodeId> compute_or_hiding; // the same for every group
+    if (!events.empty())
       for (NodeId i = 0; i < g.size(); ++i)
-        if (is_compute_node(g.nodes[i]) || hiding[i])
-          e.push_back(i);
+        if (hiding[i] || is_compute_node(g.nodes[i]))
+          compute_or_hiding.push_back(i);
+    for (auto& [group, e] : events) {
+      e.insert(e.end(), compute_or_hiding.begin(), compute_or_hiding.end());
       std::sort(e.begin(), e.end());
       e.erase(std::unique(e.begin(), e.end()), e.end());
       for (size_t k = 1; k < e.size(); ++k)
-        added += add_dep(g, e[k], e[k - 1]);
+        added += add_dep(g, timeline, e[k], e[k - 1]);
     }
   }
   for (const OverlapInterval& iv : intervals) {
@@ -64,8 +83,8 @@ int insert_overlap_deps(Graph& g, const std::vector<OverlapInterval>& intervals,
     for (NodeId h : iv.hiding) {
       if (h <= iv.start || h >= iv.wait)
         continue; // not inside: nothing to pin
-      added += add_dep(g, h, iv.start);
-      added += add_dep(g, iv.wait, h);
+      added += add_dep(g, timeline, h, iv.start);
+      added += add_dep(g, timeline, iv.wait, h);
     }
   }
   return added;

@@ -1,11 +1,11 @@
 #include "cost/estimator.h"
 
-#include <iterator>
-
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -127,43 +127,39 @@ std::string_view runtime_source_name(RuntimeSource s) {
   return "none";
 }
 
+std::pair<double, RuntimeSource> estimate_runtime(const Graph& g, NodeId i,
+                                                  const CustomEstimates* custom,
+                                                  RuntimeEstimator* primary,
+                                                  RuntimeEstimator& fallback) {
+  const Node& n = g.nodes[i];
+  const std::optional<CollectiveInfo> coll = decode_collective(g, i);
+  if (!coll && !is_compute_node(n)) {
+    // Other nodes take time only where the user says so; the scheduler
+    // then lets them hide collectives too (as upstream does).
+    if (auto v = custom ? custom->lookup(g, i) : std::nullopt)
+      return {*v, RuntimeSource::Custom};
+    return {0.0, RuntimeSource::None};
+  }
+  if (custom)
+    if (auto v = custom->lookup(g, i))
+      return {*v, RuntimeSource::Custom};
+  std::optional<double> v;
+  if (primary)
+    v = coll ? primary->collective_ms(g, *coll) : primary->compute_ms(g, i);
+  if (v)
+    return {*v,
+            primary->name() == "analytical" ? RuntimeSource::Analytical : RuntimeSource::Benchmark};
+  v = coll ? fallback.collective_ms(g, *coll) : fallback.compute_ms(g, i);
+  return {v.value_or(0.0), v ? RuntimeSource::Analytical : RuntimeSource::None};
+}
+
 RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
                                RuntimeEstimator* primary, RuntimeEstimator& fallback) {
   RuntimeTable t;
   t.ms.assign(g.nodes.size(), 0.0);
   t.source.assign(g.nodes.size(), RuntimeSource::None);
-  for (NodeId i = 0; i < g.size(); ++i) {
-    const Node& n = g.nodes[i];
-    const std::optional<CollectiveInfo> coll = decode_collective(g, i);
-    if (!coll && !is_compute_node(n)) {
-      // Other nodes take time only where the user says so; the scheduler
-      // then lets them hide collectives too (as upstream does).
-      if (auto v = custom ? custom->lookup(g, i) : std::nullopt) {
-        t.ms[i] = *v;
-        t.source[i] = RuntimeSource::Custom;
-      }
-      continue;
-    }
-    if (custom) {
-      if (auto v = custom->lookup(g, i)) {
-        t.ms[i] = *v;
-        t.source[i] = RuntimeSource::Custom;
-        continue;
-      }
-    }
-    std::optional<double> v;
-    if (primary)
-      v = coll ? primary->collective_ms(g, *coll) : primary->compute_ms(g, i);
-    if (v) {
-      t.ms[i] = *v;
-      t.source[i] =
-          primary->name() == "analytical" ? RuntimeSource::Analytical : RuntimeSource::Benchmark;
-      continue;
-    }
-    v = coll ? fallback.collective_ms(g, *coll) : fallback.compute_ms(g, i);
-    t.ms[i] = v.value_or(0.0);
-    t.source[i] = v ? RuntimeSource::Analytical : RuntimeSource::None;
-  }
+  for (NodeId i = 0; i < g.size(); ++i)
+    std::tie(t.ms[i], t.source[i]) = estimate_runtime(g, i, custom, primary, fallback);
   return t;
 }
 

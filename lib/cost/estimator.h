@@ -69,4 +69,11 @@ struct RuntimeTable {
 RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
                                RuntimeEstimator* primary, RuntimeEstimator& fallback);
 
+// The same for node `n` alone: it depends only on the node and the tensors
+// it reads, so a node that reads the same tensors elsewhere has the same.
+std::pair<double, RuntimeSource> estimate_runtime(const Graph& g, NodeId n,
+                                                  const CustomEstimates* custom,
+                                                  RuntimeEstimator* primary,
+                                                  RuntimeEstimator& fallback);
+
 } // namespace osched

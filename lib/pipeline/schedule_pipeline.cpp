@@ -56,6 +56,9 @@ struct Estimators {
   RuntimeEstimator* measured;
   AnalyticalEstimator analytical;
   RuntimeTable of(const Graph& g) { return estimate_runtimes(g, custom, measured, analytical); }
+  double ms_of(const Graph& g, NodeId n) {
+    return estimate_runtime(g, n, custom, measured, analytical).first;
+  }
 };
 
 std::vector<NodeId> identity_order(size_t n) {
@@ -159,8 +162,20 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
       bucket_collectives(std::move(g), intervals, bo, limit, sched.scheduled_peak_bytes, &step);
   g = std::move(br.bucketed.graph);
   intervals = std::move(br.bucketed.intervals);
-  // The merged collectives are estimated and the final graph simulated anew.
-  const SimulationResult final_sim = simulate_step(g, est.of(g), identity_order(g.nodes.size()));
+  // The final graph is simulated anew. A node that reads only nodes the
+  // rewrite kept reads the same tensors as before, so keeps its estimate;
+  // the merged collectives and the readers of their splits are estimated.
+  const std::vector<NodeId>& origin = br.bucketed.origin;
+  RuntimeTable final_rt;
+  final_rt.ms.resize(g.nodes.size());
+  for (NodeId i = 0; i < g.size(); ++i) {
+    const bool was = origin.empty() || origin[i] >= 0;
+    bool same_inputs = was;
+    if (was && !origin.empty())
+      for_each_data_input(g.nodes[i], [&](NodeId in) { same_inputs &= origin[in] >= 0; });
+    final_rt.ms[i] = same_inputs ? plan.ms[origin.empty() ? i : origin[i]] : est.ms_of(g, i);
+  }
+  const SimulationResult final_sim = simulate_step(g, final_rt, identity_order(g.nodes.size()));
   ReportBucketing r;
   r.bucket_max_gb = config.bucket_max_gb;
   r.buckets = std::move(br.bucketed.buckets);
