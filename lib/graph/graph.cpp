@@ -68,23 +68,29 @@ void Graph::rebuild_index() {
   index_.build(nodes);
 }
 
+void data_inputs_into(const Node& n, std::vector<NodeId>& out) {
+  out.clear();
+  for_each_data_input(n, [&](NodeId v) { out.push_back(v); });
+  dedupe_keep_order(out);
+}
+
+void node_inputs_into(const Node& n, std::vector<NodeId>& out) {
+  data_inputs_into(n, out);
+  if (n.control_deps.empty())
+    return;
+  out.insert(out.end(), n.control_deps.begin(), n.control_deps.end());
+  dedupe_keep_order(out);
+}
+
 std::vector<NodeId> data_inputs(const Node& n) {
   std::vector<NodeId> out;
-  auto add = [&](const Value& v) { out.push_back(static_cast<NodeId>(v.i)); };
-  for (const auto& a : n.args)
-    for_each_ref(a, add);
-  for (const auto& kv : n.kwargs)
-    for_each_ref(kv.second, add);
-  dedupe_keep_order(out);
+  data_inputs_into(n, out);
   return out;
 }
 
 std::vector<NodeId> node_inputs(const Node& n) {
-  std::vector<NodeId> out = data_inputs(n);
-  if (n.control_deps.empty())
-    return out;
-  out.insert(out.end(), n.control_deps.begin(), n.control_deps.end());
-  dedupe_keep_order(out);
+  std::vector<NodeId> out;
+  node_inputs_into(n, out);
   return out;
 }
 
@@ -92,8 +98,12 @@ InputLists build_input_lists(const Graph& g, bool include_control) {
   InputLists l;
   l.offsets.reserve(g.nodes.size() + 1);
   l.offsets.push_back(0);
+  std::vector<NodeId> ins; // reused: no allocation per node
   for (const auto& n : g.nodes) {
-    auto ins = include_control ? node_inputs(n) : data_inputs(n);
+    if (include_control)
+      node_inputs_into(n, ins);
+    else
+      data_inputs_into(n, ins);
     l.inputs.insert(l.inputs.end(), ins.begin(), ins.end());
     l.offsets.push_back(static_cast<int64_t>(l.inputs.size()));
   }

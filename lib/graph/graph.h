@@ -97,8 +97,12 @@ private:
 
 // Direct inputs of a node: data references (deduplicated, in first-use order)
 // followed by control dependencies not already present.
+// The nodes `n` reads (data references, then control deps), each once.
 std::vector<NodeId> node_inputs(const Node& n);
 std::vector<NodeId> data_inputs(const Node& n);
+// The same into `out` (cleared first), for loops that reuse one buffer.
+void node_inputs_into(const Node& n, std::vector<NodeId>& out);
+void data_inputs_into(const Node& n, std::vector<NodeId>& out);
 // fn(NodeId) for each data reference, in order, repeats included: no
 // allocation, for loops that run over every node many times.
 template <typename Fn> void for_each_data_input(const Node& n, Fn&& fn) {

@@ -28,15 +28,22 @@ std::vector<std::pair<NodeId, NodeId>> group_order_edges(const Graph& g) {
 DependencyGraph::DependencyGraph(const Graph& g,
                                  const std::vector<std::pair<NodeId, NodeId>>& extra_edges) {
   const NodeId n = g.size();
-  std::vector<std::vector<NodeId>> extra(n);
+  // The extra edges by their later node, in the order given.
+  std::vector<std::pair<NodeId, NodeId>> extra; // (after, before)
+  extra.reserve(extra_edges.size());
   for (const auto& [before, after] : extra_edges)
-    extra[after].push_back(before);
+    extra.emplace_back(after, before);
+  std::stable_sort(extra.begin(), extra.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
   offsets_in_.reserve(n + 1);
   offsets_in_.push_back(0);
+  std::vector<NodeId> ins; // reused: no allocation per node
+  size_t next_extra = 0;
   for (NodeId i = 0; i < n; ++i) {
-    auto ins = node_inputs(g.nodes[i]);
-    if (!extra[i].empty()) {
-      ins.insert(ins.end(), extra[i].begin(), extra[i].end());
+    node_inputs_into(g.nodes[i], ins);
+    if (next_extra < extra.size() && extra[next_extra].first == i) {
+      for (; next_extra < extra.size() && extra[next_extra].first == i; ++next_extra)
+        ins.push_back(extra[next_extra].second);
       dedupe_keep_order(ins);
     }
     in_.insert(in_.end(), ins.begin(), ins.end());
