@@ -4,7 +4,8 @@
 set -euo pipefail
 PKGS=(cmake g++ make libcli11-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
       libspdlog-dev catch2 libopenmpi-dev openmpi-bin python3 python3-jsonschema
-      clang-14 libclang-rt-14-dev clang-format-14 python3-torch chromium libsimdjson-dev)
+      clang-14 libclang-rt-14-dev clang-format-14 python3-torch chromium libsimdjson-dev
+      libxxhash-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

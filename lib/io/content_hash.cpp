@@ -3,16 +3,14 @@
 #include <cstdint>
 #include <cstdio>
 
+#include <xxhash.h>
+
 namespace osched {
 
 std::string content_hash(std::string_view bytes) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
+  const XXH64_hash_t h = XXH3_64bits(bytes.data(), bytes.size());
   char buf[32];
-  std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "xxh3_64:%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
 

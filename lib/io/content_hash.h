@@ -1,6 +1,8 @@
 #pragma once
-// Content hash of an input file for the report: FNV-1a 64, printed as hex.
-// Identifies the input in CI diffs; it is not a security checksum.
+// Content hash of an input file for the report: XXH3 64-bit (xxHash),
+// printed as "xxh3_64:" and 16 hex digits. Identifies the input in CI diffs
+// and batch stamps; it is not a security checksum. (It was byte-serial
+// FNV-1a until 1M-node graphs showed it costing a core for 0.4 s.)
 
 #include <string>
 #include <string_view>
