@@ -1,6 +1,7 @@
 #include "bucketing/bucketing_pass.h"
 
 #include <algorithm>
+#include <future>
 #include <numeric>
 
 #include "io/proto_io.h"
@@ -106,6 +107,19 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
     std::iota(identity.begin(), identity.end(), 0);
     return memory_profile(build_storage_map(g), identity).peak;
   };
+  // The result's peak (unless the budget check measured it already) and
+  // its simulation are independent reads of the final graph: on two
+  // threads.
+  auto finish = [&](bool peak_known) {
+    std::future<int64_t> peak;
+    if (!peak_known)
+      peak = std::async(std::launch::async, [&] { return peak_of(r.bucketed.graph); });
+    if (step && step->simulate_rewritten)
+      r.rewritten = step->simulate_rewritten(r.bucketed);
+    if (!peak_known)
+      r.peak_bytes = peak.get();
+    return std::move(r);
+  };
   if (!buckets.empty() && step)
     keep_buckets_that_do_not_slow(scheduled, intervals, *step, buckets, r);
   if (!buckets.empty()) {
@@ -128,29 +142,30 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
         r.bucketed = apply_buckets(Graph(scheduled), intervals, buckets); // `scheduled` stays
       else
         r.bucketed = apply_buckets(std::move(scheduled), intervals, buckets);
-      r.peak_bytes = peak_of(r.bucketed.graph);
-      if (may_exceed && r.peak_bytes > budget_bytes) {
-        size_t largest = 0; // among equal sizes the later bucket goes first
-        for (size_t i = 1; i < buckets.size(); ++i)
-          if (buckets[i].size_bytes >= buckets[largest].size_bytes)
-            largest = i;
-        buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
-        ++r.dropped_for_memory;
-      } else {
-        for (const Bucket& b : buckets)
-          r.collectives_merged += b.members.size();
-        return r;
+      if (may_exceed) {
+        r.peak_bytes = peak_of(r.bucketed.graph);
+        if (r.peak_bytes > budget_bytes) {
+          size_t largest = 0; // among equal sizes the later bucket goes first
+          for (size_t i = 1; i < buckets.size(); ++i)
+            if (buckets[i].size_bytes >= buckets[largest].size_bytes)
+              largest = i;
+          buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
+          ++r.dropped_for_memory;
+          r.bucketed = BucketedGraph{};
+          if (compact_backup)
+            scheduled = graph_from_proto_bytes(backup);
+          continue;
+        }
       }
-      r.bucketed = BucketedGraph{};
-      if (compact_backup)
-        scheduled = graph_from_proto_bytes(backup);
+      for (const Bucket& b : buckets)
+        r.collectives_merged += b.members.size();
+      return finish(may_exceed); // without a budget check, the peak is counted now
     }
   }
   // Nothing to merge: the graph is taken as it is.
   r.bucketed.graph = std::move(scheduled);
   r.bucketed.intervals = intervals;
-  r.peak_bytes = peak_of(r.bucketed.graph);
-  return r;
+  return finish(false);
 }
 
 } // namespace osched

@@ -158,24 +158,28 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
   step.merged_ms = [&](const Graph& graph, const Bucket& b) {
     return est.of(merged_collective_graph(graph, intervals, b)).ms[1];
   };
+  // The final graph is simulated anew. A node that reads only nodes the
+  // rewrite kept reads the same tensors as before, so keeps its estimate;
+  // the merged collectives and the readers of their splits are estimated.
+  step.simulate_rewritten = [&](const BucketedGraph& out) {
+    const Graph& bg = out.graph;
+    const std::vector<NodeId>& origin = out.origin;
+    RuntimeTable rt;
+    rt.ms.resize(bg.nodes.size());
+    for (NodeId i = 0; i < bg.size(); ++i) {
+      const bool was = origin.empty() || origin[i] >= 0;
+      bool same_inputs = was;
+      if (was && !origin.empty())
+        for_each_data_input(bg.nodes[i], [&](NodeId in) { same_inputs &= origin[in] >= 0; });
+      rt.ms[i] = same_inputs ? plan.ms[origin.empty() ? i : origin[i]] : est.ms_of(bg, i);
+    }
+    return simulate_step(bg, rt, identity_order(bg.nodes.size()));
+  };
   BucketingResult br =
       bucket_collectives(std::move(g), intervals, bo, limit, sched.scheduled_peak_bytes, &step);
   g = std::move(br.bucketed.graph);
   intervals = std::move(br.bucketed.intervals);
-  // The final graph is simulated anew. A node that reads only nodes the
-  // rewrite kept reads the same tensors as before, so keeps its estimate;
-  // the merged collectives and the readers of their splits are estimated.
-  const std::vector<NodeId>& origin = br.bucketed.origin;
-  RuntimeTable final_rt;
-  final_rt.ms.resize(g.nodes.size());
-  for (NodeId i = 0; i < g.size(); ++i) {
-    const bool was = origin.empty() || origin[i] >= 0;
-    bool same_inputs = was;
-    if (was && !origin.empty())
-      for_each_data_input(g.nodes[i], [&](NodeId in) { same_inputs &= origin[in] >= 0; });
-    final_rt.ms[i] = same_inputs ? plan.ms[origin.empty() ? i : origin[i]] : est.ms_of(g, i);
-  }
-  const SimulationResult final_sim = simulate_step(g, final_rt, identity_order(g.nodes.size()));
+  const SimulationResult& final_sim = br.rewritten;
   ReportBucketing r;
   r.bucket_max_gb = config.bucket_max_gb;
   r.buckets = std::move(br.bucketed.buckets);
