@@ -17,6 +17,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/schedule_policy_release_early.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/overlap_scheduler.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/simulate.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/prefix_simulator.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/refine_order.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/reorder.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report.cpp

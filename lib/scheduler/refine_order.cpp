@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memory/memory_tracker.h"
+#include "scheduler/prefix_simulator.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/simulate.h"
 
@@ -147,18 +148,23 @@ RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
   double best = sim.step_ms;
   r.peak_bytes = memory_profile(a.storages, order).peak;
   std::vector<NodeId> trial;
-  // The candidate in `trial`: kept when shorter and within the limit.
-  auto keep_if_better = [&] {
+  // Candidates differ from `order` only within the positions moved over.
+  PrefixSimulator prefix(plan);
+  prefix.reset(order);
+  // The candidate in `trial`, changed in [first, last]: kept when shorter
+  // and within the limit.
+  auto keep_if_better = [&](size_t first, size_t last) {
     ++r.trials;
-    const SimulationResult s = simulate_step(plan, trial);
-    if (s.step_ms >= best - 1e-9)
+    const double step = prefix.step_ms(trial, first, last);
+    if (step >= best - 1e-9)
       return false;
     const int64_t peak = memory_profile(a.storages, trial).peak;
     if (peak > memory_limit)
       return false;
     order.swap(trial);
     index();
-    best = s.step_ms;
+    prefix.reset(order);
+    best = step;
     r.peak_bytes = peak;
     ++r.moves;
     return true;
@@ -172,13 +178,13 @@ RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
     if (to >= from || out_of_budget())
       return false;
     build.hoist(from, to, trial);
-    return keep_if_better();
+    return keep_if_better(to, from);
   };
   auto sink = [&](size_t from, size_t to) {
     if (to <= from || out_of_budget())
       return false;
     build.sink(from, to, trial);
-    return keep_if_better();
+    return keep_if_better(from, to);
   };
   auto is_compute = [&](size_t at) {
     return a.kind[static_cast<size_t>(order[at])] == NodeKind::Compute;
