@@ -32,9 +32,13 @@ SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt) {
   std::vector<NodeId> selects(n, -1); // getitem -> the node it selects from
   for (NodeId v = 0; v < g.size(); ++v) {
     const Node& node = g.nodes[v];
-    if (auto c = decode_collective(g, v)) {
+    // A collective as decode_collective tells one, without sizing it.
+    if (node.op == NodeOp::CallFunction && collective_signature(node.target)) {
       p.role[v] = Role::Collective;
-      p.group[v] = groups.emplace(c->group, static_cast<int32_t>(groups.size())).first->second;
+      p.group[v] = groups
+                       .emplace(collective_group_name(node).value_or(""),
+                                static_cast<int32_t>(groups.size()))
+                       .first->second;
       p.collectives.push_back(v);
     } else if (is_metadata_node(node)) {
       // Reads no data: never blocks.
