@@ -1,5 +1,6 @@
 #include "graph/collective.h"
 
+#include <algorithm>
 #include <array>
 
 #include "graph/op_table.h"
@@ -186,16 +187,17 @@ NodeId collective_of_wait(const Graph& g, NodeId wait) {
 }
 
 bool is_unrecognised_collective_op(const Node& n) {
-  if (n.op != NodeOp::CallFunction || is_collective_node(n) || is_wait_node(n))
+  if (n.op != NodeOp::CallFunction)
     return false;
   auto dot = n.target.find('.');
   if (dot == std::string::npos)
     return false;
+  // The namespace first: it rules out almost every node (aten.*) at once.
   std::string_view ns = std::string_view(n.target).substr(0, dot);
-  for (auto c : kCollectiveNamespaces)
-    if (ns == c)
-      return true;
-  return false;
+  if (std::find(kCollectiveNamespaces.begin(), kCollectiveNamespaces.end(), ns) ==
+      kCollectiveNamespaces.end())
+    return false;
+  return !is_collective_node(n) && !is_wait_node(n);
 }
 
 std::vector<std::string> unrecognised_collective_warnings(const Graph& g) {

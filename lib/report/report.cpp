@@ -64,6 +64,7 @@ ScheduleReport build_report(const ReportInputs& in) {
       *v = report_round(*v);
     lb.gap_percent = std::round(lb.gap_percent * 1000) / 1000;
   }
+  r.collectives.reserve(s.collectives.size());
   for (const auto& c : s.collectives) {
     ReportCollective rc;
     rc.name = g.nodes[c.start].name;
