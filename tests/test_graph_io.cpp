@@ -584,6 +584,14 @@ TEST_CASE("name index: first of a repeated name, misses, and renumbering after a
   big.remap_index(new_index);
   for (int i = 0; i < 5000; ++i)
     REQUIRE(big.find("n" + std::to_string(i * 7919)) == NodeId{4999 - i});
+  // A range added in one go stops at the first name already there.
+  NameIndex index;
+  index.reserve(g.nodes.size());
+  CHECK(index.insert_range(g.nodes, 0, 2) == 2);
+  CHECK(index.insert_range(g.nodes, 2, 5) == 2); // "a" again
+  CHECK(index.insert_range(g.nodes, 3, 5) == 5);
+  CHECK(index.size() == 4);
+  CHECK(index.find(g.nodes, "a_long_name_that_is_not_inline_in_the_string") == NodeId{3});
 }
 
 TEST_CASE("chunks rendered on two threads come out in order, errors stop both threads") {

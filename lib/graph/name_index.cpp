@@ -1,5 +1,6 @@
 #include "graph/name_index.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "graph/graph.h"
@@ -16,8 +17,9 @@ uint32_t hash_name(std::string_view name) {
 
 void NameIndex::build(const std::vector<Node>& nodes) {
   reserve(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i)
-    insert(nodes, static_cast<NodeId>(i));
+  const NodeId n = static_cast<NodeId>(nodes.size());
+  for (NodeId at = 0; (at = insert_range(nodes, at, n)) < n;)
+    ++at; // a repeated name: the first node keeps it
 }
 
 void NameIndex::reserve(size_t n) {
@@ -29,9 +31,12 @@ void NameIndex::reserve(size_t n) {
 }
 
 bool NameIndex::insert(const std::vector<Node>& nodes, NodeId id) {
+  return insert_hashed(nodes, id, hash_name(nodes[static_cast<size_t>(id)].name));
+}
+
+bool NameIndex::insert_hashed(const std::vector<Node>& nodes, NodeId id, uint32_t h) {
   const size_t mask = slots_.size() - 1;
   const std::string_view name = nodes[static_cast<size_t>(id)].name;
-  const uint32_t h = hash_name(name);
   for (size_t s = h & mask;; s = (s + 1) & mask) {
     Slot& slot = slots_[s];
     if (slot.id < 0) {
@@ -42,6 +47,27 @@ bool NameIndex::insert(const std::vector<Node>& nodes, NodeId id) {
     if (slot.hash == h && nodes[static_cast<size_t>(slot.id)].name == name)
       return false;
   }
+}
+
+NodeId NameIndex::insert_range(const std::vector<Node>& nodes, NodeId lo, NodeId hi) {
+  constexpr NodeId kAhead = 8; // a power of two
+  const size_t mask = slots_.size() - 1;
+  uint32_t ahead[kAhead];
+  auto fetch = [&](NodeId id) {
+    const uint32_t h = hash_name(nodes[static_cast<size_t>(id)].name);
+    ahead[id & (kAhead - 1)] = h;
+    __builtin_prefetch(&slots_[h & mask], 1);
+  };
+  for (NodeId id = lo; id < std::min(hi, lo + kAhead); ++id)
+    fetch(id);
+  for (NodeId id = lo; id < hi; ++id) {
+    const uint32_t h = ahead[id & (kAhead - 1)];
+    if (id + kAhead < hi)
+      fetch(id + kAhead);
+    if (!insert_hashed(nodes, id, h))
+      return id;
+  }
+  return hi;
 }
 
 std::optional<NodeId> NameIndex::find(const std::vector<Node>& nodes, std::string_view name) const {

@@ -23,6 +23,11 @@ public:
   // Adds node `id` under its name; false (and nothing added) when the name
   // is there already. At most the reserved number of names.
   bool insert(const std::vector<Node>& nodes, NodeId id);
+  // Adds nodes [lo, hi) in order, as insert() one by one would, up to the
+  // first whose name is there already: its id is returned (hi when all were
+  // added). The table is far larger than the caches, so slots are fetched a
+  // few names ahead.
+  NodeId insert_range(const std::vector<Node>& nodes, NodeId lo, NodeId hi);
   std::optional<NodeId> find(const std::vector<Node>& nodes, std::string_view name) const;
   // After node i moved to new_index[i].
   void remap(const std::vector<NodeId>& new_index);
@@ -33,6 +38,8 @@ private:
     uint32_t hash = 0;
     NodeId id = -1; // -1: empty
   };
+  bool insert_hashed(const std::vector<Node>& nodes, NodeId id, uint32_t hash);
+
   std::vector<Slot> slots_;
   size_t count_ = 0;
 };

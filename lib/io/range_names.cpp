@@ -3,9 +3,6 @@
 namespace osched {
 
 bool RangeNames::resolve_deferred(const RangeNames& before) {
-  for (NodeId at = lo_; at < hi_; ++at)
-    if (before.names_.find(nodes_, nodes_[static_cast<size_t>(at)].name))
-      return false;
   auto find = [&](const std::string& name, NodeId& out) {
     std::optional<NodeId> id = before.names_.find(nodes_, name);
     if (!id)
@@ -37,11 +34,9 @@ bool RangeNames::resolve_deferred(const RangeNames& before) {
   return true;
 }
 
-NameIndex RangeNames::take_names(const RangeNames* after) {
-  if (after)
-    for (NodeId at = after->lo_; at < after->hi_; ++at)
-      names_.insert(nodes_, at);
-  return std::move(names_);
+bool RangeNames::absorb(const RangeNames& after) {
+  // A name of both ranges is the first one found there already.
+  return names_.insert_range(nodes_, after.lo_, after.hi_) == after.hi_;
 }
 
 } // namespace osched

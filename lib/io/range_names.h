@@ -78,12 +78,15 @@ public:
 
   // Resolves the deferred names against `before`, the names of the range
   // just before this one; false when a name is unknown there too (a forward
-  // or unknown reference) or names a node of both ranges.
+  // or unknown reference).
   bool resolve_deferred(const RangeNames& before);
 
-  // The names of this range and then `after`'s (whose resolve_deferred()
-  // found them distinct from these); reserved for both.
-  NameIndex take_names(const RangeNames* after);
+  // Adds the names of `after`, the range just after this one (once its
+  // deferred names are resolved); false when one is a name of this range
+  // too. Reserved for both.
+  bool absorb(const RangeNames& after);
+
+  NameIndex take_names() { return std::move(names_); }
 
 private:
   std::vector<Node>& nodes_;
@@ -135,14 +138,15 @@ read_node_spans(const std::vector<std::pair<size_t, size_t>>& spans, size_t para
         std::async(std::launch::async, [&] { return read_range(second, mid, n, n - mid); });
     const bool first_ok = read_range(first, 0, mid, n); // room for both halves' names
     const bool second_ok = later.get();
-    if (!first_ok || !second_ok || !second.names().resolve_deferred(first.names()))
+    if (!first_ok || !second_ok || !second.names().resolve_deferred(first.names()) ||
+        !first.names().absorb(second.names()))
       return std::nullopt;
-    return first.names().take_names(&second.names());
+    return first.names().take_names();
   }
   auto reader = make_reader(false);
   if (!read_range(reader, 0, n, n))
     return std::nullopt;
-  return reader.names().take_names(nullptr);
+  return reader.names().take_names();
 }
 
 } // namespace osched
