@@ -1,6 +1,7 @@
 #include "bucketing/bucket_planner.h"
 
 #include <algorithm>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
@@ -41,46 +42,32 @@ struct GroupEvents {
 
 class Planner {
 public:
+  // The dependency graph is built while another thread indexes the
+  // collectives (their groups, keys and the in-place writes).
   Planner(const Graph& g, const std::vector<OverlapInterval>& colls, const BucketOptions& opts)
-      : g_(g), colls_(colls), opts_(opts), dg_(g, hiding_edges(colls)) {
+      : g_(g), colls_(colls), opts_(opts),
+        indexing_(std::async(std::launch::async, [this] { index(); })),
+        dg_(g, hiding_edges(colls)) {
+    indexing_.get();
     other_mark_.assign(colls.size(), 0);
-    is_hiding_.assign(g.nodes.size(), false);
-    for (const auto& c : colls)
-      for (NodeId h : c.hiding)
-        is_hiding_[h] = true;
-    timeline_of_.assign(g.nodes.size(), false);
-    for (const auto& c : colls) {
-      timeline_of_[c.start] = true;
-      if (c.wait >= 0)
-        timeline_of_[c.wait] = true;
-    }
-    // Moving nodes across in-place writes is not modelled: with writers,
-    // merged starts and waits stay where a member's already is.
-    can_move_ = std::none_of(g.nodes.begin(), g.nodes.end(),
-                             [](const Node& n) { return !mutated_args(n).empty(); });
-    if (!can_move_) {
-      storages_ = build_storage_map(g);
-      written_.assign(storages_.bytes.size(), false);
-      for (StorageId st : storages_.writes.items)
-        written_[st] = true;
-    }
   }
 
   std::vector<Bucket> run();
 
 private:
+  void index();
+
   const Graph& g_;
   const std::vector<OverlapInterval>& colls_;
   const BucketOptions& opts_;
-  DependencyGraph dg_;
+  // What index() finds (declared before the thread that fills them).
   std::vector<bool> is_hiding_;   // hiding nodes of any collective
   std::vector<bool> timeline_of_; // collective starts and waits
   bool can_move_ = true;
+  std::vector<bool> written_; // per storage: something writes it in place
+  StorageMap storages_;
   // Per group, (position, coll) of its starts and of its waits, sorted.
   std::map<std::string, GroupEvents> group_events_;
-  std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
-  std::vector<bool> written_;          // per storage: something writes it in place
-  StorageMap storages_;
   // Per interval, where it and the regions after its start and its wait
   // begin in its group's sorted lists (the wait's only when it has one).
   struct Ranks {
@@ -89,6 +76,11 @@ private:
     size_t starts_after_wait = 0; // the first start after its wait
   };
   std::vector<Ranks> ranks_;
+  // group -> bucket key -> the intervals that may merge (run() sorts them by start)
+  std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key_;
+  std::future<void> indexing_;
+  DependencyGraph dg_;
+  std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
   // Scratch of preserves_intervals, kept between calls.
   mutable std::vector<size_t> others_, members_;
   mutable std::vector<uint32_t> other_mark_; // per interval: == other_stamp_ once in others_
@@ -340,8 +332,27 @@ private:
   }
 };
 
-std::vector<Bucket> Planner::run() {
-  std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key; // group -> key -> colls
+void Planner::index() {
+  is_hiding_.assign(g_.nodes.size(), false);
+  for (const auto& c : colls_)
+    for (NodeId h : c.hiding)
+      is_hiding_[h] = true;
+  timeline_of_.assign(g_.nodes.size(), false);
+  for (const auto& c : colls_) {
+    timeline_of_[c.start] = true;
+    if (c.wait >= 0)
+      timeline_of_[c.wait] = true;
+  }
+  // Moving nodes across in-place writes is not modelled: with writers,
+  // merged starts and waits stay where a member's already is.
+  can_move_ = std::none_of(g_.nodes.begin(), g_.nodes.end(),
+                           [](const Node& n) { return !mutated_args(n).empty(); });
+  if (!can_move_) {
+    storages_ = build_storage_map(g_);
+    written_.assign(storages_.bytes.size(), false);
+    for (StorageId st : storages_.writes.items)
+      written_[st] = true;
+  }
   for (size_t i = 0; i < colls_.size(); ++i) {
     const std::optional<CollectiveInfo> info = decode_collective(g_, colls_[i].start);
     const std::string& group = info->group;
@@ -352,7 +363,7 @@ std::vector<Bucket> Planner::run() {
     if (!colls_[i].schedulable || touches_written(colls_[i]))
       continue;
     if (auto key = bucket_key(g_, colls_[i].start, info))
-      by_key[group][*key].push_back(i);
+      by_key_[group][*key].push_back(i);
   }
   ranks_.assign(colls_.size(), Ranks{});
   for (auto& [group, events] : group_events_) {
@@ -375,10 +386,13 @@ std::vector<Bucket> Planner::run() {
       r.starts_after_wait = first_after(events.starts, events.waits[i].first);
     }
   }
+}
+
+std::vector<Bucket> Planner::run() {
   constexpr int kMaxConsecutiveFailures = 20;
   std::vector<Bucket> buckets;
   std::vector<bool> taken(colls_.size(), false);
-  for (auto& [group, keys] : by_key) {
+  for (auto& [group, keys] : by_key_) {
     const GroupEvents& events = group_events_.at(group);
     for (auto& [key, list] : keys) {
       std::sort(list.begin(), list.end(),
