@@ -230,6 +230,75 @@ std::vector<NodeId> identity(size_t n) {
 }
 } // namespace
 
+TEST_CASE("bucket rewrite: nodes two buckets move past each other come out in a valid order") {
+  // Bucket B (b1, b2) sinks Y, a reader of b1's wait, after its merged wait;
+  // bucket A (a1, a2) raises X, which a2 reads and which reads Y, before its
+  // merged start, earlier than B's wait. Emitted as planned, X would come
+  // before Y; the rewrite's stable topological pass puts it right after.
+  auto gather = [](const std::string& name, const std::string& in, int rows) {
+    return R"({"name": ")" + name + R"(", "op": "call_function",
+      "target": "_c10d_functional.all_gather_into_tensor.default",
+      "args": [{"node": ")" +
+           in + R"("}, 4, "tp"],
+      "val": {"dtype": "float32", "shape": [)" +
+           std::to_string(4 * rows) + R"(, 8], "stride": [8, 1], "device": "cuda:0"}})";
+  };
+  Graph g =
+      inline_graph(std::string(kW) + ",\n" + gather("b1", "x", 4) + ",\n" + gather("a1", "x", 4) +
+                       ",\n" + wait("b1w", "b1", "16") + ",\n" + mm("Y", "b1w", "16") + ",\n" +
+                       mm("X", "Y", "16") + ",\n" + gather("a2", "X", 16) + ",\n" +
+                       gather("b2", "x", 4) + ",\n" + wait("b2w", "b2", "16") + ",\n" +
+                       wait("a1w", "a1", "16") + ",\n" + wait("a2w", "a2", "64"),
+                   R"([{"node": "b2w"}, {"node": "a1w"}, {"node": "a2w"}])");
+  auto at = [&](const char* name) { return *g.find(name); };
+  auto interval = [&](const char* start, const char* wait) {
+    OverlapInterval iv;
+    iv.start = at(start);
+    iv.wait = at(wait);
+    iv.size_bytes = 1;
+    return iv;
+  };
+  const std::vector<OverlapInterval> intervals = {interval("b1", "b1w"), interval("a1", "a1w"),
+                                                  interval("a2", "a2w"), interval("b2", "b2w")};
+  Bucket b; // merged start at b1's, wait at b2w's
+  b.members = {0, 3};
+  b.start_at = 0;
+  b.wait_at = 3;
+  b.sunk = {at("Y")};
+  Bucket a; // merged start at a1's, wait at a1w's
+  a.members = {1, 2};
+  a.start_at = a.wait_at = 1;
+  a.hoisted = {at("X")};
+  BucketedGraph out = apply_buckets(std::move(g), intervals, {b, a});
+  std::vector<std::string> order;
+  for (const Node& n : out.graph.nodes)
+    order.push_back(n.name);
+  CHECK(order ==
+        std::vector<std::string>{"x", "s", "w", "bucket0_all_gather_cat", "bucket0_all_gather",
+                                 "bucket0_all_gather_wait", "bucket0_all_gather_split", "Y", "X",
+                                 "bucket1_all_gather_cat", "bucket1_all_gather",
+                                 "bucket1_all_gather_wait", "bucket1_all_gather_split", "output"});
+  // Every reference points back, to what the member it replaces stood for.
+  for (NodeId i = 0; i < out.graph.size(); ++i)
+    for_each_data_input(out.graph.nodes[i], [&](NodeId d) { CHECK(d < i); });
+  const Node& y = out.graph.nodes[*out.graph.find("Y")];
+  CHECK(y.args[0].i == *out.graph.find("bucket0_all_gather_split"));
+  CHECK(y.args[0].ref_output == 0);
+  const Node& output = out.graph.nodes.back();
+  CHECK(output.args[0].list[2].i == *out.graph.find("bucket1_all_gather_split"));
+  CHECK(output.args[0].list[2].ref_output == 1);
+  // The intervals follow the final positions; nothing was renamed twice.
+  REQUIRE(out.intervals.size() == 2);
+  CHECK(out.intervals[0].start == *out.graph.find("bucket0_all_gather"));
+  CHECK(out.intervals[1].wait == *out.graph.find("bucket1_all_gather_wait"));
+  CHECK(out.buckets[1].members == std::vector<std::string>{"a1", "a2"});
+  for (NodeId i = 0; i < out.graph.size(); ++i)
+    CHECK(out.graph.find(out.graph.nodes[i].name) == i);
+  // Old positions: -1 for the nodes the rewrite made.
+  CHECK(out.origin[*out.graph.find("X")] == 7);
+  CHECK(out.origin[*out.graph.find("bucket0_all_gather")] == -1);
+}
+
 TEST_CASE("simulation plan: permuted to the schedule, it simulates as the reordered graph's own") {
   // The bucketing pass judges merged collectives on the scheduled graph
   // with a plan permuted from the input's: every figure must equal the one
