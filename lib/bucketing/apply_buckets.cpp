@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "graph/collective_info.h"
+#include "scheduler/reorder.h"
 
 namespace osched {
 namespace {
@@ -65,6 +66,46 @@ nlohmann::json tool_meta(const char* key, const nlohmann::json& value) {
 } // namespace
 
 namespace {
+
+// The positions of `nodes` in a topological order that takes, of the nodes
+// ready, the earliest first (a cycle cannot arise: merges keep a DAG,
+// bucket_planner.h).
+std::vector<NodeId> stable_topological_order(const std::vector<Node>& nodes) {
+  const size_t n = nodes.size();
+  std::vector<int64_t> offsets(n + 1, 0); // users, as compressed rows
+  std::vector<int32_t> missing(n, 0);
+  std::vector<NodeId> inputs;
+  for (size_t i = 0; i < n; ++i) {
+    node_inputs_into(nodes[i], inputs);
+    missing[i] = static_cast<int32_t>(inputs.size());
+    for (NodeId d : inputs)
+      ++offsets[d + 1];
+  }
+  for (size_t i = 0; i < n; ++i)
+    offsets[i + 1] += offsets[i];
+  std::vector<NodeId> users(static_cast<size_t>(offsets.back()));
+  std::vector<int64_t> fill(offsets.begin(), offsets.end() - 1);
+  for (size_t i = 0; i < n; ++i) {
+    node_inputs_into(nodes[i], inputs);
+    for (NodeId d : inputs)
+      users[fill[d]++] = static_cast<NodeId>(i);
+  }
+  std::priority_queue<NodeId, std::vector<NodeId>, std::greater<NodeId>> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (missing[i] == 0)
+      ready.push(static_cast<NodeId>(i));
+  std::vector<NodeId> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const NodeId i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (int64_t p = offsets[i]; p < offsets[i + 1]; ++p)
+      if (--missing[users[p]] == 0)
+        ready.push(users[p]);
+  }
+  return order;
+}
 
 // Rewrites `g` in place: the new nodes take the slots of the removed ones
 // (a bucket of k members removes 2k nodes and adds 4, so they fit), then
@@ -288,68 +329,6 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     }
     return old_final[ref];
   };
-  auto node_of = [&](const std::pair<bool, size_t>& e) -> const Node& {
-    return e.first ? fresh[e.second] : g.nodes[e.second];
-  };
-  auto for_each_input = [&](const Node& n, auto&& fn) {
-    int32_t ignored = -1;
-    for (const auto& a : n.args)
-      for_each_ref(a, [&](const Value& v) { fn(final_of(v.i, ignored)); });
-    for (const auto& kv : n.kwargs)
-      for_each_ref(kv.second, [&](const Value& v) { fn(final_of(v.i, ignored)); });
-    for (NodeId d : n.control_deps)
-      fn(final_of(d, ignored));
-  };
-
-  // Moves by several buckets can leave a node ahead of an input; a stable
-  // topological pass (ready nodes in emission order) puts it right after.
-  bool sorted = true;
-  for (size_t i = 0; i < seq.size() && sorted; ++i)
-    for_each_input(node_of(seq[i]), [&](NodeId d) { sorted &= d < static_cast<NodeId>(i); });
-  if (!sorted) {
-    std::vector<int64_t> offsets(seq.size() + 1, 0); // users, as compressed rows
-    std::vector<int32_t> missing(seq.size(), 0);
-    std::vector<NodeId> inputs;
-    auto distinct_inputs = [&](size_t i) {
-      inputs.clear();
-      for_each_input(node_of(seq[i]), [&](NodeId d) { inputs.push_back(d); });
-      std::sort(inputs.begin(), inputs.end());
-      inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
-    };
-    for (size_t i = 0; i < seq.size(); ++i) {
-      distinct_inputs(i);
-      missing[i] = static_cast<int32_t>(inputs.size());
-      for (NodeId d : inputs)
-        ++offsets[d + 1];
-    }
-    for (size_t i = 0; i < seq.size(); ++i)
-      offsets[i + 1] += offsets[i];
-    std::vector<NodeId> users(static_cast<size_t>(offsets.back()));
-    std::vector<int64_t> fill(offsets.begin(), offsets.end() - 1);
-    for (size_t i = 0; i < seq.size(); ++i) {
-      distinct_inputs(i);
-      for (NodeId d : inputs)
-        users[fill[d]++] = static_cast<NodeId>(i);
-    }
-    std::priority_queue<NodeId, std::vector<NodeId>, std::greater<NodeId>> ready;
-    for (size_t i = 0; i < seq.size(); ++i)
-      if (missing[i] == 0)
-        ready.push(static_cast<NodeId>(i));
-    std::vector<std::pair<bool, size_t>> order;
-    order.reserve(seq.size());
-    while (!ready.empty()) {
-      NodeId i = ready.top();
-      ready.pop();
-      order.push_back(seq[i]);
-      for (int64_t p = offsets[i]; p < offsets[i + 1]; ++p)
-        if (--missing[users[p]] == 0)
-          ready.push(users[p]);
-    }
-    seq = std::move(order); // a cycle cannot arise: merges keep a DAG (bucket_planner.h)
-    for (size_t i = 0; i < seq.size(); ++i)
-      (seq[i].first ? new_final[seq[i].second] : old_final[seq[i].second]) = static_cast<NodeId>(i);
-  }
-
   // Each new node takes a removed node's slot (or, should there be more new
   // nodes than removed ones, a slot past the end).
   std::vector<size_t> slot_of_new;
@@ -377,28 +356,21 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
   for (size_t k = 0; k < fresh.size(); ++k)
     g.nodes[slot_of_new[k]] = std::move(fresh[k]);
   std::vector<Node>().swap(fresh);
-  std::vector<bool> placed(n_slots, false);
-  for (size_t first = 0; first < n_slots; ++first) {
-    if (placed[first])
-      continue;
-    Node carry = std::move(g.nodes[first]);
-    size_t j = first;
-    while (static_cast<size_t>(order[j]) != first) {
-      g.nodes[j] = std::move(g.nodes[order[j]]);
-      placed[j] = true;
-      j = static_cast<size_t>(order[j]);
-    }
-    g.nodes[j] = std::move(carry);
-    placed[j] = true;
-  }
+  permute_nodes(g.nodes, order);
   g.nodes.resize(seq.size());
   out.origin.resize(seq.size());
   for (size_t i = 0; i < seq.size(); ++i)
     out.origin[i] = seq[i].first ? -1 : static_cast<NodeId>(seq[i].second);
 
+  // References to final positions; whether each still points back.
+  bool sorted = true;
   std::vector<NodeId> deps;
-  for (Node& n : g.nodes) {
-    auto remap = [&](Value& v) { v.i = final_of(v.i, v.ref_output); };
+  for (NodeId i = 0; i < g.size(); ++i) {
+    Node& n = g.nodes[i];
+    auto remap = [&](Value& v) {
+      v.i = final_of(v.i, v.ref_output);
+      sorted &= v.i < i;
+    };
     for (auto& a : n.args)
       for_each_ref_mut(a, remap);
     for (auto& kv : n.kwargs)
@@ -412,7 +384,35 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     }
     std::sort(deps.begin(), deps.end());
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    sorted &= deps.back() < i;
     n.control_deps.assign(deps.begin(), deps.end());
+  }
+  // Moves by several buckets can leave a node ahead of an input; a stable
+  // topological pass (ready nodes in emission order) puts it right after.
+  if (!sorted) {
+    const std::vector<NodeId> topo = stable_topological_order(g.nodes);
+    std::vector<NodeId> new_index(topo.size());
+    for (size_t j = 0; j < topo.size(); ++j)
+      new_index[topo[j]] = static_cast<NodeId>(j);
+    permute_nodes(g.nodes, topo);
+    for (Node& n : g.nodes) {
+      auto remap = [&](Value& v) { v.i = new_index[v.i]; };
+      for (auto& a : n.args)
+        for_each_ref_mut(a, remap);
+      for (auto& kv : n.kwargs)
+        for_each_ref_mut(kv.second, remap);
+      for (NodeId& d : n.control_deps)
+        d = new_index[d];
+      std::sort(n.control_deps.begin(), n.control_deps.end());
+    }
+    std::vector<NodeId> origin(topo.size());
+    for (size_t j = 0; j < topo.size(); ++j)
+      origin[j] = out.origin[topo[j]];
+    out.origin = std::move(origin);
+    for (std::vector<NodeId>* finals : {&old_final, &new_final})
+      for (NodeId& f : *finals)
+        if (f >= 0)
+          f = new_index[f];
   }
   out.graph = std::move(g);
   Graph& ng = out.graph;

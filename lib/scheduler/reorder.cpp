@@ -26,23 +26,25 @@ std::vector<NodeId> inverse(const std::vector<NodeId>& order) {
 
 } // namespace
 
-Graph apply_order(Graph g, const std::vector<NodeId>& order) {
-  // Permute in place, cycle by cycle (nodes[i] takes old nodes[order[i]]), so
-  // no second array of nodes exists even briefly.
+void permute_nodes(std::vector<Node>& nodes, const std::vector<NodeId>& order) {
   std::vector<bool> placed(order.size(), false);
   for (size_t start = 0; start < order.size(); ++start) {
     if (placed[start])
       continue;
-    Node carry = std::move(g.nodes[start]);
+    Node carry = std::move(nodes[start]);
     size_t j = start;
     while (static_cast<size_t>(order[j]) != start) {
-      g.nodes[j] = std::move(g.nodes[order[j]]);
+      nodes[j] = std::move(nodes[order[j]]);
       placed[j] = true;
       j = static_cast<size_t>(order[j]);
     }
-    g.nodes[j] = std::move(carry);
+    nodes[j] = std::move(carry);
     placed[j] = true;
   }
+}
+
+Graph apply_order(Graph g, const std::vector<NodeId>& order) {
+  permute_nodes(g.nodes, order);
   const std::vector<NodeId> new_index = inverse(order);
   remap_refs(g.nodes, new_index);
   Graph out = std::move(g);
