@@ -26,7 +26,8 @@ std::vector<std::pair<NodeId, NodeId>> group_order_edges(const Graph& g) {
 }
 
 DependencyGraph::DependencyGraph(const Graph& g,
-                                 const std::vector<std::pair<NodeId, NodeId>>& extra_edges) {
+                                 const std::vector<std::pair<NodeId, NodeId>>& extra_edges,
+                                 const InputLists* data_inputs) {
   const NodeId n = g.size();
   // The extra edges by their later node, in the order given.
   std::vector<std::pair<NodeId, NodeId>> extra; // (after, before)
@@ -40,7 +41,17 @@ DependencyGraph::DependencyGraph(const Graph& g,
   std::vector<NodeId> ins; // reused: no allocation per node
   size_t next_extra = 0;
   for (NodeId i = 0; i < n; ++i) {
-    node_inputs_into(g.nodes[i], ins);
+    if (data_inputs) { // the same list node_inputs_into makes
+      auto [b, e] = data_inputs->of(i);
+      ins.assign(b, e);
+      const std::vector<NodeId>& control = g.nodes[i].control_deps;
+      if (!control.empty()) {
+        ins.insert(ins.end(), control.begin(), control.end());
+        dedupe_keep_order(ins);
+      }
+    } else {
+      node_inputs_into(g.nodes[i], ins);
+    }
     if (next_extra < extra.size() && extra[next_extra].first == i) {
       for (; next_extra < extra.size() && extra[next_extra].first == i; ++next_extra)
         ins.push_back(extra[next_extra].second);

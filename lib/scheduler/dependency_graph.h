@@ -20,8 +20,10 @@ class DependencyGraph {
 public:
   // `extra` adds edges (before, after) with before < after, e.g. the orders
   // in-place writes impose (memory/write_order.h).
-  explicit DependencyGraph(const Graph& g,
-                           const std::vector<std::pair<NodeId, NodeId>>& extra = {});
+  // `data_inputs`, when given, are g's (build_input_lists(g, false)): the
+  // references are then not read from the nodes again.
+  explicit DependencyGraph(const Graph& g, const std::vector<std::pair<NodeId, NodeId>>& extra = {},
+                           const InputLists* data_inputs = nullptr);
 
   NodeId size() const { return static_cast<NodeId>(offsets_in_.size() - 1); }
   std::pair<const NodeId*, const NodeId*> inputs(NodeId n) const {

@@ -155,6 +155,7 @@ void find_potential_overlap(ScheduleAnalysis& a) {
 
 struct ScheduleAnalysis::Parts {
   StorageMap storages;
+  InputLists data_inputs; // read once: the dependency graph starts from them
   UserLists data_users;
   std::vector<NodeKind> kind;
 };
@@ -167,16 +168,18 @@ ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
         std::future<std::pair<StorageMap, std::vector<NodeKind>>> storages =
             std::async(std::launch::async,
                        [&g] { return std::make_pair(build_storage_map(g), base_kinds(g)); });
-        UserLists users = build_user_lists(g, build_input_lists(g, false));
+        InputLists inputs = build_input_lists(g, false);
+        UserLists users = build_user_lists(g, inputs);
         auto [map, kinds] = storages.get();
-        return Parts{std::move(map), std::move(users), std::move(kinds)};
+        return Parts{std::move(map), std::move(inputs), std::move(users), std::move(kinds)};
       }()) {}
 
 ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
                                    const SchedulerOptions& options, Parts parts)
     : graph(g), runtimes(rt), storages(std::move(parts.storages)),
       data_users(std::move(parts.data_users)),
-      deps(g, scheduler_edges(g, storages, data_users, options.preserve_group_order)),
+      deps(g, scheduler_edges(g, storages, data_users, options.preserve_group_order),
+           &parts.data_inputs),
       kind(std::move(parts.kind)) {
   identify_collectives(*this);
   compute_domination(*this);
