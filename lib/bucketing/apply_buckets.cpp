@@ -391,20 +391,11 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
   // topological pass (ready nodes in emission order) puts it right after.
   if (!sorted) {
     const std::vector<NodeId> topo = stable_topological_order(g.nodes);
-    std::vector<NodeId> new_index(topo.size());
-    for (size_t j = 0; j < topo.size(); ++j)
-      new_index[topo[j]] = static_cast<NodeId>(j);
+    const std::vector<NodeId> new_index = inverse_order(topo);
     permute_nodes(g.nodes, topo);
-    for (Node& n : g.nodes) {
-      auto remap = [&](Value& v) { v.i = new_index[v.i]; };
-      for (auto& a : n.args)
-        for_each_ref_mut(a, remap);
-      for (auto& kv : n.kwargs)
-        for_each_ref_mut(kv.second, remap);
-      for (NodeId& d : n.control_deps)
-        d = new_index[d];
+    remap_refs(g.nodes, new_index);
+    for (Node& n : g.nodes)
       std::sort(n.control_deps.begin(), n.control_deps.end());
-    }
     std::vector<NodeId> origin(topo.size());
     for (size_t j = 0; j < topo.size(); ++j)
       origin[j] = out.origin[topo[j]];

@@ -2,9 +2,6 @@
 
 namespace osched {
 
-namespace {
-
-// Points every reference of the nodes at the new positions.
 void remap_refs(std::vector<Node>& nodes, const std::vector<NodeId>& new_index) {
   auto remap = [&](Value& v) { v.i = new_index[v.i]; };
   for (Node& n : nodes) {
@@ -17,14 +14,12 @@ void remap_refs(std::vector<Node>& nodes, const std::vector<NodeId>& new_index) 
   }
 }
 
-std::vector<NodeId> inverse(const std::vector<NodeId>& order) {
+std::vector<NodeId> inverse_order(const std::vector<NodeId>& order) {
   std::vector<NodeId> new_index(order.size(), -1);
   for (size_t i = 0; i < order.size(); ++i)
     new_index[order[i]] = static_cast<NodeId>(i);
   return new_index;
 }
-
-} // namespace
 
 void permute_nodes(std::vector<Node>& nodes, const std::vector<NodeId>& order) {
   std::vector<bool> placed(order.size(), false);
@@ -45,7 +40,7 @@ void permute_nodes(std::vector<Node>& nodes, const std::vector<NodeId>& order) {
 
 Graph apply_order(Graph g, const std::vector<NodeId>& order) {
   permute_nodes(g.nodes, order);
-  const std::vector<NodeId> new_index = inverse(order);
+  const std::vector<NodeId> new_index = inverse_order(order);
   remap_refs(g.nodes, new_index);
   Graph out = std::move(g);
   out.remap_index(new_index); // same names, new positions: no rehashing
