@@ -54,7 +54,8 @@ ScheduleReport build_report(const ReportInputs& in) {
       }
     lb.compute_ms = in.after->compute_ms;
     lb.unhideable_comm_ms = unhideable;
-    lb.critical_path_ms = critical_path_ms(g, *in.runtimes);
+    lb.critical_path_ms =
+        in.critical_path_ms ? *in.critical_path_ms : critical_path_ms(g, *in.runtimes);
     lb.step_ms =
         std::max({lb.compute_ms + unhideable, lb.busiest_group_comm_ms, lb.critical_path_ms});
     lb.gap_ms = std::max(0.0, in.after->step_ms - lb.step_ms);

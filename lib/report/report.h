@@ -3,6 +3,7 @@
 // simulation's results; the pipeline adds the optional sections (benchmark,
 // bucketing, overlap deps) as those passes run.
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,9 @@ struct ReportInputs {
   const ScheduleResult* schedule = nullptr;
   const SimulationResult* before = nullptr;
   const SimulationResult* after = nullptr;
+  // critical_path_ms(*graph, *runtimes) when the caller has it already
+  // (it depends on neither the schedule nor the simulations).
+  std::optional<double> critical_path_ms;
 };
 
 ScheduleReport build_report(const ReportInputs& in);

@@ -95,6 +95,8 @@ StreamTimes stream_times(const ScheduleAnalysis& a, const SimulationPlan& plan,
                          const std::vector<NodeId>& order) {
   StreamTimes st;
   std::vector<SimEvent> events;
+  // At most one per node and one per collective: no regrowth copies.
+  events.reserve(order.size() + plan.collectives.size());
   simulate_step(plan, order, {}, &events);
   st.start.assign(order.size(), 0);
   st.end.assign(order.size(), 0);
