@@ -67,42 +67,27 @@ nlohmann::json tool_meta(const char* key, const nlohmann::json& value) {
 
 namespace {
 
-// The positions of `nodes` in a topological order that takes, of the nodes
-// ready, the earliest first (a cycle cannot arise: merges keep a DAG,
+// The positions of g's nodes in a topological order that takes, of the
+// nodes ready, the earliest first (a cycle cannot arise: merges keep a DAG,
 // bucket_planner.h).
-std::vector<NodeId> stable_topological_order(const std::vector<Node>& nodes) {
-  const size_t n = nodes.size();
-  std::vector<int64_t> offsets(n + 1, 0); // users, as compressed rows
-  std::vector<int32_t> missing(n, 0);
-  std::vector<NodeId> inputs;
-  for (size_t i = 0; i < n; ++i) {
-    node_inputs_into(nodes[i], inputs);
-    missing[i] = static_cast<int32_t>(inputs.size());
-    for (NodeId d : inputs)
-      ++offsets[d + 1];
-  }
-  for (size_t i = 0; i < n; ++i)
-    offsets[i + 1] += offsets[i];
-  std::vector<NodeId> users(static_cast<size_t>(offsets.back()));
-  std::vector<int64_t> fill(offsets.begin(), offsets.end() - 1);
-  for (size_t i = 0; i < n; ++i) {
-    node_inputs_into(nodes[i], inputs);
-    for (NodeId d : inputs)
-      users[fill[d]++] = static_cast<NodeId>(i);
-  }
+std::vector<NodeId> stable_topological_order(const Graph& g) {
+  const InputLists inputs = build_input_lists(g);
+  const UserLists users = build_user_lists(g, inputs);
+  std::vector<int32_t> missing(g.nodes.size());
   std::priority_queue<NodeId, std::vector<NodeId>, std::greater<NodeId>> ready;
-  for (size_t i = 0; i < n; ++i)
-    if (missing[i] == 0)
-      ready.push(static_cast<NodeId>(i));
+  for (NodeId i = 0; i < g.size(); ++i)
+    if ((missing[i] = static_cast<int32_t>(inputs.count(i))) == 0)
+      ready.push(i);
   std::vector<NodeId> order;
-  order.reserve(n);
+  order.reserve(g.nodes.size());
   while (!ready.empty()) {
     const NodeId i = ready.top();
     ready.pop();
     order.push_back(i);
-    for (int64_t p = offsets[i]; p < offsets[i + 1]; ++p)
-      if (--missing[users[p]] == 0)
-        ready.push(users[p]);
+    auto [b, e] = users.of(i);
+    for (auto p = b; p != e; ++p)
+      if (--missing[*p] == 0)
+        ready.push(*p);
   }
   return order;
 }
@@ -156,10 +141,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       uses.assign(n_old, 0);
       std::vector<NodeId> inputs;
       for (const Node& n : g.nodes) {
-        inputs.clear();
-        for_each_data_input(n, [&](NodeId d) { inputs.push_back(d); });
-        std::sort(inputs.begin(), inputs.end());
-        inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+        data_inputs_into(n, inputs);
         for (NodeId d : inputs)
           ++uses[d];
         for (NodeId d : n.control_deps)
@@ -275,12 +257,13 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       fresh.push_back(std::move(*n));
     // Raised nodes go just before the merged start, sunk ones just after
     // the split, each in their original order.
+    std::vector<size_t>& before = emit_at(new_start_pos);
     for (NodeId v : b.hoisted) {
       fate[v] = std::max(fate[v], uint8_t{kMoved});
-      emit_at(new_start_pos).push_back(old_marker(v));
+      before.push_back(old_marker(v));
     }
-    emit_at(new_start_pos).insert(emit_at(new_start_pos).end(), {k_cat, k_start});
-    std::vector<size_t>& after = emit_at(new_wait_pos);
+    before.insert(before.end(), {k_cat, k_start});
+    std::vector<size_t>& after = emit_at(new_wait_pos); // `before` may move: not used below
     after.insert(after.end(), {k_wait, k_split});
     for (NodeId v : b.sunk) {
       fate[v] = std::max(fate[v], uint8_t{kMoved});
@@ -390,7 +373,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
   // Moves by several buckets can leave a node ahead of an input; a stable
   // topological pass (ready nodes in emission order) puts it right after.
   if (!sorted) {
-    const std::vector<NodeId> topo = stable_topological_order(g.nodes);
+    const std::vector<NodeId> topo = stable_topological_order(g);
     const std::vector<NodeId> new_index = inverse_order(topo);
     permute_nodes(g.nodes, topo);
     remap_refs(g.nodes, new_index);

@@ -74,12 +74,16 @@ void data_inputs_into(const Node& n, std::vector<NodeId>& out) {
   dedupe_keep_order(out);
 }
 
-void node_inputs_into(const Node& n, std::vector<NodeId>& out) {
-  data_inputs_into(n, out);
+void append_control_deps(const Node& n, std::vector<NodeId>& inputs) {
   if (n.control_deps.empty())
     return;
-  out.insert(out.end(), n.control_deps.begin(), n.control_deps.end());
-  dedupe_keep_order(out);
+  inputs.insert(inputs.end(), n.control_deps.begin(), n.control_deps.end());
+  dedupe_keep_order(inputs);
+}
+
+void node_inputs_into(const Node& n, std::vector<NodeId>& out) {
+  data_inputs_into(n, out);
+  append_control_deps(n, out);
 }
 
 std::vector<NodeId> data_inputs(const Node& n) {

@@ -103,6 +103,9 @@ std::vector<NodeId> data_inputs(const Node& n);
 // The same into `out` (cleared first), for loops that reuse one buffer.
 void node_inputs_into(const Node& n, std::vector<NodeId>& out);
 void data_inputs_into(const Node& n, std::vector<NodeId>& out);
+// `inputs` holding n's data inputs becomes node_inputs(n): its control deps
+// appended, each id once.
+void append_control_deps(const Node& n, std::vector<NodeId>& inputs);
 // fn(NodeId) for each data reference, in order, repeats included: no
 // allocation, for loops that run over every node many times.
 template <typename Fn> void for_each_data_input(const Node& n, Fn&& fn) {

@@ -44,11 +44,7 @@ DependencyGraph::DependencyGraph(const Graph& g,
     if (data_inputs) { // the same list node_inputs_into makes
       auto [b, e] = data_inputs->of(i);
       ins.assign(b, e);
-      const std::vector<NodeId>& control = g.nodes[i].control_deps;
-      if (!control.empty()) {
-        ins.insert(ins.end(), control.begin(), control.end());
-        dedupe_keep_order(ins);
-      }
+      append_control_deps(g.nodes[i], ins);
     } else {
       node_inputs_into(g.nodes[i], ins);
     }
