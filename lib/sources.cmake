@@ -9,6 +9,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/write_order.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/collective_uses.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/dependency_graph.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/descendant_query.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/potential_overlap.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/exposure.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/schedule_analysis.cpp

@@ -15,6 +15,7 @@
 #include "cost/estimator.h"
 #include "io/graph_file.h"
 #include "report/exposure_text.h"
+#include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/potential_overlap.h"
@@ -440,6 +441,88 @@ TEST_CASE("potential overlap: exact on branchy DAGs (the coverage proof and the 
       INFO("seed " << seed << " query " << x);
       REQUIRE(got[k] == nearest_independent_by_marking(dg, compute, x));
     }
+  }
+}
+
+TEST_CASE("descendant query: exact against a full walk, with chains and ancestor bounds") {
+  // Random DAGs with chain runs (MoE-like: every candidate below the
+  // overlap node), branches and far reads; queries from random overlap
+  // nodes over windows of collective starts, checked against marking every
+  // descendant.
+  for (uint32_t seed : {1u, 2u, 3u, 4u, 5u}) {
+    Graph g;
+    std::mt19937 rng(seed);
+    const NodeId n = 1200;
+    for (NodeId i = 0; i < n; ++i) {
+      Node node;
+      node.name = "n" + std::to_string(i);
+      node.op = i < 4 ? NodeOp::Placeholder : NodeOp::CallFunction;
+      node.target = "t";
+      if (i >= 4) {
+        // Seed 1: one chain; others: 1-3 inputs nearby, sometimes only a
+        // placeholder (a weight's gather), sometimes far back.
+        const NodeId fan = seed == 1 ? 1 : 1 + static_cast<NodeId>(rng() % 3);
+        for (NodeId k = 0; k < fan; ++k) {
+          if (seed > 1 && rng() % 10 == 0) {
+            node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % 4)));
+            continue;
+          }
+          const NodeId back = static_cast<NodeId>(rng() % std::min<NodeId>(i - 3, 4 * seed));
+          node.args.push_back(Value::node_ref(i - 1 - back));
+        }
+        if (rng() % 40 == 0)
+          node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
+      }
+      g.nodes.push_back(std::move(node));
+    }
+    g.rebuild_index();
+    DependencyGraph dg(g);
+    std::vector<char> can_overlap(n);
+    std::vector<NodeId> starts, overlaps;
+    for (NodeId i = 4; i < n; ++i) {
+      const uint32_t r = rng() % 6;
+      if (r == 0)
+        starts.push_back(i);
+      can_overlap[static_cast<size_t>(i)] = r >= 3;
+      if (r >= 3)
+        overlaps.push_back(i);
+    }
+    const CollectiveChains chains = build_collective_chains(dg, starts, can_overlap);
+    DescendantQuery query(dg, chains);
+    std::vector<char> got;
+    bool some_below = false, some_not = false;
+    for (int q = 0; q < 300; ++q) {
+      const NodeId from = overlaps[rng() % overlaps.size()];
+      // A window of starts from a random point, some skipped (the
+      // scheduler skips other groups' and too-distant ones).
+      std::vector<NodeId> window;
+      for (size_t k = rng() % starts.size(); k < starts.size() && window.size() < 40; ++k)
+        if (rng() % 4 != 0)
+          window.push_back(starts[k]);
+      query.classify(from, window, got);
+      std::vector<char> below(static_cast<size_t>(n), 0);
+      std::vector<NodeId> stack{from};
+      while (!stack.empty()) {
+        const NodeId v = stack.back();
+        stack.pop_back();
+        auto [b, e] = dg.users(v);
+        for (auto p = b; p != e; ++p)
+          if (!below[static_cast<size_t>(*p)]) {
+            below[static_cast<size_t>(*p)] = 1;
+            stack.push_back(*p);
+          }
+      }
+      REQUIRE(got.size() == window.size());
+      for (size_t k = 0; k < window.size(); ++k) {
+        INFO("seed " << seed << " from " << from << " candidate " << window[k]);
+        REQUIRE(static_cast<bool>(got[k]) ==
+                static_cast<bool>(below[static_cast<size_t>(window[k])]));
+        (got[k] ? some_below : some_not) = true;
+      }
+    }
+    CHECK(some_below);
+    if (seed > 1)
+      CHECK(some_not);
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "graph/collective.h"
 #include "memory/memory_tracker.h"
+#include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/schedule_policy.h"
@@ -37,16 +38,44 @@ void count_outcome(ScheduleResult& r, const CollectiveOutcome& c) {
   r.potential_exposed_ms += c.estimated_ms;
 }
 
+// Compute nodes hide collectives by their runtime; other nodes only when
+// the user estimated them (upstream's custom estimates for non-compute
+// nodes). Collectives and waits never hide others.
+std::optional<double> overlap_time_of(const ScheduleAnalysis& a, NodeId n) {
+  if (a.kind[n] == NodeKind::Compute)
+    return a.runtimes.ms[n];
+  if (a.kind[n] != NodeKind::Other || a.runtimes.source[n] != RuntimeSource::Custom)
+    return std::nullopt;
+  if (is_collective_node(a.graph.nodes[n]) || is_wait_node(a.graph.nodes[n]))
+    return std::nullopt;
+  return a.runtimes.ms[n];
+}
+
+// The nodes the scheduler starts collectives behind: those with time to
+// give, and the waits of exposed collectives.
+CollectiveChains collective_chains(const ScheduleAnalysis& a) {
+  std::vector<NodeId> starts;
+  starts.reserve(a.collectives.size());
+  for (const CollectiveOutcome& c : a.collectives)
+    starts.push_back(c.start);
+  std::vector<char> can_overlap(a.kind.size());
+  for (NodeId v = 0; v < static_cast<NodeId>(can_overlap.size()); ++v)
+    can_overlap[static_cast<size_t>(v)] =
+        a.kind[v] == NodeKind::Wait || overlap_time_of(a, v).has_value();
+  return build_collective_chains(a.deps, std::move(starts), can_overlap);
+}
+
 // The mechanism: a list scheduler over the ready set that, at each node
 // with time to give, starts candidate collectives behind it within the
 // in-flight and memory limits, and accounts what each hides. Choices are
 // the policy's; what is known before scheduling is the analysis's.
 class Scheduler {
 public:
-  Scheduler(const ScheduleAnalysis& a, const SchedulePolicy& policy, const SchedulerOptions& opt,
-            std::optional<int64_t> budget)
+  Scheduler(const ScheduleAnalysis& a, const CollectiveChains& chains, const SchedulePolicy& policy,
+            const SchedulerOptions& opt, std::optional<int64_t> budget)
       : a_(a), g_(a.graph), rt_(a.runtimes), dg_(a.deps), opt_(opt), policy_(policy),
-        memory_(a.storages), colls_(a.collectives), ctx_{a, opt, scheduled_, colls_, memory_} {
+        memory_(a.storages), colls_(a.collectives), ctx_{a, opt, scheduled_, colls_, memory_},
+        descendants_(a.deps, chains) {
     const NodeId n = g_.size();
     budget_ = budget.value_or(memory_budget(a.original_peak, opt_));
     max_in_flight_ = gb_to_bytes(opt_.max_in_flight_gb);
@@ -123,9 +152,10 @@ private:
   int64_t in_flight_bytes_ = 0;
   int32_t current_compute_index_ = 0;
   double wasted_compute_ = 0;
-  std::vector<uint32_t> desc_mark_; // mark_descendants
+  DescendantQuery descendants_;
+  std::vector<char> is_descendant_; // per candidate, from descendants_
+  std::vector<uint32_t> desc_mark_; // the candidates found descendants, by node
   uint32_t desc_stamp_ = 0;
-  std::vector<NodeId> desc_stack_;
   // Per colls_ entry, newest first, in place: noted for every refused
   // candidate at every opportunity, so no allocation or pointer chase.
   struct RecentNotes {
@@ -249,21 +279,8 @@ private:
     schedule(w);
   }
 
-  // Compute nodes hide collectives by their runtime; other nodes only when
-  // the user estimated them (upstream's custom estimates for non-compute
-  // nodes). Collectives and waits never hide others.
-  std::optional<double> overlap_time_of(NodeId n) const {
-    if (a_.kind[n] == NodeKind::Compute)
-      return rt_.ms[n];
-    if (a_.kind[n] != NodeKind::Other || rt_.source[n] != RuntimeSource::Custom)
-      return std::nullopt;
-    if (is_collective_node(g_.nodes[n]) || is_wait_node(g_.nodes[n]))
-      return std::nullopt;
-    return rt_.ms[n];
-  }
-
   void handle_compute_or_other(NodeId n) {
-    std::optional<double> runtime = overlap_time_of(n);
+    std::optional<double> runtime = overlap_time_of(a_, n);
     if (!runtime) {
       schedule(n);
       return;
@@ -300,26 +317,17 @@ private:
     return remaining;
   }
 
-  // Marks the descendants of `overlap` up to position `bound` (one forward
-  // walk per overlap opportunity, not one per candidate). A candidate can
-  // never be an ancestor of `overlap`: everything `overlap` reads is
-  // scheduled already, the candidate is not.
-  void mark_descendants(NodeId overlap, NodeId bound) {
+  // Marks the candidates (in graph order) that descend from `overlap`. A
+  // candidate can never be an ancestor of `overlap`: everything `overlap`
+  // reads is scheduled already, the candidate is not.
+  void mark_descendants(NodeId overlap, const std::vector<NodeId>& candidates) {
     if (desc_mark_.empty())
       desc_mark_.assign(g_.nodes.size(), 0);
     ++desc_stamp_;
-    std::vector<NodeId>& stack = desc_stack_;
-    stack.assign(1, overlap);
-    while (!stack.empty()) {
-      NodeId v = stack.back();
-      stack.pop_back();
-      auto [b, e] = dg_.users(v);
-      for (auto p = b; p != e; ++p)
-        if (*p <= bound && desc_mark_[*p] != desc_stamp_) {
-          desc_mark_[*p] = desc_stamp_;
-          stack.push_back(*p);
-        }
-    }
+    descendants_.classify(overlap, candidates, is_descendant_);
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (is_descendant_[i])
+        desc_mark_[candidates[i]] = desc_stamp_;
   }
   bool is_descendant_marked(NodeId v) const { return desc_mark_[v] == desc_stamp_; }
 
@@ -375,8 +383,7 @@ private:
         continue;
       candidates.push_back(info.start);
     }
-    if (!candidates.empty())
-      mark_descendants(overlap, *std::max_element(candidates.begin(), candidates.end()));
+    mark_descendants(overlap, candidates);
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
     policy_.order_candidates(ctx_, candidates);
@@ -576,7 +583,8 @@ ScheduleResult schedule_overlap(const ScheduleAnalysis& analysis, const Schedule
   const RuntimeTable& runtimes = analysis.runtimes;
   const auto analysed = std::chrono::steady_clock::now();
   const std::unique_ptr<SchedulePolicy> policy = policy_for(options);
-  ScheduleResult r = Scheduler(analysis, *policy, options, std::nullopt).run();
+  const CollectiveChains chains = collective_chains(analysis);
+  ScheduleResult r = Scheduler(analysis, chains, *policy, options, std::nullopt).run();
   const int64_t budget = r.memory_budget_bytes;
   // The budget is a guarantee. The scheduler checks it where it prefetches;
   // reorderings elsewhere can still pass it, so the order is measured and,
@@ -588,7 +596,7 @@ ScheduleResult schedule_overlap(const ScheduleAnalysis& analysis, const Schedule
     effective -= r.scheduled_peak_bytes - budget;
     spdlog::debug("peak {} over the budget {}: rescheduling against {}", r.scheduled_peak_bytes,
                   budget, effective);
-    ScheduleResult again = Scheduler(analysis, *policy, options, effective).run();
+    ScheduleResult again = Scheduler(analysis, chains, *policy, options, effective).run();
     again.memory_budget_bytes = budget;
     again.budget_retries = attempt;
     // A lower budget only curbs prefetching; when that does not lower the
