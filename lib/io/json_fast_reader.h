@@ -1,7 +1,9 @@
 #pragma once
 // The fast path of JSON graph reading: the node array is split into nodes by
-// a byte scan and each node is read with simdjson's on-demand API straight
-// into the model, without a JSON tree.
+// a byte scan and each node is parsed alone by simdjson's DOM parser (its
+// tape stays one node long) and read straight into the model. The DOM
+// parser picks the CPU's SIMD kernels at run time; the on-demand API is
+// compiled for the build's target, which a portable build leaves generic.
 //
 // It covers well-formed graphs in topological order whose nodes hold only
 // the format's own fields (no per-node "meta" or unknown fields); anything
