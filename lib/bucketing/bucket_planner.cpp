@@ -50,6 +50,7 @@ public:
         dg_(g, hiding_edges(colls)) {
     indexing_.get();
     other_mark_.assign(colls.size(), 0);
+    latest_timeline_ancestor_ = latest_ancestors_in(dg_, timeline_of_);
   }
 
   std::vector<Bucket> run();
@@ -62,7 +63,7 @@ private:
   const BucketOptions& opts_;
   // What index() finds (declared before the thread that fills them).
   std::vector<bool> is_hiding_;   // hiding nodes of any collective
-  std::vector<bool> timeline_of_; // collective starts and waits
+  std::vector<char> timeline_of_; // collective starts and waits
   bool can_move_ = true;
   std::vector<bool> written_; // per storage: something writes it in place
   StorageMap storages_;
@@ -80,6 +81,11 @@ private:
   std::map<std::string, std::map<std::string, std::vector<size_t>>> by_key_;
   std::future<void> indexing_;
   DependencyGraph dg_;
+  // Per node: the latest collective start or wait among its ancestors (-1:
+  // none). Every ancestor query here asks about a start or a wait: the walk
+  // back from the later node enters only nodes with that one at or below
+  // their bound, and most queries end before a step.
+  std::vector<NodeId> latest_timeline_ancestor_;
   std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
   // Scratch of preserves_intervals, kept between calls.
   mutable std::vector<size_t> others_, members_;
@@ -126,7 +132,13 @@ private:
     return e;
   }
 
-  bool related(NodeId a, NodeId b) const { return dg_.is_ancestor(a, b) || dg_.is_ancestor(b, a); }
+  // Is the start or wait `a` an ancestor of `b`?
+  bool timeline_ancestor(NodeId a, NodeId b) const {
+    return b >= 0 && dg_.is_ancestor_bounded(a, b, latest_timeline_ancestor_);
+  }
+  bool related(NodeId a, NodeId b) const {
+    return timeline_ancestor(a, b) || timeline_ancestor(b, a);
+  }
 
   bool movable(NodeId v) const {
     const Node& n = g_.nodes[v];
@@ -143,10 +155,10 @@ private:
       // Where a hiding node has an edge to its collective's wait, a path to
       // it would have been a path to that wait, just ruled out: no walk.
       for (NodeId h : e.hiding)
-        if (!(has_hiding_edges(e) && h < e.wait) && dg_.is_ancestor(c.wait, h))
+        if (!(has_hiding_edges(e) && h < e.wait) && timeline_ancestor(c.wait, h))
           return true;
       for (NodeId h : c.hiding)
-        if (!(has_hiding_edges(c) && h < c.wait) && dg_.is_ancestor(e.wait, h))
+        if (!(has_hiding_edges(c) && h < c.wait) && timeline_ancestor(e.wait, h))
           return true;
     }
     return false;

@@ -84,6 +84,38 @@ bool DependencyGraph::is_ancestor(NodeId a, NodeId b) const {
   return found;
 }
 
+bool DependencyGraph::is_ancestor_bounded(NodeId a, NodeId b,
+                                          const std::vector<NodeId>& latest) const {
+  if (a >= b || a < 0 || a > latest[static_cast<size_t>(b)])
+    return false;
+  bool found = false;
+  // A node whose latest class ancestor comes before `a` cannot have `a`
+  // among its ancestors.
+  walk_ancestors(
+      b,
+      [&](NodeId v) {
+        if (v == a)
+          found = true;
+        return !found && a <= latest[static_cast<size_t>(v)];
+      },
+      [](NodeId) {});
+  return found;
+}
+
+std::vector<NodeId> latest_ancestors_in(const DependencyGraph& dg,
+                                        const std::vector<char>& member) {
+  std::vector<NodeId> latest(static_cast<size_t>(dg.size()), -1);
+  // A member input is the latest member among its own ancestors.
+  for (NodeId v = 0; v < dg.size(); ++v) {
+    NodeId m = -1;
+    auto [b, e] = dg.inputs(v);
+    for (auto p = b; p != e; ++p)
+      m = std::max(m, member[static_cast<size_t>(*p)] ? *p : latest[static_cast<size_t>(*p)]);
+    latest[static_cast<size_t>(v)] = m;
+  }
+  return latest;
+}
+
 std::optional<bool> DependencyGraph::is_ancestor_within(NodeId a, NodeId b, int64_t max_visits,
                                                         int64_t& visits) const {
   if (a >= b)

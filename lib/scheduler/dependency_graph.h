@@ -47,6 +47,12 @@ public:
   std::optional<bool> is_ancestor_within(NodeId a, NodeId b, int64_t max_visits,
                                          int64_t& visits) const;
 
+  // The same for `a` in a class of nodes, where latest[v] is the latest
+  // member of that class among v's ancestors (latest_ancestors_in): the
+  // walk enters only nodes whose bound admits `a`, so most queries about a
+  // far-off `a` end at once.
+  bool is_ancestor_bounded(NodeId a, NodeId b, const std::vector<NodeId>& latest) const;
+
   // Calls visit(n) for every ancestor of `target` for which enter(n) is true;
   // the walk does not continue past nodes where enter is false.
   template <typename Enter, typename Visit>
@@ -77,5 +83,9 @@ private:
   mutable uint32_t stamp_ = 0;
   mutable std::vector<NodeId> stack_;
 };
+
+// Per node: the largest id among its ancestors with member[id] set; -1 when
+// none. One pass in id order (a topological order).
+std::vector<NodeId> latest_ancestors_in(const DependencyGraph& dg, const std::vector<char>& member);
 
 } // namespace osched

@@ -8,18 +8,7 @@ CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<
                                          const std::vector<char>& can_overlap) {
   const NodeId n = dg.size();
   CollectiveChains c;
-  c.latest_overlap_ancestor.assign(static_cast<size_t>(n), -1);
-  // Ids are a topological order: an overlap-capable input is the latest
-  // such node among its own ancestors.
-  for (NodeId v = 0; v < n; ++v) {
-    NodeId latest = -1;
-    auto [b, e] = dg.inputs(v);
-    for (auto p = b; p != e; ++p)
-      latest = std::max(latest, can_overlap[static_cast<size_t>(*p)]
-                                    ? *p
-                                    : c.latest_overlap_ancestor[static_cast<size_t>(*p)]);
-    c.latest_overlap_ancestor[static_cast<size_t>(v)] = latest;
-  }
+  c.latest_overlap_ancestor = latest_ancestors_in(dg, can_overlap);
   c.chain.assign(static_cast<size_t>(n), -1);
   std::sort(starts.begin(), starts.end());
   // Link each start that some overlap node may precede to the previous one
