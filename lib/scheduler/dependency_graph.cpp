@@ -88,15 +88,17 @@ bool DependencyGraph::is_ancestor_bounded(NodeId a, NodeId b,
                                           const std::vector<NodeId>& latest) const {
   if (a >= b || a < 0 || a > latest[static_cast<size_t>(b)])
     return false;
+  // A node whose latest class ancestor is `a` descends from it; one whose
+  // latest comes before `a` cannot.
+  if (latest[static_cast<size_t>(b)] == a)
+    return true;
   bool found = false;
-  // A node whose latest class ancestor comes before `a` cannot have `a`
-  // among its ancestors.
   walk_ancestors(
       b,
       [&](NodeId v) {
-        if (v == a)
+        if (v == a || latest[static_cast<size_t>(v)] == a)
           found = true;
-        return !found && a <= latest[static_cast<size_t>(v)];
+        return !found && a < latest[static_cast<size_t>(v)];
       },
       [](NodeId) {});
   return found;
