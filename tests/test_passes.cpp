@@ -367,6 +367,23 @@ namespace {
 // The nearest compute node (the earlier on a tie) neither ancestor nor
 // descendant of x, found by marking x's relatives one by one: the slow,
 // obviously right answer PotentialOverlap must match.
+// A graph of n nodes named n<i>: `sources` placeholders, then call_function
+// nodes whose references inputs(i, node) adds (to nodes before i).
+template <typename Inputs> Graph random_dag(NodeId n, NodeId sources, Inputs&& inputs) {
+  Graph g;
+  for (NodeId i = 0; i < n; ++i) {
+    Node node;
+    node.name = "n" + std::to_string(i);
+    node.op = i < sources ? NodeOp::Placeholder : NodeOp::CallFunction;
+    node.target = "t";
+    if (i >= sources)
+      inputs(i, node);
+    g.nodes.push_back(std::move(node));
+  }
+  g.rebuild_index();
+  return g;
+}
+
 NodeId nearest_independent_by_marking(const DependencyGraph& dg, const std::vector<NodeId>& compute,
                                       NodeId x) {
   std::vector<char> related(static_cast<size_t>(dg.size()), 0);
@@ -398,25 +415,16 @@ TEST_CASE("potential overlap: the nearest independent compute, exactly, near and
   // read far back) where most nodes are related to almost every compute
   // node, so many queries exhaust the windowed search and take the batched
   // whole-graph path. Checked against marking each query's relatives alone.
-  Graph g;
   std::mt19937 rng(7);
   const NodeId n = 3000;
-  for (NodeId i = 0; i < n; ++i) {
-    Node node;
-    node.name = "n" + std::to_string(i);
-    node.op = i == 0 ? NodeOp::Placeholder : NodeOp::CallFunction;
-    node.target = "t";
-    if (i > 0) {
-      // The first half a plain chain (every query there is related to every
-      // compute node), the second with side branches.
-      const NodeId back = i < n / 2 ? 0 : static_cast<NodeId>(rng() % std::min<NodeId>(i, 3));
-      node.args.push_back(Value::node_ref(i - 1 - back));
-      if (i >= n / 2 && rng() % 8 == 0)
-        node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
-    }
-    g.nodes.push_back(std::move(node));
-  }
-  g.rebuild_index();
+  const Graph g = random_dag(n, 1, [&](NodeId i, Node& node) {
+    // The first half a plain chain (every query there is related to every
+    // compute node), the second with side branches.
+    const NodeId back = i < n / 2 ? 0 : static_cast<NodeId>(rng() % std::min<NodeId>(i, 3));
+    node.args.push_back(Value::node_ref(i - 1 - back));
+    if (i >= n / 2 && rng() % 8 == 0)
+      node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
+  });
   DependencyGraph dg(g);
   std::vector<NodeId> compute, queries;
   for (NodeId i = 0; i < n; ++i)
@@ -440,26 +448,17 @@ TEST_CASE("potential overlap: exact on branchy DAGs (the coverage proof and the 
   // weight gradients), chains, and random far reads: the proven coverage
   // must never claim "no independent compute" where brute force finds one.
   for (uint32_t seed : {1u, 2u, 3u, 4u}) {
-    Graph g;
     std::mt19937 rng(seed);
     const NodeId n = 1500;
-    for (NodeId i = 0; i < n; ++i) {
-      Node node;
-      node.name = "n" + std::to_string(i);
-      node.op = i == 0 ? NodeOp::Placeholder : NodeOp::CallFunction;
-      node.target = "t";
-      if (i > 0) {
-        const NodeId fan = 1 + static_cast<NodeId>(rng() % (seed == 1 ? 1 : 3));
-        for (NodeId k = 0; k < fan; ++k) {
-          const NodeId back = static_cast<NodeId>(rng() % std::min<NodeId>(i, seed * 2));
-          node.args.push_back(Value::node_ref(i - 1 - back));
-        }
-        if (rng() % 50 == 0)
-          node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
+    const Graph g = random_dag(n, 1, [&](NodeId i, Node& node) {
+      const NodeId fan = 1 + static_cast<NodeId>(rng() % (seed == 1 ? 1 : 3));
+      for (NodeId k = 0; k < fan; ++k) {
+        const NodeId back = static_cast<NodeId>(rng() % std::min<NodeId>(i, seed * 2));
+        node.args.push_back(Value::node_ref(i - 1 - back));
       }
-      g.nodes.push_back(std::move(node));
-    }
-    g.rebuild_index();
+      if (rng() % 50 == 0)
+        node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
+    });
     DependencyGraph dg(g);
     std::vector<NodeId> compute, queries;
     for (NodeId i = 0; i < n; ++i)
@@ -475,21 +474,14 @@ TEST_CASE("potential overlap: exact on branchy DAGs (the coverage proof and the 
 
 TEST_CASE("bounded ancestor query agrees with the plain walk for every member of the class") {
   for (uint32_t seed : {1u, 2u, 3u}) {
-    Graph g;
     std::mt19937 rng(seed);
     const NodeId n = 600;
-    for (NodeId i = 0; i < n; ++i) {
-      Node node;
-      node.name = "n" + std::to_string(i);
-      node.op = i == 0 ? NodeOp::Placeholder : NodeOp::CallFunction;
-      node.target = "t";
-      for (NodeId k = 0; i > 0 && k < 1 + static_cast<NodeId>(rng() % 3); ++k)
+    const Graph g = random_dag(n, 1, [&](NodeId i, Node& node) {
+      for (NodeId k = 0; k < 1 + static_cast<NodeId>(rng() % 3); ++k)
         node.args.push_back(Value::node_ref(
             rng() % 20 == 0 ? static_cast<NodeId>(rng() % i)
                             : i - 1 - static_cast<NodeId>(rng() % std::min<NodeId>(i, 6))));
-      g.nodes.push_back(std::move(node));
-    }
-    g.rebuild_index();
+    });
     DependencyGraph dg(g);
     std::vector<char> member(n);
     for (auto& m : member)
@@ -518,32 +510,23 @@ TEST_CASE("descendant query: exact against a full walk, with chains and ancestor
   // nodes over windows of collective starts, checked against marking every
   // descendant.
   for (uint32_t seed : {1u, 2u, 3u, 4u, 5u}) {
-    Graph g;
     std::mt19937 rng(seed);
     const NodeId n = 1200;
-    for (NodeId i = 0; i < n; ++i) {
-      Node node;
-      node.name = "n" + std::to_string(i);
-      node.op = i < 4 ? NodeOp::Placeholder : NodeOp::CallFunction;
-      node.target = "t";
-      if (i >= 4) {
-        // Seed 1: one chain; others: 1-3 inputs nearby, sometimes only a
-        // placeholder (a weight's gather), sometimes far back.
-        const NodeId fan = seed == 1 ? 1 : 1 + static_cast<NodeId>(rng() % 3);
-        for (NodeId k = 0; k < fan; ++k) {
-          if (seed > 1 && rng() % 10 == 0) {
-            node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % 4)));
-            continue;
-          }
-          const NodeId back = static_cast<NodeId>(rng() % std::min<NodeId>(i - 3, 4 * seed));
-          node.args.push_back(Value::node_ref(i - 1 - back));
+    const Graph g = random_dag(n, 4, [&](NodeId i, Node& node) {
+      // Seed 1: one chain; others: 1-3 inputs nearby, sometimes only a
+      // placeholder (a weight's gather), sometimes far back.
+      const NodeId fan = seed == 1 ? 1 : 1 + static_cast<NodeId>(rng() % 3);
+      for (NodeId k = 0; k < fan; ++k) {
+        if (seed > 1 && rng() % 10 == 0) {
+          node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % 4)));
+          continue;
         }
-        if (rng() % 40 == 0)
-          node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
+        const NodeId back = static_cast<NodeId>(rng() % std::min<NodeId>(i - 3, 4 * seed));
+        node.args.push_back(Value::node_ref(i - 1 - back));
       }
-      g.nodes.push_back(std::move(node));
-    }
-    g.rebuild_index();
+      if (rng() % 40 == 0)
+        node.args.push_back(Value::node_ref(static_cast<NodeId>(rng() % i)));
+    });
     DependencyGraph dg(g);
     std::vector<char> can_overlap(n);
     std::vector<NodeId> starts, overlaps;
