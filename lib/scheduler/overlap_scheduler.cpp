@@ -153,9 +153,19 @@ private:
   int32_t current_compute_index_ = 0;
   double wasted_compute_ = 0;
   DescendantQuery descendants_;
-  std::vector<char> is_descendant_; // per candidate, from descendants_
-  std::vector<uint32_t> desc_mark_; // the candidates found descendants, by node
-  uint32_t desc_stamp_ = 0;
+  // Per candidate of one opportunity, in graph order: its start, its colls_
+  // index, and whether it descends from the overlap node; and the starts in
+  // the policy's order. The loop finds each candidate's entry in these small
+  // arrays instead of reading node-indexed tables. One set per nesting
+  // level: placing a candidate can finish an exposed wait, which hides
+  // collectives of its own.
+  struct Candidates {
+    std::vector<NodeId> starts, ordered;
+    std::vector<int32_t> idx;
+    std::vector<char> is_descendant;
+  };
+  std::vector<std::unique_ptr<Candidates>> candidates_;
+  size_t depth_ = 0;
   // Per colls_ entry, newest first, in place: noted for every refused
   // candidate at every opportunity, so no allocation or pointer chase.
   struct RecentNotes {
@@ -317,19 +327,16 @@ private:
     return remaining;
   }
 
-  // Marks the candidates (in graph order) that descend from `overlap`. A
-  // candidate can never be an ancestor of `overlap`: everything `overlap`
-  // reads is scheduled already, the candidate is not.
-  void mark_descendants(NodeId overlap, const std::vector<NodeId>& candidates) {
-    if (desc_mark_.empty())
-      desc_mark_.assign(g_.nodes.size(), 0);
-    ++desc_stamp_;
-    descendants_.classify(overlap, candidates, is_descendant_);
-    for (size_t i = 0; i < candidates.size(); ++i)
-      if (is_descendant_[i])
-        desc_mark_[candidates[i]] = desc_stamp_;
+  // The entry of `start` among the candidates: the same position when the
+  // policy kept graph order (the usual case), else found by binary search
+  // (the starts are sorted).
+  static size_t candidate_entry(const Candidates& cs, NodeId start, size_t position,
+                                bool kept_order) {
+    if (kept_order)
+      return position;
+    return static_cast<size_t>(std::lower_bound(cs.starts.begin(), cs.starts.end(), start) -
+                               cs.starts.begin());
   }
-  bool is_descendant_marked(NodeId v) const { return desc_mark_[v] == desc_stamp_; }
 
   bool wait_is_hidden(NodeId wait, NodeId overlap) const {
     const auto& c = colls_[a_.collective_of[wait]];
@@ -368,8 +375,17 @@ private:
                                         int32_t excluded) {
     if (std::none_of(remaining.begin(), remaining.end(), [](double r) { return r > 0; }))
       return;
+    if (candidates_.size() == depth_)
+      candidates_.push_back(std::make_unique<Candidates>());
+    Candidates& cs = *candidates_[depth_];
+    ++depth_;
+    struct Leave {
+      size_t& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
     // The next max_coll_distance + 1 unscheduled collectives, in graph order.
-    std::vector<NodeId> candidates;
+    cs.starts.clear();
+    cs.idx.clear();
     int i = 0;
     for (int32_t idx = unscheduled_collectives_->first(); idx >= 0;
          idx = unscheduled_collectives_->next(idx)) {
@@ -381,23 +397,30 @@ private:
       if (info.dom != kOffComputePath &&
           info.dom - current_compute_index_ > opt_.max_compute_pre_fetch)
         continue;
-      candidates.push_back(info.start);
+      cs.starts.push_back(info.start);
+      cs.idx.push_back(idx);
     }
-    mark_descendants(overlap, candidates);
+    // A candidate can never be an ancestor of `overlap`: everything
+    // `overlap` reads is scheduled already, the candidate is not.
+    descendants_.classify(overlap, cs.starts, cs.is_descendant);
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
-    policy_.order_candidates(ctx_, candidates);
-    for (NodeId start : candidates) {
+    cs.ordered.assign(cs.starts.begin(), cs.starts.end());
+    policy_.order_candidates(ctx_, cs.ordered);
+    const bool kept_order = cs.ordered == cs.starts;
+    for (size_t k = 0; k < cs.ordered.size(); ++k) {
+      const NodeId start = cs.ordered[k];
       if (scheduled_[start])
         continue;
-      int32_t idx = a_.collective_of[start];
+      const size_t entry = candidate_entry(cs, start, k, kept_order);
+      const int32_t idx = cs.idx[entry];
       auto& c = colls_[idx];
-      double& avail = remaining[a_.group_of[idx]];
+      double& avail = remaining[candidate_info_[idx].group];
       if (avail <= 0) {
         note(idx, ExposureReason::GroupTimeUsed, overlap);
         continue;
       }
-      if (is_descendant_marked(start) || (!overlap_ready && dg_.is_ancestor(start, overlap))) {
+      if (cs.is_descendant[entry] || (!overlap_ready && dg_.is_ancestor(start, overlap))) {
         note(idx, ExposureReason::Dependency, overlap);
         continue;
       }
