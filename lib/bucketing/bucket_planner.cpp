@@ -134,7 +134,7 @@ private:
 
   // Is the start or wait `a` an ancestor of `b`?
   bool timeline_ancestor(NodeId a, NodeId b) const {
-    return b >= 0 && dg_.is_ancestor_bounded(a, b, latest_timeline_ancestor_);
+    return dg_.is_ancestor_bounded(a, b, latest_timeline_ancestor_);
   }
   bool related(NodeId a, NodeId b) const {
     return timeline_ancestor(a, b) || timeline_ancestor(b, a);

@@ -50,7 +50,7 @@ public:
   // The same for `a` in a class of nodes, where latest[v] is the latest
   // member of that class among v's ancestors (latest_ancestors_in): the
   // walk enters only nodes whose bound admits `a`, so most queries about a
-  // far-off `a` end at once.
+  // far-off `a` end at once. False when either id is negative.
   bool is_ancestor_bounded(NodeId a, NodeId b, const std::vector<NodeId>& latest) const;
 
   // Calls visit(n) for every ancestor of `target` for which enter(n) is true;

@@ -13,35 +13,12 @@ CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<
   std::sort(starts.begin(), starts.end());
   // Link each start that some overlap node may precede to the previous one
   // when the previous reaches it: walks over disjoint windows, O(N + E).
-  std::vector<uint32_t> mark(static_cast<size_t>(n), 0);
-  uint32_t stamp = 0;
-  std::vector<NodeId> stack;
   int32_t chain = -1;
   NodeId prev = -1;
   for (NodeId s : starts) {
     if (c.latest_overlap_ancestor[static_cast<size_t>(s)] < 0)
       continue; // never a descendant of an overlap node
-    bool reached = false;
-    if (prev >= 0) {
-      ++stamp;
-      stack.assign(1, prev);
-      while (!stack.empty() && !reached) {
-        const NodeId v = stack.back();
-        stack.pop_back();
-        auto [b, e] = dg.users(v);
-        for (auto p = b; p != e; ++p) {
-          if (*p > s || mark[static_cast<size_t>(*p)] == stamp)
-            continue;
-          if (*p == s) {
-            reached = true;
-            break;
-          }
-          mark[static_cast<size_t>(*p)] = stamp;
-          stack.push_back(*p);
-        }
-      }
-    }
-    if (!reached)
+    if (prev < 0 || !dg.is_ancestor(prev, s))
       ++chain;
     c.chain[static_cast<size_t>(s)] = chain;
     prev = s;
@@ -100,7 +77,6 @@ void DescendantQuery::walk(NodeId bound, bool keep_beyond) {
   while (!stack_.empty()) {
     const NodeId v = stack_.back();
     stack_.pop_back();
-    ++visits_;
     auto [b, e] = dg_.users(v);
     for (auto p = b; p != e; ++p) {
       if (*p > bound) {

@@ -47,9 +47,6 @@ public:
   void classify(NodeId from, const std::vector<NodeId>& candidates,
                 std::vector<char>& is_descendant);
 
-  // Nodes the walks have left so far (for tests and profiling).
-  int64_t visits() const { return visits_; }
-
 private:
   bool may_descend(NodeId from, NodeId c) const {
     return c > from && from <= chains_.latest_overlap_ancestor[static_cast<size_t>(c)];
@@ -64,7 +61,6 @@ private:
   std::vector<uint32_t> mark_;
   uint32_t stamp_ = 0;
   std::vector<NodeId> stack_, beyond_;
-  int64_t visits_ = 0;
 };
 
 } // namespace osched
