@@ -4,6 +4,7 @@
 // 24, which a graph holds a few million times. The vector interface the
 // code uses, no more.
 
+#include <algorithm>
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
@@ -65,6 +66,20 @@ public:
       vec().reserve(n);
   }
   void clear() { box_.reset(); }
+  template <class It> void assign(It first, It last) { *this = std::vector<T>(first, last); }
+  T* insert(T* pos, const T& v) {
+    size_t at = box_ ? static_cast<size_t>(pos - box_->data()) : 0;
+    return &*vec().insert(vec().begin() + static_cast<std::ptrdiff_t>(at), v);
+  }
+  void erase(T* first, T* last) {
+    if (first == last)
+      return;
+    auto base = box_->begin();
+    box_->erase(base + (first - box_->data()), base + (last - box_->data()));
+  }
+  friend bool operator==(const BoxedVector& a, const BoxedVector& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+  }
 
 private:
   std::unique_ptr<std::vector<T>> box_;

@@ -40,11 +40,11 @@ enum class ValKind : uint8_t { Null, Single, List };
 // millions of nodes); the usually absent lists are boxed.
 struct Node {
   std::string name;
-  std::string target;
+  InternedString target; // a few hundred distinct values per graph
   std::vector<Value> args;
-  std::vector<std::pair<std::string, Value>> kwargs; // sorted by key
+  BoxedVector<std::pair<std::string, Value>> kwargs; // sorted by key; usually none
   std::vector<std::optional<TensorMeta>> val;        // one entry for Single
-  std::vector<NodeId> control_deps;
+  BoxedVector<NodeId> control_deps;                  // usually none
   BoxedOptional<std::vector<std::string>> tags;
   // Arguments written in place, as the exporter states them; absent: the
   // built-in table of mutating ops decides (graph/mutation.h).

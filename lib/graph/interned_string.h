@@ -1,6 +1,7 @@
 #pragma once
 // A string stored once per process and referenced by pointer, for fields
-// that take a handful of distinct values across a graph (a tensor's device):
+// that take a handful of distinct values across a graph (a node's target, a
+// tensor's device):
 // 8 bytes per use instead of a 32-byte std::string, and equal strings
 // compare by pointer. Interning locks; reading never does (entries never move
 // or die), so graphs are read on several threads at once.
@@ -25,8 +26,22 @@ public:
 
   const std::string& str() const { return *text_; }
   operator const std::string&() const { return *text_; }
+  operator std::string_view() const { return *text_; }
+  const char* c_str() const { return text_->c_str(); }
+  size_t find(std::string_view s, size_t pos = 0) const { return text_->find(s, pos); }
+  size_t find(char c, size_t pos = 0) const { return text_->find(c, pos); }
+  // Identity of the string: equal strings share it, for per-string caches.
+  const void* key() const { return text_; }
   bool empty() const { return text_->empty(); }
   size_t size() const { return text_->size(); }
+
+  friend std::string operator+(const std::string& a, const InternedString& b) {
+    return a + *b.text_;
+  }
+  friend std::string operator+(const InternedString& a, const std::string& b) {
+    return *a.text_ + b;
+  }
+  friend std::string operator+(const char* a, const InternedString& b) { return a + *b.text_; }
 
   friend bool operator==(const InternedString& a, const InternedString& b) {
     return a.text_ == b.text_;

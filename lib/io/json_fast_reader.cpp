@@ -413,6 +413,13 @@ bool string_of(element e, std::string& out) {
   return true;
 }
 
+bool string_of(element e, InternedString& out) {
+  std::string_view sv;
+  OSCHED_TRY(e.get_string().get(sv));
+  out = sv;
+  return true;
+}
+
 // The DOM API (runtime-dispatched to the CPU's SIMD kernels by the library)
 // on one node at a time: memory stays that of the largest node.
 // Reads nodes into their slots of a vector sized up front. A reader may

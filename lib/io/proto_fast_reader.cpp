@@ -239,7 +239,7 @@ private:
       case 3:
         if (!w.str(s))
           return false;
-        n.target.assign(s);
+        n.target = s;
         break;
       case 4:
         if (!w.len(sub) || !read_value(sub, n.args.emplace_back()))
