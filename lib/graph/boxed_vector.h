@@ -66,7 +66,12 @@ public:
       vec().reserve(n);
   }
   void clear() { box_.reset(); }
-  template <class It> void assign(It first, It last) { *this = std::vector<T>(first, last); }
+  template <class It> void assign(It first, It last) {
+    if (first == last)
+      box_.reset();
+    else
+      vec().assign(first, last);
+  }
   T* insert(T* pos, const T& v) {
     size_t at = box_ ? static_cast<size_t>(pos - box_->data()) : 0;
     return &*vec().insert(vec().begin() + static_cast<std::ptrdiff_t>(at), v);

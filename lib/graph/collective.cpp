@@ -4,6 +4,7 @@
 #include <array>
 
 #include "graph/op_table.h"
+#include "graph/target_traits.h"
 
 namespace osched {
 namespace {
@@ -96,18 +97,22 @@ std::optional<CollectiveSignature> collective_signature(std::string_view target)
   return std::nullopt;
 }
 
-bool is_collective_node(const Node& n) {
-  return n.op == NodeOp::CallFunction && collective_signature(n.target).has_value();
-}
-
-bool is_wait_node(const Node& n) {
-  if (n.op != NodeOp::CallFunction || !maybe_c10d(n.target))
+bool is_wait_target(std::string_view target) {
+  if (!maybe_c10d(target))
     return false;
-  auto p = overload_packet(n.target);
+  auto p = overload_packet(target);
   for (auto w : kWaits)
     if (p == w)
       return true;
   return false;
+}
+
+bool is_collective_node(const Node& n) {
+  return n.op == NodeOp::CallFunction && target_has(n.target, target_bit::kCollective);
+}
+
+bool is_wait_node(const Node& n) {
+  return n.op == NodeOp::CallFunction && target_has(n.target, target_bit::kWait);
 }
 
 std::optional<std::vector<int64_t>> collective_ranks(const Node& n) {
@@ -179,7 +184,7 @@ NodeId collective_of_wait(const Graph& g, NodeId wait) {
   if (c < 0 || c >= g.size())
     return -1;
   const Node& arg = g.nodes[c];
-  if (is_getitem_target(arg.target) && !arg.args.empty() && arg.args[0].is_ref())
+  if (target_has(arg.target, target_bit::kGetitem) && !arg.args.empty() && arg.args[0].is_ref())
     c = static_cast<NodeId>(arg.args[0].i);
   if (c < 0 || c >= g.size() || !is_collective_node(g.nodes[c]))
     return -1;

@@ -27,6 +27,17 @@ struct CollectiveSignature {
 
 // Signature of a collective target, or nullopt if it is not one.
 std::optional<CollectiveSignature> collective_signature(std::string_view target);
+// The same for an interned target, decided once per distinct target
+// (target_traits.h).
+std::optional<CollectiveSignature> collective_signature(const InternedString& target);
+inline std::optional<CollectiveSignature> collective_signature(const std::string& target) {
+  return collective_signature(std::string_view(target));
+}
+inline std::optional<CollectiveSignature> collective_signature(const char* target) {
+  return collective_signature(std::string_view(target));
+}
+// A wait_tensor target of one of the collective namespaces.
+bool is_wait_target(std::string_view target);
 bool is_collective_node(const Node& n);
 bool is_wait_node(const Node& n);
 

@@ -1,5 +1,7 @@
 #include "graph/op_table.h"
 
+#include "graph/target_traits.h"
+
 #include <algorithm>
 #include <array>
 
@@ -179,7 +181,7 @@ bool is_metadata_target(std::string_view t) {
 }
 
 bool is_metadata_node(const Node& n) {
-  return n.op == NodeOp::CallFunction && is_metadata_target(n.target);
+  return n.op == NodeOp::CallFunction && target_has(n.target, target_bit::kMetadata);
 }
 
 bool is_getitem_target(std::string_view t) {
@@ -187,7 +189,7 @@ bool is_getitem_target(std::string_view t) {
 }
 
 bool is_compute_node(const Node& n) {
-  return n.op == NodeOp::CallFunction && is_compute_target(n.target);
+  return n.op == NodeOp::CallFunction && target_has(n.target, target_bit::kCompute);
 }
 
 bool is_view_node(const Node& n) {
@@ -195,7 +197,7 @@ bool is_view_node(const Node& n) {
     return false;
   if (n.is_view)
     return *n.is_view;
-  return is_view_target(n.target);
+  return target_has(n.target, target_bit::kView);
 }
 
 bool is_pointwise_node(const Node& n) {
@@ -203,7 +205,7 @@ bool is_pointwise_node(const Node& n) {
     return false;
   if (n.tags)
     return std::find(n.tags->begin(), n.tags->end(), "pointwise") != n.tags->end();
-  return is_pointwise_target(n.target);
+  return target_has(n.target, target_bit::kPointwise);
 }
 
 } // namespace osched
