@@ -41,6 +41,12 @@ const Case kCases[] = {
     // all_reduce keeps the element count: 4x4 in, 4x8 out.
     {"collective_wrong_size.json",
      "node 'all_reduce': val: output has 32 elements, but all_reduce of this input gives 16"},
+    // group_size (4) disagrees with the declared group's two ranks.
+    {"group_size_mismatch.json",
+     "node 'all_reduce': group_size: 4 does not match process group '0' of 2 ranks"},
+    {"all_gather_wrong_size.json",
+     "node 'all_reduce': val: output has 16 elements, but all_gather of this input gives 32 (16 "
+     "input elements x group size 2)"},
     {"legacy_rank_out_of_range.json", "node 'all_reduce': ranks: rank 5 is out of range"},
     // Output indices are 32-bit in the model: a bigger one is refused, not wrapped.
     {"output_index_too_big.json", "node 'relu': args[0].index: must be below 2^31"},
@@ -111,4 +117,13 @@ TEST_CASE("a string argument above 1 MiB is refused, naming node and argument") 
   const std::string field = "args[" + std::to_string(n.args.size() - 1) + "]";
   CHECK_THROWS_WITH(osched::validate_graph(g),
                     Catch::Contains("node 'fwd_relu0': " + field + ": string of 1048577 bytes"));
+  // Inside a list, the path names the item.
+  n.args.back() = osched::Value();
+  n.args.back().kind = osched::Value::Kind::List;
+  n.args.back().list = {osched::Value::string("ok"),
+                        osched::Value::string(std::string((size_t{1} << 20) + 2, 's'))};
+  CHECK_THROWS_WITH(osched::validate_graph(g),
+                    Catch::Contains("node 'fwd_relu0': " + field + "[1]: string of 1048578 bytes"));
+  n.args.back().list = {osched::Value::string(std::string(size_t{1} << 20, 's'))};
+  CHECK_NOTHROW(osched::validate_graph(g));
 }

@@ -130,10 +130,8 @@ void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind,
     if (!in || !out)
       continue;
     int64_t want = *in;
-    std::string how = "its input's " + std::to_string(*in);
     if (kind == CollectiveKind::AllGather) {
       want = *in * group_size;
-      how = std::to_string(*in) + " input elements x group size " + std::to_string(group_size);
     } else if (kind == CollectiveKind::ReduceScatter) {
       if (*in % group_size != 0)
         throw GraphError(n.name, "args[0]",
@@ -141,13 +139,18 @@ void check_collective_sizes(const Graph& g, const Node& n, CollectiveKind kind,
                              " elements does not divide by group size " +
                              std::to_string(group_size));
       want = *in / group_size;
-      how = std::to_string(*in) + " input elements / group size " + std::to_string(group_size);
     }
-    if (*out != want)
-      throw GraphError(n.name, ins.size() > 1 ? "val[" + std::to_string(k) + "]" : "val",
-                       "output has " + std::to_string(*out) + " elements, but " +
-                           std::string(collective_kind_name(kind)) + " of this input gives " +
-                           std::to_string(want) + " (" + how + ")");
+    if (*out == want)
+      continue;
+    std::string how = "its input's " + std::to_string(*in);
+    if (kind == CollectiveKind::AllGather)
+      how = std::to_string(*in) + " input elements x group size " + std::to_string(group_size);
+    else if (kind == CollectiveKind::ReduceScatter)
+      how = std::to_string(*in) + " input elements / group size " + std::to_string(group_size);
+    throw GraphError(n.name, ins.size() > 1 ? "val[" + std::to_string(k) + "]" : "val",
+                     "output has " + std::to_string(*out) + " elements, but " +
+                         std::string(collective_kind_name(kind)) + " of this input gives " +
+                         std::to_string(want) + " (" + how + ")");
   }
 }
 
@@ -158,14 +161,28 @@ static std::string shown_name(const std::string& name) {
   return name.size() <= 64 ? name : name.substr(0, 64) + "...";
 }
 
+static bool has_long_string(const Value& v) {
+  if (v.kind == Value::Kind::String)
+    return v.s.size() > kMaxStringArgBytes;
+  if (v.kind == Value::Kind::List)
+    for (const Value& item : v.list)
+      if (has_long_string(item))
+        return true;
+  return false;
+}
+
+// Throws for the first over-long string in `v`, naming its path. The path
+// is built only then: building it for every argument of a million-node
+// graph costs more than the check.
 static void check_string_arg(const Node& n, const Value& v, const std::string& field) {
-  if (v.kind == Value::Kind::String && v.s.size() > kMaxStringArgBytes)
+  if (!has_long_string(v))
+    return;
+  if (v.kind == Value::Kind::String)
     throw GraphError(shown_name(n.name), field,
                      "string of " + std::to_string(v.s.size()) + " bytes is above the limit of " +
                          std::to_string(kMaxStringArgBytes));
-  if (v.kind == Value::Kind::List)
-    for (size_t i = 0; i < v.list.size(); ++i)
-      check_string_arg(n, v.list[i], field + "[" + std::to_string(i) + "]");
+  for (size_t i = 0; i < v.list.size(); ++i)
+    check_string_arg(n, v.list[i], field + "[" + std::to_string(i) + "]");
 }
 
 // Sizes that only hostile input reaches: node count, name and string lengths.
@@ -185,9 +202,11 @@ static void check_lengths(const Graph& g) {
     if (!name_ok(n.target))
       throw GraphError(n.name, "target", too_long);
     for (size_t i = 0; i < n.args.size(); ++i)
-      check_string_arg(n, n.args[i], "args[" + std::to_string(i) + "]");
+      if (has_long_string(n.args[i]))
+        check_string_arg(n, n.args[i], "args[" + std::to_string(i) + "]");
     for (const auto& [key, v] : n.kwargs)
-      check_string_arg(n, v, "kwargs." + key);
+      if (has_long_string(v))
+        check_string_arg(n, v, "kwargs." + key);
   }
 }
 
@@ -255,9 +274,10 @@ void validate_graph(const Graph& g, bool require_topological_order) {
     }
     if (is_collective_node(n)) {
       auto sig = collective_signature(n.target);
-      std::vector<int64_t> ranks;
-      std::string group_desc;
-      if (sig->ranks_pos >= 0) { // legacy form: the group is its rank list
+      std::vector<int64_t> legacy_ranks;
+      const std::vector<int64_t>* ranks = &legacy_ranks;
+      std::optional<std::string> group; // the declared group, for messages
+      if (sig->ranks_pos >= 0) {        // legacy form: the group is its rank list
         auto legacy = collective_ranks(n);
         if (!legacy)
           throw GraphError(n.name, "ranks", "missing or not a non-empty list of integers");
@@ -266,23 +286,22 @@ void validate_graph(const Graph& g, bool require_topological_order) {
           if (r < 0 || r >= g.world_size || !seen.insert(r).second)
             throw GraphError(n.name, "ranks",
                              "rank " + std::to_string(r) + " is out of range or listed twice");
-        ranks = *legacy;
-        group_desc = "the rank list";
+        legacy_ranks = std::move(*legacy);
       } else {
-        auto group = collective_group_name(n);
+        group = collective_group_name(n);
         if (!group)
           throw GraphError(n.name, "group_name", "missing or not a string");
         auto it = g.process_groups.find(*group);
         if (it == g.process_groups.end())
           throw GraphError(n.name, "group_name",
                            "process group '" + *group + "' is not declared in process_groups");
-        ranks = it->second.ranks;
-        group_desc = "process group '" + *group + "'";
+        ranks = &it->second.ranks;
       }
-      const auto group_size = static_cast<int64_t>(ranks.size());
+      const auto group_size = static_cast<int64_t>(ranks->size());
       if (auto gs = collective_group_size_arg(n); gs && *gs != group_size)
         throw GraphError(n.name, "group_size",
-                         std::to_string(*gs) + " does not match " + group_desc + " of " +
+                         std::to_string(*gs) + " does not match " +
+                             (group ? "process group '" + *group + "'" : "the rank list") + " of " +
                              std::to_string(group_size) + " ranks");
       if (n.args.empty() || !(n.args[0].is_ref() || n.args[0].kind == Value::Kind::List))
         throw GraphError(n.name, "args[0]", "a collective's input must be a node reference");
