@@ -98,6 +98,8 @@ TEST_CASE("target traits: cached answers equal the string tests") {
       CHECK(target_has(it, target_bit::kWait) == is_wait_target(t));
       CHECK(target_has(it, target_bit::kCollective) == collective_signature(t).has_value());
       CHECK(same(collective_signature(it), collective_signature(std::string_view(t))));
+      CHECK(target_has(it, target_bit::kCommNamespace) ==
+            (t.find("c10") != std::string::npos || t.find("_dtensor") != std::string::npos));
       CHECK((it.memo() & target_bit::kKnown) != 0);
     }
   }

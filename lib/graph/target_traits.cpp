@@ -37,6 +37,8 @@ uint32_t classify_target(const InternedString& target) {
     bits |= kGetitem;
   if (is_wait_target(t))
     bits |= kWait;
+  if (t.find("c10") != std::string_view::npos || t.find("_dtensor") != std::string_view::npos)
+    bits |= kCommNamespace;
   if (auto sig = collective_signature(t)) {
     bits |= kCollective;
     bits |= static_cast<uint32_t>(sig->kind) << kKindShift;

@@ -22,6 +22,9 @@ constexpr uint32_t kMetadata = 1u << 4;
 constexpr uint32_t kGetitem = 1u << 5;
 constexpr uint32_t kWait = 1u << 6;
 constexpr uint32_t kCollective = 1u << 7; // signature in bits 8-20
+// Mentions "c10" or "_dtensor": a communication op of some kind, recognised
+// or not (the scheduler never moves one onto a collective's path).
+constexpr uint32_t kCommNamespace = 1u << 21;
 } // namespace target_bit
 
 uint32_t classify_target(const InternedString& target);

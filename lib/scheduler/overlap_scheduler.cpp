@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "graph/collective.h"
+#include "graph/target_traits.h"
 #include "memory/memory_tracker.h"
 #include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
@@ -163,6 +164,7 @@ private:
     std::vector<NodeId> starts, ordered;
     std::vector<int32_t> idx;
     std::vector<char> is_descendant;
+    std::vector<NodeId> path; // scratch for the candidate being placed
   };
   std::vector<std::unique_ptr<Candidates>> candidates_;
   size_t depth_ = 0;
@@ -435,7 +437,8 @@ private:
         note(idx, ExposureReason::InFlightLimit, overlap);
         continue;
       }
-      std::vector<NodeId> path;
+      std::vector<NodeId>& path = cs.path;
+      path.clear();
       if (!find_schedulable_path(start, overlap, path, idx))
         continue;
       spdlog::debug("overlapping {} with {}", g_.nodes[start].name, g_.nodes[overlap].name);
@@ -488,8 +491,7 @@ private:
             break;
           default:
             // Other communication ops run from the main loop (as upstream).
-            if (g_.nodes[v].target.find("c10") != std::string::npos ||
-                g_.nodes[v].target.find("_dtensor") != std::string::npos)
+            if (target_has(g_.nodes[v].target, target_bit::kCommNamespace))
               return block(ExposureReason::PathComm, v);
           }
           path.push_back(v);
