@@ -1,5 +1,7 @@
 #include "graph/target_traits.h"
 
+#include <utility>
+
 #include "graph/op_table.h"
 
 namespace osched {
@@ -25,18 +27,14 @@ uint32_t classify_target(const InternedString& target) {
   using namespace target_bit;
   std::string_view t = target;
   uint32_t bits = kKnown;
-  if (is_compute_target(t))
-    bits |= kCompute;
-  if (is_view_target(t))
-    bits |= kView;
-  if (is_pointwise_target(t))
-    bits |= kPointwise;
-  if (is_metadata_target(t))
-    bits |= kMetadata;
-  if (is_getitem_target(t))
-    bits |= kGetitem;
-  if (is_wait_target(t))
-    bits |= kWait;
+  // Each class bit is the string test it replaces.
+  const std::pair<bool (*)(std::string_view), uint32_t> tests[] = {
+      {is_compute_target, kCompute},     {is_view_target, kView},
+      {is_pointwise_target, kPointwise}, {is_metadata_target, kMetadata},
+      {is_getitem_target, kGetitem},     {is_wait_target, kWait}};
+  for (const auto& [test, bit] : tests)
+    if (test(t))
+      bits |= bit;
   if (t.find("c10") != std::string_view::npos || t.find("_dtensor") != std::string_view::npos)
     bits |= kCommNamespace;
   if (auto sig = collective_signature(t)) {
