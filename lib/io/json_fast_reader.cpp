@@ -406,14 +406,8 @@ bool int_of(element e, int64_t& out) {
   return e.type() == element_type::INT64 && e.get_int64().get(out) == SUCCESS;
 }
 
-bool string_of(element e, std::string& out) {
-  std::string_view sv;
-  OSCHED_TRY(e.get_string().get(sv));
-  out.assign(sv.data(), sv.size());
-  return true;
-}
-
-bool string_of(element e, InternedString& out) {
+// Into a std::string or an InternedString.
+template <class Str> bool string_of(element e, Str& out) {
   std::string_view sv;
   OSCHED_TRY(e.get_string().get(sv));
   out = sv;
