@@ -592,6 +592,16 @@ TEST_CASE("name index: first of a repeated name, misses, and renumbering after a
   CHECK(index.insert_range(g.nodes, 3, 5) == 5);
   CHECK(index.size() == 4);
   CHECK(index.find(g.nodes, "a_long_name_that_is_not_inline_in_the_string") == NodeId{3});
+  // A reader's insert with the hash prefetch() gave behaves as insert().
+  NameIndex hashed;
+  hashed.reserve(g.nodes.size());
+  for (NodeId id = 0; id < 5; ++id) {
+    const uint32_t h = hashed.prefetch(g.nodes[static_cast<size_t>(id)].name);
+    CHECK(hashed.insert(g.nodes, id, h) == (id != 2)); // node 2 repeats "a"
+  }
+  CHECK(hashed.size() == 4);
+  CHECK(hashed.find(g.nodes, "a") == NodeId{0});
+  CHECK(hashed.find(g.nodes, "a_long_name_that_is_not_inline_in_the_string") == NodeId{3});
 }
 
 TEST_CASE("chunks rendered on two threads come out in order, errors stop both threads") {

@@ -34,6 +34,13 @@ bool NameIndex::insert(const std::vector<Node>& nodes, NodeId id) {
   return insert_hashed(nodes, id, hash_name(nodes[static_cast<size_t>(id)].name));
 }
 
+uint32_t NameIndex::prefetch(std::string_view name) const {
+  const uint32_t h = hash_name(name);
+  if (!slots_.empty())
+    __builtin_prefetch(&slots_[h & (slots_.size() - 1)], 1);
+  return h;
+}
+
 bool NameIndex::insert_hashed(const std::vector<Node>& nodes, NodeId id, uint32_t h) {
   const size_t mask = slots_.size() - 1;
   const std::string_view name = nodes[static_cast<size_t>(id)].name;

@@ -23,6 +23,13 @@ public:
   // Adds node `id` under its name; false (and nothing added) when the name
   // is there already. At most the reserved number of names.
   bool insert(const std::vector<Node>& nodes, NodeId id);
+  // A name's hash, its slot fetched into cache: readers call it as soon as a
+  // node's name is known and insert(nodes, id, hash) once the node is read,
+  // so the table's cache miss overlaps with reading the node.
+  uint32_t prefetch(std::string_view name) const;
+  bool insert(const std::vector<Node>& nodes, NodeId id, uint32_t hash) {
+    return insert_hashed(nodes, id, hash);
+  }
   // Adds nodes [lo, hi) in order, as insert() one by one would, up to the
   // first whose name is there already: its id is returned (hi when all were
   // added). The table is far larger than the caches, so slots are fetched a

@@ -10,6 +10,7 @@
 
 #include "graph/boxed_optional.h"
 #include "graph/dtype.h"
+#include "graph/inline_vector.h"
 #include "graph/interned_string.h"
 
 namespace osched {
@@ -37,9 +38,13 @@ struct Dim {
   int64_t hint_or_zero() const { return is_known() ? value : 0; }
 };
 
+// Shape or stride: up to rank 4 in place, so reading a graph allocates
+// nothing for its dims (a std::vector took a heap block for each).
+using DimVector = InlineVector<Dim, 4>;
+
 struct TensorMeta {
-  std::vector<Dim> shape;
-  std::vector<Dim> stride;
+  DimVector shape;
+  DimVector stride;
   InternedString device; // a few distinct values per graph
   DType dtype = DType::Float32;
   BoxedOptional<std::string> storage; // usually absent

@@ -476,6 +476,8 @@ private:
       if (key == "name") {
         bit = kName;
         ok = string_of(v, node.name) && !node.name.empty();
+        if (ok)
+          names_.named(current_);
       } else if (key == "op") {
         bit = kOp;
         std::string_view op;
@@ -635,7 +637,7 @@ private:
     return dim.value >= 0;
   }
 
-  static bool read_dims(element v, std::vector<Dim>& dims) {
+  static bool read_dims(element v, DimVector& dims) {
     if (v.type() != element_type::ARRAY)
       return false;
     simdjson::dom::array arr;

@@ -48,7 +48,7 @@ void append_value(std::string& out, const Value& v, const Graph& g) {
   }
 }
 
-void append_dims(std::string& out, const std::vector<Dim>& dims) {
+void append_dims(std::string& out, const DimVector& dims) {
   out += '[';
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i)

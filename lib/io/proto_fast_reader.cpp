@@ -226,6 +226,7 @@ private:
         if (!w.str(s) || s.empty())
           return false;
         n.name.assign(s);
+        names_.named(current_);
         break;
       case 2: {
         if (!w.str(s))

@@ -44,7 +44,17 @@ public:
 
   // Makes node `at`'s name visible to the nodes after it; false when the
   // name is there already.
-  bool add(NodeId at) { return names_.insert(nodes_, at); }
+  bool add(NodeId at) {
+    if (named_ == at)
+      return names_.insert(nodes_, at, name_hash_);
+    return names_.insert(nodes_, at);
+  }
+  // Node `at` has its name now: its slot in the table is fetched while the
+  // rest of the node is read (the table is far larger than the caches).
+  void named(NodeId at) {
+    name_hash_ = names_.prefetch(nodes_[static_cast<size_t>(at)].name);
+    named_ = at;
+  }
 
   // `out` becomes a reference of node `at` to `name` (output `index`, -1:
   // the whole value); false: unknown here and not deferrable.
@@ -93,6 +103,8 @@ private:
   bool defer_unknown_ = false;
   NameIndex names_; // of the nodes read so far
   NodeId lo_ = 0, hi_ = 0;
+  NodeId named_ = -1; // the node whose name's hash is name_hash_
+  uint32_t name_hash_ = 0;
   std::vector<NodeId> deferred_nodes_; // nodes with a reference by name
   std::vector<std::tuple<NodeId, size_t, std::string>> deferred_control_;
 };

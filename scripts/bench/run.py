@@ -7,7 +7,7 @@ and protobuf input, read and write MB/s, wall time and peak RSS, and
 the same run.
 
 usage: scripts/bench/run.py [OVERLAP_SCHED] [--sizes 10000,100000] [--families llama,2d,moe]
-                            [--bucketing] [--repeat 2]
+                            [--bucketing] [--one-core] [--repeat 2]
 
 Each row is the fastest of --repeat runs."""
 import argparse
@@ -28,6 +28,8 @@ ap.add_argument("tool", nargs="?", default=os.path.join(ROOT, "build", "overlap-
 ap.add_argument("--sizes", default="10000,100000")
 ap.add_argument("--families", default="llama,2d,moe")
 ap.add_argument("--bucketing", action="store_true", help="also --collective-bucketing --insert-overlap-deps")
+ap.add_argument("--one-core", action="store_true",
+                help="also run each graph pinned to one core (taskset -c 0): the rows marked '1 core'")
 ap.add_argument("--repeat", type=int, default=2,
                 help="runs per row; the fastest is shown (the first pays for pages the VM's host took back)")
 args = ap.parse_args()
@@ -54,9 +56,9 @@ with tempfile.TemporaryDirectory() as d:
     per_moe_layer = count_nodes(probe) / 4
 
 
-def schedule(path, out, extra):
-    cmd = ["/usr/bin/time", "-f", "RSS %M", args.tool, "schedule", path, "-o", out, "-q", "--timings",
-           "--report", out + ".report.json", *extra]
+def schedule(path, out, extra, pin=False):
+    cmd = ["/usr/bin/time", "-f", "RSS %M", *(["taskset", "-c", "0"] if pin else []), args.tool, "schedule",
+           path, "-o", out, "-q", "--timings", "--report", out + ".report.json", *extra]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -79,10 +81,14 @@ with tempfile.TemporaryDirectory() as d:
             first = len(rows)
             for fmt, path in (("json", src), ("pb", pb)):
                 mb = os.path.getsize(path) / 1e6
-                for label, extra in [("", [])] + ([("+bucket+deps", ["--collective-bucketing", "--insert-overlap-deps"])]
-                                                 if args.bucketing else []):
+                variants = [("", [], False)]
+                if args.bucketing:
+                    variants.append(("+bucket+deps", ["--collective-bucketing", "--insert-overlap-deps"], False))
+                if args.one_core:
+                    variants.append((" (1 core)", [], True))
+                for label, extra, pin in variants:
                     out = os.path.join(d, "out." + fmt)
-                    phases, wall, rss = min((schedule(path, out, extra) for _ in range(max(1, args.repeat))),
+                    phases, wall, rss = min((schedule(path, out, extra, pin) for _ in range(max(1, args.repeat))),
                                             key=lambda run: run[1])
                     out_mb = os.path.getsize(out) / 1e6
                     rows.append([family + label, nodes, fmt, mb, phases, wall, rss, out_mb, None])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Speed benchmark table (scripts/bench/run.py); not part of the test suite.
-# Usage: scripts/bench/run.sh [--sizes 10000,100000,1000000] [--families llama,2d,moe] [--bucketing] [--repeat 2]
+# Usage: scripts/bench/run.sh [--sizes 10000,100000,1000000] [--families llama,2d,moe] [--bucketing] [--one-core] [--repeat 2]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 exec python3 scripts/bench/run.py build/overlap-sched "$@"
