@@ -418,3 +418,16 @@ TEST_CASE("escape and the UTF-8 check agree on what is UTF-8") {
   CHECK(invalid_utf8_offset("\xe2\x82") == 0);
   CHECK(escape_line("\xff") == "\\xFF");
 }
+
+TEST_CASE("import-fx: a negative storage_offset in load_args is an error on its line") {
+  std::string text = read_text(source_path("testdata/fx/repro_load_args.py"));
+  const std::string leaf = "reader.tensor(buf0, (128, 512), is_leaf=True)";
+  const size_t at = text.find(leaf);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, leaf.size(), "reader.tensor(buf0, (128, 512), storage_offset=-4, is_leaf=True)");
+  const std::string err = import_error(text);
+  CHECK(err.find("g.py:48: load_args: negative storage_offset -4") != std::string::npos);
+  // Zero and positive offsets are kept.
+  text.replace(text.find("storage_offset=-4"), 17, "storage_offset=16");
+  CHECK(import_error(text).empty());
+}

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/boxed_json.h"
 #include "graph/boxed_optional.h"
 #include "graph/name_index.h"
 #include "graph/tensor_meta.h"
@@ -49,8 +50,8 @@ struct Node {
   // Arguments written in place, as the exporter states them; absent: the
   // built-in table of mutating ops decides (graph/mutation.h).
   BoxedOptional<std::vector<MutatedArg>> mutates;
-  nlohmann::json meta;  // null when absent
-  nlohmann::json extra; // unknown fields (null when none)
+  BoxedJson meta;  // null when absent
+  BoxedJson extra; // unknown fields (null when none)
   NodeOp op = NodeOp::CallFunction;
   ValKind val_kind = ValKind::Null;
   std::optional<bool> is_view;

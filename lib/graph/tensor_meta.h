@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/boxed_json.h"
 #include "graph/boxed_optional.h"
+#include "graph/count_optional.h"
 #include "graph/dtype.h"
 #include "graph/inline_vector.h"
 #include "graph/interned_string.h"
@@ -48,9 +50,9 @@ struct TensorMeta {
   InternedString device; // a few distinct values per graph
   DType dtype = DType::Float32;
   BoxedOptional<std::string> storage; // usually absent
-  std::optional<int64_t> storage_offset;
-  std::optional<int64_t> storage_bytes;
-  nlohmann::json extra; // unknown fields, kept on round trip (null when none)
+  CountOptional storage_offset;
+  CountOptional storage_bytes;
+  BoxedJson extra; // unknown fields, kept on round trip (null when none)
 
   int64_t numel() const;
   // Bytes of the elements (numel × itemsize).

@@ -151,8 +151,11 @@ private:
           m.dtype = *dt;
         }
         if (const FxExpr* off = call_arg(c, 99, "storage_offset");
-            off && off->kind == FxExpr::Kind::Int && off->i != 0)
+            off && off->kind == FxExpr::Kind::Int && off->i != 0) {
+          if (off->i < 0)
+            fail(a.line, "load_args: negative storage_offset " + std::to_string(off->i));
           m.storage_offset = off->i;
+        }
         m.device = it->second.device;
         order.push_back(a.comment);
         metas.push_back(std::move(m));
@@ -548,8 +551,6 @@ private:
               fail(lines_[i], "node '" + escape_quoted(n.name) + "': negative " +
                                   (dims == &m.shape ? "size " : "stride ") + dim_text(d) + " = " +
                                   std::to_string(d.value));
-        if (m.storage_offset && *m.storage_offset < 0)
-          fail(lines_[i], "node '" + escape_quoted(n.name) + "': negative storage_offset");
       }
     }
   }

@@ -337,15 +337,18 @@ private:
       else
         throw GraphError(node_name_, field + ".storage", "must be a string or integer id");
     }
+    // Checked before they are stored: a negative count would read as absent.
     if (m.contains("storage_offset")) {
-      t.storage_offset = as_int(m["storage_offset"], node_name_, field + ".storage_offset");
-      if (*t.storage_offset < 0)
+      const int64_t offset = as_int(m["storage_offset"], node_name_, field + ".storage_offset");
+      if (offset < 0)
         throw GraphError(node_name_, field + ".storage_offset", "negative");
+      t.storage_offset = offset;
     }
     if (m.contains("storage_bytes")) {
-      t.storage_bytes = as_int(m["storage_bytes"], node_name_, field + ".storage_bytes");
-      if (*t.storage_bytes < 0)
+      const int64_t bytes = as_int(m["storage_bytes"], node_name_, field + ".storage_bytes");
+      if (bytes < 0)
         throw GraphError(node_name_, field + ".storage_bytes", "negative");
+      t.storage_bytes = bytes;
     }
     for (const auto& [k, v] : m.items())
       if (!kMetaKeys.count(k))
