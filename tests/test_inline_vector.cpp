@@ -28,7 +28,7 @@ TEST_CASE("inline vector: in place up to its capacity, on the heap past it, same
     REQUIRE(as_vector(v) == want);
   }
   CHECK(v.capacity() >= 9);
-  CHECK(v.front() == 0);
+  CHECK(v[0] == 0);
   CHECK(v.back() == 80);
 
   // Copies and moves, from the heap and from in place.

@@ -25,7 +25,6 @@ public:
   using const_iterator = const T*;
 
   InlineVector() = default;
-  InlineVector(size_t n, const T& v) { resize(n, v); }
   InlineVector(std::initializer_list<T> items) { assign(items.begin(), items.end()); }
   template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
   InlineVector(It first, It last) {
@@ -62,15 +61,13 @@ public:
   bool empty() const { return size_ == 0; }
   size_t capacity() const { return cap_; }
   T* data() { return on_heap() ? heap_ : in_place(); }
-  const T* data() const { return on_heap() ? heap_ : const_cast<InlineVector*>(this)->in_place(); }
+  const T* data() const { return on_heap() ? heap_ : in_place(); }
   T* begin() { return data(); }
   T* end() { return data() + size_; }
   const T* begin() const { return data(); }
   const T* end() const { return data() + size_; }
   T& operator[](size_t i) { return data()[i]; }
   const T& operator[](size_t i) const { return data()[i]; }
-  T& front() { return data()[0]; }
-  const T& front() const { return data()[0]; }
   T& back() { return data()[size_ - 1]; }
   const T& back() const { return data()[size_ - 1]; }
 
@@ -94,7 +91,6 @@ public:
     push_back(T{std::forward<A>(args)...});
     return back();
   }
-  void pop_back() { --size_; }
   void resize(size_t n, const T& v = T{}) {
     reserve(n);
     std::fill(data() + std::min<size_t>(size_, n), data() + n, v);
@@ -147,6 +143,7 @@ public:
 private:
   bool on_heap() const { return cap_ > kInline; }
   T* in_place() { return std::launder(reinterpret_cast<T*>(raw_)); }
+  const T* in_place() const { return std::launder(reinterpret_cast<const T*>(raw_)); }
   void release() {
     if (on_heap())
       delete[] heap_;
