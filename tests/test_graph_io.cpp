@@ -122,7 +122,9 @@ TEST_CASE("the direct node writer prints exactly what the JSON tree prints") {
   d.extra = {{"zz", 1}, {"aa", {1, 2}}};
   same(d, g);
   Node e = b;
-  e.val[0]->extra = {{"requires_grad", true}};
+  TensorMeta with_extra = *e.val[0];
+  with_extra.extra = {{"requires_grad", true}};
+  e.val[0] = with_extra;
   same(e, g);
   Node f = b;
   f.val_kind = ValKind::Single;
@@ -446,8 +448,11 @@ TEST_CASE("protobuf: the direct path writes and reads what the general path does
   CHECK(outcome(later, false) == outcome(later, true));
   Graph negative = g;
   for (auto& node : negative.nodes)
-    if (node.output())
-      node.val[0]->shape[0].value = -1;
+    if (node.output()) {
+      TensorMeta m = *node.val[0];
+      m.shape[0].value = -1;
+      node.val[0] = m;
+    }
   const std::string neg = graph_to_proto_bytes(negative);
   CHECK(outcome(neg, false).rfind("error: ", 0) == 0);
   CHECK(outcome(neg, false) == outcome(neg, true));
@@ -496,11 +501,13 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
   n.control_deps = {0, 2};
   for (Node& node : g.nodes)
     if (node.output()) {
-      node.val[0]->storage = "s0";
-      node.val[0]->storage_offset = 4;
-      node.val[0]->storage_bytes = 1 << 20;
-      node.val[0]->shape.insert(node.val[0]->shape.begin(), Dim{8, intern_symbol("s0"), true});
-      node.val[0]->stride.insert(node.val[0]->stride.begin(), Dim{0, intern_symbol("u0"), false});
+      TensorMeta m = *node.val[0];
+      m.storage = "s0";
+      m.storage_offset = 4;
+      m.storage_bytes = 1 << 20;
+      m.shape.insert(m.shape.begin(), Dim{8, intern_symbol("s0"), true});
+      m.stride.insert(m.stride.begin(), Dim{0, intern_symbol("u0"), false});
+      node.val[0] = m;
     }
   g.nodes[1].val_kind = ValKind::List;
   g.nodes[1].val.push_back(std::nullopt);

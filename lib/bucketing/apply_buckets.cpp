@@ -201,7 +201,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       const TensorMeta* o = w.output();
       out_metas.push_back(o);
       out_numels.push_back(o ? o->numel() : 0);
-      split.val.push_back(o ? std::optional<TensorMeta>(*o) : std::nullopt);
+      split.val.push_back(o ? MetaRef(*o) : MetaRef());
       start_names.push_back(s.name);
       wait_names.push_back(w.name);
       member_names.push_back(s.name);

@@ -13,6 +13,7 @@
 
 #include "graph/boxed_json.h"
 #include "graph/boxed_optional.h"
+#include "graph/meta_ref.h"
 #include "graph/name_index.h"
 #include "graph/tensor_meta.h"
 #include "graph/value.h"
@@ -44,7 +45,7 @@ struct Node {
   InternedString target; // a few hundred distinct values per graph
   std::vector<Value> args;
   BoxedVector<std::pair<std::string, Value>> kwargs; // sorted by key; usually none
-  std::vector<std::optional<TensorMeta>> val;        // one entry for Single
+  MetaList val;                                      // one entry for Single
   BoxedVector<NodeId> control_deps;                  // usually none
   BoxedOptional<std::vector<std::string>> tags;
   // Arguments written in place, as the exporter states them; absent: the
@@ -56,9 +57,7 @@ struct Node {
   ValKind val_kind = ValKind::Null;
   std::optional<bool> is_view;
 
-  const TensorMeta* output(size_t i = 0) const {
-    return i < val.size() && val[i] ? &*val[i] : nullptr;
-  }
+  const TensorMeta* output(size_t i = 0) const { return i < val.size() ? val[i].get() : nullptr; }
   const Value* kwarg(std::string_view key) const;
 };
 

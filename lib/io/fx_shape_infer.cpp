@@ -94,7 +94,8 @@ InferredVal single(TensorMeta m) {
 InferredVal multi(std::vector<std::optional<TensorMeta>> metas) {
   InferredVal r;
   r.kind = ValKind::List;
-  r.val = std::move(metas);
+  for (const auto& m : metas)
+    r.val.push_back(m);
   return r;
 }
 

@@ -14,7 +14,7 @@ namespace osched {
 
 struct InferredVal {
   ValKind kind = ValKind::Single;
-  std::vector<std::optional<TensorMeta>> val;
+  MetaList val;
 };
 
 // `n` is not yet in `g`; its arguments reference nodes of `g`. A size given

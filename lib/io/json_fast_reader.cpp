@@ -737,7 +737,11 @@ private:
       return true;
     if (v.type() == element_type::OBJECT) {
       node.val_kind = ValKind::Single;
-      return read_meta(v, node.val.emplace_back().emplace());
+      TensorMeta m;
+      if (!read_meta(v, m))
+        return false;
+      node.val.push_back(m);
+      return true;
     }
     if (v.type() != element_type::ARRAY)
       return false;
@@ -745,9 +749,14 @@ private:
     simdjson::dom::array arr;
     OSCHED_TRY(v.get_array().get(arr));
     for (element x : arr) {
-      auto& slot = node.val.emplace_back();
-      if (x.type() != element_type::NULL_VALUE && !read_meta(x, slot.emplace()))
+      if (x.type() == element_type::NULL_VALUE) {
+        node.val.emplace_back();
+        continue;
+      }
+      TensorMeta m;
+      if (!read_meta(x, m))
         return false;
+      node.val.push_back(m);
     }
     return true;
   }

@@ -255,7 +255,7 @@ private:
           return false;
         break;
       case 7:
-        if (!w.len(sub) || !read_maybe_meta(sub, n.val.emplace_back()))
+        if (!w.len(sub) || !read_maybe_meta(sub, n.val))
           return false;
         break;
       case 8:
@@ -426,13 +426,18 @@ private:
   }
 
   // MaybeTensorMeta: 1 meta (absent: a null entry).
-  bool read_maybe_meta(Wire w, std::optional<TensorMeta>& slot) {
-    if (w.done())
+  bool read_maybe_meta(Wire w, MetaList& val) {
+    if (w.done()) {
+      val.emplace_back();
       return true;
+    }
     uint32_t f = 0, t = 0;
     Wire sub;
-    return w.tag(f, t) && f == 1 && t == kLen && w.len(sub) && w.done() &&
-           read_meta(sub, slot.emplace());
+    TensorMeta m;
+    if (!w.tag(f, t) || f != 1 || t != kLen || !w.len(sub) || !w.done() || !read_meta(sub, m))
+      return false;
+    val.push_back(m);
+    return true;
   }
 
   // TensorMeta: 1 shape, 2 stride, 3 dtype, 4 device, 5 storage,
