@@ -10,6 +10,7 @@
 #include <simdjson.h>
 
 #include "io/range_names.h"
+#include "io/sized_nodes.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -832,7 +833,7 @@ std::optional<FastNodes> read_nodes_fast(const char* text, size_t size, size_t c
   FastNodes out;
   out.array_begin = split->array_begin;
   out.array_end = split->array_end;
-  out.nodes.resize(split->elements.size());
+  size_nodes(out.nodes, split->elements.size(), split->elements.size() >= parallel_min_nodes);
   std::optional<NameIndex> names =
       read_node_spans(split->elements, parallel_min_nodes, done_with, [&](bool defer_unknown) {
         return NodeReader(out.nodes, text, defer_unknown);

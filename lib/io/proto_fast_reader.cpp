@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "io/sized_nodes.h"
+
 namespace osched {
 namespace {
 
@@ -595,7 +597,7 @@ read_proto_nodes_fast(std::string_view bytes, size_t parallel_min_nodes,
                         static_cast<size_t>(w.at() - field_start));
     }
   }
-  out.nodes.resize(spans.size());
+  size_nodes(out.nodes, spans.size(), spans.size() >= parallel_min_nodes);
   std::optional<NameIndex> names =
       read_node_spans(spans, parallel_min_nodes, done_with, [&](bool defer_unknown) {
         return NodeDecoder(out.nodes, base, defer_unknown);
