@@ -105,7 +105,7 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
   auto peak_of = [](const Graph& g) {
     std::vector<NodeId> identity(g.nodes.size());
     std::iota(identity.begin(), identity.end(), 0);
-    return memory_profile(build_storage_map(g), identity).peak;
+    return memory_peak(build_storage_map(g), identity);
   };
   // The result's peak (unless the budget check measured it already) and
   // its simulation are independent reads of the final graph: on two

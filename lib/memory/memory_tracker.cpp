@@ -51,6 +51,7 @@ MemoryProfile memory_profile(const StorageMap& map, const std::vector<NodeId>& o
   MemoryProfile p;
   p.peak = p.peak_during = t.current_bytes();
   p.after_node.reserve(order.size());
+  p.during_node.reserve(order.size());
   for (NodeId n : order) {
     t.schedule(n);
     p.after_node.push_back(t.current_bytes());
@@ -59,6 +60,16 @@ MemoryProfile memory_profile(const StorageMap& map, const std::vector<NodeId>& o
   }
   p.peak_during = t.peak_bytes();
   return p;
+}
+
+int64_t memory_peak(const StorageMap& map, const std::vector<NodeId>& order) {
+  MemoryTracker t(map);
+  int64_t peak = t.current_bytes();
+  for (NodeId n : order) {
+    t.schedule(n);
+    peak = std::max(peak, t.current_bytes());
+  }
+  return peak;
 }
 
 } // namespace osched

@@ -48,5 +48,7 @@ struct MemoryProfile {
   int64_t peak_during = 0; // the most while any node runs
 };
 MemoryProfile memory_profile(const StorageMap& map, const std::vector<NodeId>& order);
+// memory_profile(map, order).peak, without the per-node vectors.
+int64_t memory_peak(const StorageMap& map, const std::vector<NodeId>& order);
 
 } // namespace osched

@@ -535,7 +535,7 @@ private:
       r.order.push_back(output);
     r.original_peak_bytes = a_.original_peak;
     // Measured on the order as written, so the report's peak is the output's.
-    r.scheduled_peak_bytes = memory_profile(a_.storages, r.order).peak;
+    r.scheduled_peak_bytes = memory_peak(a_.storages, r.order);
     r.memory_budget_bytes = budget_;
     r.wasted_compute_ms = wasted_compute_;
     for (size_t k = 0; k < refusals_.size(); ++k)

@@ -148,7 +148,7 @@ RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
   SimulationResult sim = simulate_step(plan, order);
   r.step_ms_before = sim.step_ms;
   double best = sim.step_ms;
-  r.peak_bytes = memory_profile(a.storages, order).peak;
+  r.peak_bytes = memory_peak(a.storages, order);
   std::vector<NodeId> trial;
   // Candidates differ from `order` only within the positions moved over.
   PrefixSimulator prefix(plan);
@@ -160,7 +160,7 @@ RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
     const double step = prefix.step_ms(trial, first, last);
     if (step >= best - 1e-9)
       return false;
-    const int64_t peak = memory_profile(a.storages, trial).peak;
+    const int64_t peak = memory_peak(a.storages, trial);
     if (peak > memory_limit)
       return false;
     order.swap(trial);
