@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -108,4 +109,35 @@ TEST_CASE("meta ref: threads interning the same metas get the same copies") {
     CHECK(got[t] == got[t % 2]);
   for (int i = 0; i < kShapes; ++i)
     CHECK(got[0][i] != got[1][i]);
+}
+
+TEST_CASE("interned strings and symbols: many distinct values from two threads, one entry each") {
+  // Placeholders' targets are unique names: tens of thousands of misses,
+  // which grow the interning tables while another thread reads them.
+  constexpr int kNames = 20000;
+  auto name = [](int i) { return "interning_test_placeholder_" + std::to_string(i); };
+  std::vector<InternedString> a(kNames), b(kNames);
+  std::vector<int32_t> sa(kNames), sb(kNames);
+  std::thread other([&] {
+    for (int i = kNames - 1; i >= 0; --i) {
+      b[i] = name(i);
+      sb[i] = intern_symbol("sym_" + name(i));
+    }
+  });
+  for (int i = 0; i < kNames; ++i) {
+    a[i] = name(i);
+    sa[i] = intern_symbol("sym_" + name(i));
+  }
+  other.join();
+  size_t mismatched = 0;
+  for (int i = 0; i < kNames; ++i) {
+    mismatched += !(a[i] == b[i]) || a[i].str() != name(i) || sa[i] != sb[i] ||
+                  symbol_name(sa[i]) != "sym_" + name(i);
+    mismatched += i > 0 && (a[i] == a[i - 1] || sa[i] == sa[i - 1]);
+  }
+  CHECK(mismatched == 0);
+  // Asked again (now from each thread's cache, or the tables), the same.
+  CHECK(InternedString(name(7)) == a[7]);
+  CHECK(intern_symbol("sym_" + name(7)) == sa[7]);
+  CHECK(symbol_name(-1).empty());
 }

@@ -72,15 +72,30 @@ std::array<Shard, kShards>& shards() {
 
 const TensorMeta& intern_meta(const TensorMeta& m) {
   const uint64_t h = hash_meta(m);
+  // A per-thread cache answers repeats without a lock: the few dozen metas
+  // of a graph come back on every node, on two reader threads at once.
+  struct Cached {
+    uint64_t hash = 0;
+    const TensorMeta* meta = nullptr;
+  };
+  constexpr size_t kSlots = 256;
+  thread_local Cached cache[kSlots];
+  Cached& slot = cache[h & (kSlots - 1)];
+  if (slot.meta && slot.hash == h && same_meta(*slot.meta, m))
+    return *slot.meta;
   Shard& shard = shards()[(h >> 59) % kShards];
   std::lock_guard<std::mutex> lock(shard.mu);
+  const TensorMeta* found = nullptr;
   auto [first, last] = shard.by_hash.equal_range(h);
-  for (auto it = first; it != last; ++it)
+  for (auto it = first; it != last && !found; ++it)
     if (same_meta(*it->second, m))
-      return *it->second;
-  const TensorMeta& kept = shard.store.emplace_back(m);
-  shard.by_hash.emplace(h, &kept);
-  return kept;
+      found = it->second;
+  if (!found) {
+    found = &shard.store.emplace_back(m);
+    shard.by_hash.emplace(h, found);
+  }
+  slot = {h, found};
+  return *found;
 }
 
 size_t interned_meta_count() {

@@ -1,8 +1,11 @@
 #include "graph/tensor_meta.h"
 
 #include <deque>
+#include <functional>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace osched {
 
@@ -18,12 +21,25 @@ SymbolTable& symbols() {
 }
 } // namespace
 
-int32_t intern_symbol(const std::string& name) {
+int32_t intern_symbol(std::string_view name) {
+  // Per-thread caches answer repeats without the lock: a graph with
+  // symbolic sizes names the same few symbols in millions of dims, read and
+  // written on two threads at once.
+  struct Cached {
+    const std::string* name = nullptr;
+    int32_t id = -1;
+  };
+  constexpr size_t kSlots = 256;
+  thread_local Cached cache[kSlots];
+  Cached& slot = cache[std::hash<std::string_view>{}(name) & (kSlots - 1)];
+  if (slot.name && *slot.name == name)
+    return slot.id;
   SymbolTable& t = symbols();
   std::lock_guard<std::mutex> lock(t.mu);
-  auto [it, fresh] = t.ids.emplace(name, static_cast<int32_t>(t.names.size()));
+  auto [it, fresh] = t.ids.emplace(std::string(name), static_cast<int32_t>(t.names.size()));
   if (fresh)
-    t.names.push_back(name);
+    t.names.emplace_back(name);
+  slot = {&t.names[static_cast<size_t>(it->second)], it->second};
   return it->second;
 }
 
@@ -31,9 +47,21 @@ const std::string& symbol_name(int32_t id) {
   static const std::string none;
   if (id < 0)
     return none;
-  SymbolTable& t = symbols();
-  std::lock_guard<std::mutex> lock(t.mu);
-  return t.names[static_cast<size_t>(id)];
+  // Names never move (a deque), so each thread keeps what it has looked up.
+  thread_local std::vector<const std::string*> known;
+  const size_t at = static_cast<size_t>(id);
+  if (at < known.size() && known[at])
+    return *known[at];
+  const std::string* found = nullptr;
+  {
+    SymbolTable& t = symbols();
+    std::lock_guard<std::mutex> lock(t.mu);
+    found = &t.names[at];
+  }
+  if (known.size() <= at)
+    known.resize(at + 1, nullptr);
+  known[at] = found;
+  return *found;
 }
 
 int64_t TensorMeta::numel() const {

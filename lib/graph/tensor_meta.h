@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,7 +20,7 @@ namespace osched {
 
 // Symbol names are interned once per process, so a dim stays 16 bytes
 // (graphs hold millions of them).
-int32_t intern_symbol(const std::string& name);
+int32_t intern_symbol(std::string_view name);
 const std::string& symbol_name(int32_t id);
 
 // A dimension: a concrete integer or a symbol with an optional hint.
