@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <system_error>
 #include <thread>
 
 #ifndef MADV_POPULATE_WRITE
@@ -20,7 +21,13 @@ constexpr size_t kParallelMinBytes = size_t{16} << 20;
 void size_nodes(std::vector<Node>& nodes, size_t n, bool parallel) {
   nodes.reserve(n);
   const size_t bytes = n * sizeof(Node);
-  std::thread helper;
+  struct Joined { // joined on every way out, also when a constructor throws
+    std::thread t;
+    ~Joined() {
+      if (t.joinable())
+        t.join();
+    }
+  } helper;
   if (parallel && bytes >= kParallelMinBytes) {
     const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
     const uintptr_t begin = reinterpret_cast<uintptr_t>(nodes.data());
@@ -28,13 +35,16 @@ void size_nodes(std::vector<Node>& nodes, size_t n, bool parallel) {
     const uintptr_t hi = (begin + bytes) & ~(page - 1);
     // Only asks the kernel for pages of memory the vector owns; the bytes
     // stay as they are (zero, or the constructors' writes).
-    if (lo < hi)
-      helper = std::thread(
-          [lo, hi] { madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE); });
+    if (lo < hi) {
+      try {
+        helper.t = std::thread(
+            [lo, hi] { madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE); });
+      } catch (const std::system_error&) {
+        // No thread to spare: the constructors fault the pages in alone.
+      }
+    }
   }
   nodes.resize(n);
-  if (helper.joinable())
-    helper.join();
 }
 
 } // namespace osched
