@@ -98,13 +98,4 @@ const TensorMeta& intern_meta(const TensorMeta& m) {
   return *found;
 }
 
-size_t interned_meta_count() {
-  size_t n = 0;
-  for (Shard& s : shards()) {
-    std::lock_guard<std::mutex> lock(s.mu);
-    n += s.store.size();
-  }
-  return n;
-}
-
 } // namespace osched

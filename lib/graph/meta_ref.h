@@ -14,7 +14,6 @@ namespace osched {
 // on a 1M-node graph that is ~200 MB less to allocate and touch. Thread-safe;
 // interned metas live until the process exits.
 const TensorMeta& intern_meta(const TensorMeta& m);
-size_t interned_meta_count();
 
 // One output's metadata, or none: an optional<TensorMeta> that points at an
 // interned copy. Read-only; to change a meta, copy it, edit the copy and
