@@ -518,6 +518,45 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
   CHECK(fast_nodes(pb, 2) == one);
   CHECK(graph_to_proto_bytes(graph_from_proto_bytes(pb)) == pb);
 
+  // The reader decodes each distinct meta's bytes once: metas repeated and
+  // metas one field apart (the storage offset, a dim's symbol) read as the
+  // general path reads them, and a meta it rejects is rejected every time.
+  Graph apart = g;
+  int k = 0;
+  for (Node& node : apart.nodes)
+    if (node.output()) {
+      TensorMeta m = *node.val[0];
+      m.storage_offset = 4 + (k % 3 == 0);
+      if (k % 4 == 1)
+        m.shape[0].sym_id = intern_symbol("s1");
+      node.val[0] = m;
+      ++k;
+    }
+  REQUIRE(k >= 4);
+  const std::string apart_pb = graph_to_proto_bytes(apart);
+  const std::string apart_one = fast_nodes(apart_pb, SIZE_MAX);
+  CHECK(apart_one != "declined");
+  CHECK(apart_one == general_nodes(apart_pb));
+  CHECK(apart_one != one);
+  {
+    std::optional<ProtoFastNodes> f = read_proto_nodes_fast(apart_pb, SIZE_MAX);
+    REQUIRE(f);
+    for (size_t i = 0; i < apart.nodes.size(); ++i)
+      if (apart.nodes[i].output()) {
+        CHECK(f->nodes[i].val[0] == apart.nodes[i].val[0]); // the same interned meta
+      }
+  }
+  Graph mismatched = apart;
+  for (Node& node : mismatched.nodes)
+    if (node.output()) {
+      TensorMeta m = *node.val[0];
+      m.stride.resize(m.stride.size() - 1); // shape and stride of different lengths
+      node.val[0] = m;
+    }
+  const std::string mismatched_pb = graph_to_proto_bytes(mismatched);
+  CHECK(fast_nodes(mismatched_pb, SIZE_MAX) == "declined");
+  CHECK(fast_nodes(mismatched_pb, 2) == "declined");
+
   // Declined, read by the general path instead: a name in both halves, a
   // forward reference, a non-ASCII string, an unknown field, a repeated
   // singular field, embedded JSON. graph_from_proto_bytes still answers as

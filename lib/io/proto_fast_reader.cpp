@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <limits>
+#include <string>
+#include <unordered_map>
 
 #include "io/sized_nodes.h"
 
@@ -197,6 +200,9 @@ private:
   RangeNames names_;
   InternedString last_device_;
   NodeId current_ = 0;
+  static constexpr size_t kMaxSeenMetas = 4096;
+  std::deque<std::string> seen_meta_keys_; // stable: the map's keys view them
+  std::unordered_map<std::string_view, MetaRef> seen_metas_;
 
   // Node: 1 name, 2 op, 3 target, 4 args, 5 kwargs, 6 val_kind, 7 val,
   // 8 has_tags, 9 tags, 10 is_view, 11 control_deps, 12 meta_json,
@@ -427,10 +433,18 @@ private:
     return read_value(value, kv.second);
   }
 
-  // MaybeTensorMeta: 1 meta (absent: a null entry).
+  // MaybeTensorMeta: 1 meta (absent: a null entry). A graph repeats a few
+  // dozen metas, and equal bytes decode to the same meta: bytes seen before
+  // are answered from a cache without decoding, hashing dims or interning.
   bool read_maybe_meta(Wire w, MetaList& val) {
     if (w.done()) {
       val.emplace_back();
+      return true;
+    }
+    const std::string_view bytes(reinterpret_cast<const char*>(w.at()),
+                                 static_cast<size_t>(w.end() - w.at()));
+    if (auto hit = seen_metas_.find(bytes); hit != seen_metas_.end()) {
+      val.push_back(hit->second);
       return true;
     }
     uint32_t f = 0, t = 0;
@@ -438,7 +452,12 @@ private:
     TensorMeta m;
     if (!w.tag(f, t) || f != 1 || t != kLen || !w.len(sub) || !w.done() || !read_meta(sub, m))
       return false;
-    val.push_back(m);
+    const MetaRef ref(m);
+    val.push_back(ref);
+    // Keys are copies: the input's pages may be let go (done_with). A graph
+    // of all-different metas stops filling the cache at its cap.
+    if (seen_metas_.size() < kMaxSeenMetas)
+      seen_metas_.emplace(seen_meta_keys_.emplace_back(bytes), ref);
     return true;
   }
 
@@ -575,9 +594,18 @@ read_proto_nodes_fast(std::string_view bytes, size_t parallel_min_nodes,
   if (bytes.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
     return std::nullopt; // past protobuf's own limit: the message readers' error
   ProtoFastNodes out;
-  // The nodes' spans; the other top-level fields, copied as they are, make
-  // the header message.
-  std::vector<std::pair<size_t, size_t>> spans;
+  // The nodes' spans, counted first so the list is allocated once (8 bytes
+  // a node: protobuf input is under 2 GiB); the other top-level fields,
+  // copied as they are, make the header message.
+  size_t node_count = 0;
+  for (Wire w(base, base + bytes.size()); !w.done();) {
+    uint32_t f = 0, t = 0;
+    if (!w.tag(f, t) || !w.skip(t))
+      return std::nullopt;
+    node_count += f == field::kGraphNodes && t == kLen;
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> spans;
+  spans.reserve(node_count);
   Wire w(base, base + bytes.size());
   while (!w.done()) {
     const uint8_t* field_start = w.at();
@@ -588,8 +616,8 @@ read_proto_nodes_fast(std::string_view bytes, size_t parallel_min_nodes,
       Wire node;
       if (!w.len(node))
         return std::nullopt;
-      spans.emplace_back(static_cast<size_t>(node.at() - base),
-                         static_cast<size_t>(node.end() - base));
+      spans.emplace_back(static_cast<uint32_t>(node.at() - base),
+                         static_cast<uint32_t>(node.end() - base));
     } else {
       if (!w.skip(t))
         return std::nullopt;

@@ -109,17 +109,18 @@ private:
   std::vector<std::tuple<NodeId, size_t, std::string>> deferred_control_;
 };
 
-// Reads the nodes whose input bytes are `spans` (in node order, sorted) into
+// Reads the nodes whose input bytes are `spans` ([first, second) pairs of
+// offsets, in node order, sorted) into
 // `nodes` (sized for them) with `make_reader(defer_unknown)`'s readers, whose
 // `read(begin, end, at)` reads one node and whose `names()` is its
 // RangeNames; at least `parallel_min_nodes` nodes: the second half of the
 // bytes on another thread, joined by resolving its references to the first
 // half (the same model either way). The names of all nodes, or nullopt when
 // a reader gave up.
-template <typename MakeReader>
-std::optional<NameIndex>
-read_node_spans(const std::vector<std::pair<size_t, size_t>>& spans, size_t parallel_min_nodes,
-                const std::function<void(size_t, size_t)>& done_with, MakeReader make_reader) {
+template <typename Span, typename MakeReader>
+std::optional<NameIndex> read_node_spans(const std::vector<Span>& spans, size_t parallel_min_nodes,
+                                         const std::function<void(size_t, size_t)>& done_with,
+                                         MakeReader make_reader) {
   auto read_range = [&](auto& reader, size_t lo, size_t hi, size_t names) {
     reader.names().reserve(names);
     reader.names().set_range(static_cast<NodeId>(lo), static_cast<NodeId>(hi));
@@ -138,10 +139,11 @@ read_node_spans(const std::vector<std::pair<size_t, size_t>>& spans, size_t para
   };
   const size_t n = spans.size();
   if (n >= 2 && n >= parallel_min_nodes) {
-    const size_t half_bytes = (spans.front().first + spans.back().second) / 2;
+    const size_t half_bytes =
+        (static_cast<size_t>(spans.front().first) + static_cast<size_t>(spans.back().second)) / 2;
     size_t mid = static_cast<size_t>(
         std::lower_bound(spans.begin(), spans.end(), half_bytes,
-                         [](const auto& span, size_t at) { return span.first < at; }) -
+                         [](const auto& span, size_t at) { return size_t(span.first) < at; }) -
         spans.begin());
     mid = std::clamp<size_t>(mid, 1, n - 1);
     auto first = make_reader(false);
