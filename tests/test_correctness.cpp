@@ -71,7 +71,7 @@ Graph scenario(const std::string& name) {
 // format could say a node writes its arguments.
 Graph without_mutation(Graph g) {
   for (Node& n : g.nodes)
-    n.mutates = std::vector<MutatedArg>{};
+    n.edit_attrs().mutates = std::vector<MutatedArg>{};
   return g;
 }
 
@@ -163,7 +163,7 @@ TEST_CASE("chunk_cat out= runs before the reduce-scatter that reads its buffer")
 TEST_CASE("in-place all_reduce_ and exporter-stated mutates order the buffer's readers") {
   Graph g = scenario("inplace_all_reduce");
   const Node& acc = g.nodes[*g.find("accumulate")];
-  REQUIRE(acc.mutates);
+  REQUIRE(acc.attrs().mutates);
   CHECK(mutated_args(acc) == std::vector<MutatedArg>{{0, ""}});
   CHECK(builtin_mutated_args(acc).empty()); // unknown op: only the exporter knows
   CHECK(builtin_mutated_args(g.nodes[*g.find("ar_")]) == std::vector<MutatedArg>{{0, ""}});
@@ -180,7 +180,7 @@ TEST_CASE("the built-in table knows FSDP, out= and in-place writers") {
     Node n;
     n.target = std::move(target);
     n.args = std::move(args);
-    n.kwargs = std::move(kw);
+    n.edit_attrs().kwargs = std::move(kw);
     return n;
   };
   const Value r = Value::node_ref(0);
@@ -433,7 +433,7 @@ TEST_CASE("collectives whose buffers are written in place are not bucketed") {
   // Without writes ag_a and ag_b merge (test_bucketing.cpp). Here ag_a's
   // result is then written in place by its user, so moving ag_a's completion
   // would cross that write.
-  g.nodes[*g.find("use_ag_a_wait")].mutates = std::vector<MutatedArg>{{0, ""}};
+  g.nodes[*g.find("use_ag_a_wait")].edit_attrs().mutates = std::vector<MutatedArg>{{0, ""}};
   ScheduleOutput out = run_schedule(schedule_input(g, graph_to_json_text(g), cfg), cfg);
   for (const auto& b : out.report.bucketing->buckets)
     CHECK(std::count(b.members.begin(), b.members.end(), "ag_a") == 0);

@@ -92,7 +92,7 @@ TEST_CASE("the direct node writer prints exactly what the JSON tree prints") {
   list.kind = Value::Kind::List;
   list.list = {Value::integer(1), Value::string("s")};
   b.args.push_back(list);
-  b.kwargs = {{"alpha", Value::real(2.5)}, {"out", Value::node_ref(0)}};
+  b.edit_attrs().kwargs = {{"alpha", Value::real(2.5)}, {"out", Value::node_ref(0)}};
   b.val_kind = ValKind::List;
   TensorMeta t;
   t.shape = {Dim::of(4), Dim::of(0)};
@@ -108,18 +108,18 @@ TEST_CASE("the direct node writer prints exactly what the JSON tree prints") {
   t.storage_offset = 3;
   t.storage_bytes = 1024;
   b.val = {t, std::nullopt};
-  b.tags = std::vector<std::string>{"pointwise", "\n"};
+  b.edit_attrs().tags = std::vector<std::string>{"pointwise", "\n"};
   b.is_view = false;
-  b.mutates = std::vector<MutatedArg>{{0, ""}, {-1, "out"}};
-  b.control_deps = {0};
-  b.meta = {{"stack", "line\n"}, {"n", 1.5}};
+  b.edit_attrs().mutates = std::vector<MutatedArg>{{0, ""}, {-1, "out"}};
+  b.edit_attrs().control_deps = {0};
+  b.edit_attrs().meta = {{"stack", "line\n"}, {"n", 1.5}};
   g.nodes.push_back(b);
   same(g.nodes[1], g);
   Node c = b;
-  c.kwargs = {{"z", Value::integer(1)}, {"a", Value::integer(2)}}; // out of order
+  c.edit_attrs().kwargs = {{"z", Value::integer(1)}, {"a", Value::integer(2)}}; // out of order
   same(c, g);
   Node d = b;
-  d.extra = {{"zz", 1}, {"aa", {1, 2}}};
+  d.edit_attrs().extra = {{"zz", 1}, {"aa", {1, 2}}};
   same(d, g);
   Node e = b;
   TensorMeta with_extra = *e.val[0];
@@ -169,8 +169,8 @@ TEST_CASE("unknown fields, meta, symbolic dims and multi-output vals survive rou
   CHECK(g.nodes[1].val_kind == ValKind::List);
   CHECK_FALSE(g.nodes[1].val[1].has_value());
   CHECK(g.nodes[2].args[0].ref_output == 1);
-  CHECK(g.nodes[2].control_deps == std::vector<NodeId>{0});
-  CHECK(g.nodes[2].extra["custom_field"] == 7);
+  CHECK(g.nodes[2].attrs().control_deps == std::vector<NodeId>{0});
+  CHECK(g.nodes[2].attrs().extra["custom_field"] == 7);
   CHECK(g.extra["exporter"]["torch"] == "2.9");
   CHECK(g.process_groups["0"].extra["desc"] == "default");
 
@@ -196,7 +196,7 @@ TEST_CASE("operator table classifies compute, view, pointwise and collectives") 
   n.op = NodeOp::CallFunction;
   n.target = "aten.add.Tensor";
   CHECK(is_pointwise_node(n));
-  n.tags = std::vector<std::string>{}; // exporter says: no tags
+  n.edit_attrs().tags = std::vector<std::string>{}; // exporter says: no tags
   CHECK_FALSE(is_pointwise_node(n));
   n.target = "aten.clone.default";
   n.is_view = true;
@@ -209,7 +209,7 @@ TEST_CASE("operator table classifies compute, view, pointwise and collectives") 
   REQUIRE(is_collective_node(c));
   CHECK(collective_signature(c.target)->kind == CollectiveKind::ReduceScatter);
   CHECK(collective_group_name(c) == std::optional<std::string>("dp"));
-  c.kwargs = {{"group_name", Value::string("tp")}};
+  c.edit_attrs().kwargs = {{"group_name", Value::string("tp")}};
   CHECK(collective_group_name(c) == std::optional<std::string>("tp"));
 }
 
@@ -424,26 +424,27 @@ TEST_CASE("protobuf: the direct path writes and reads what the general path does
   // direct reader), a dangling and a forward reference, negative dims.
   Graph g = read_graph_file(source_path("testdata/fsdp_tiny.json"));
   Node& n = g.nodes[1];
-  n.kwargs = {{"z", Value::real(0.5)}, {"a", Value::string("\u00e9")}};
-  n.tags = std::vector<std::string>{"pointwise"};
+  n.edit_attrs().kwargs = {{"z", Value::real(0.5)}, {"a", Value::string("\u00e9")}};
+  n.edit_attrs().tags = std::vector<std::string>{"pointwise"};
   n.is_view = false;
-  n.mutates = std::vector<MutatedArg>{};
-  n.control_deps = {0};
+  n.edit_attrs().mutates = std::vector<MutatedArg>{};
+  n.edit_attrs().control_deps = {0};
   const std::string plain = graph_to_proto_bytes(g);
   CHECK(plain == graph_to_proto_bytes_general(g));
   INFO(outcome(plain, true));
   CHECK(outcome(plain, false).rfind("error: ", 0) != 0);
   CHECK(outcome(plain, false) == outcome(plain, true));
   Graph with_meta = g;
-  with_meta.nodes[1].meta = {{"stack", "x"}};
-  with_meta.nodes[1].extra = {{"custom", 1}};
+  with_meta.nodes[1].edit_attrs().meta = {{"stack", "x"}};
+  with_meta.nodes[1].edit_attrs().extra = {{"custom", 1}};
   const std::string meta = graph_to_proto_bytes(with_meta);
   CHECK(meta == graph_to_proto_bytes_general(with_meta));
   CHECK(outcome(meta, false) == outcome(meta, true));
   CHECK(outcome(meta, false).find("\"custom\":1") != std::string::npos);
   // Broken graphs: the same error from both.
   Graph broken = g;
-  broken.nodes[1].control_deps = {static_cast<NodeId>(g.nodes.size() - 1)}; // later node
+  broken.nodes[1].edit_attrs().control_deps = {
+      static_cast<NodeId>(g.nodes.size() - 1)}; // later node
   const std::string later = graph_to_proto_bytes(broken);
   CHECK(outcome(later, false) == outcome(later, true));
   Graph negative = g;
@@ -489,16 +490,17 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
   REQUIRE(g.nodes.size() >= 6);
   const NodeId last = g.size() - 2;
   Node& n = g.nodes[static_cast<size_t>(last)];
-  n.kwargs = {{"z", Value::real(-0.5)},  {"a", Value::node_ref(0)},   {"s", Value::string("s")},
-              {"i", Value::integer(-7)}, {"b", Value::boolean(true)}, {"n", Value::null()}};
+  n.edit_attrs().kwargs = {{"z", Value::real(-0.5)},    {"a", Value::node_ref(0)},
+                           {"s", Value::string("s")},   {"i", Value::integer(-7)},
+                           {"b", Value::boolean(true)}, {"n", Value::null()}};
   Value list;
   list.kind = Value::Kind::List;
   list.list.vec() = {Value::node_ref(0, 0), Value::node_ref(1), Value::integer(3)};
   n.args.push_back(list);
-  n.tags = std::vector<std::string>{"pointwise", ""};
+  n.edit_attrs().tags = std::vector<std::string>{"pointwise", ""};
   n.is_view = false;
-  n.mutates = std::vector<MutatedArg>{MutatedArg{0, ""}, MutatedArg{-1, "a"}};
-  n.control_deps = {0, 2};
+  n.edit_attrs().mutates = std::vector<MutatedArg>{MutatedArg{0, ""}, MutatedArg{-1, "a"}};
+  n.edit_attrs().control_deps = {0, 2};
   for (Node& node : g.nodes)
     if (node.output()) {
       TensorMeta m = *node.val[0];

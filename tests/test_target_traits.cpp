@@ -110,7 +110,7 @@ TEST_CASE("target traits: a node's own tags and is_view still win over the targe
   n.op = NodeOp::CallFunction;
   n.target = "aten.add.Tensor";
   CHECK(is_pointwise_node(n));
-  n.tags = std::vector<std::string>{"inplace_view"};
+  n.edit_attrs().tags = std::vector<std::string>{"inplace_view"};
   CHECK_FALSE(is_pointwise_node(n));
   n.target = "aten.view.default";
   CHECK(is_view_node(n));

@@ -161,11 +161,11 @@ TEST_CASE(
   for (NodeId i = 0; i < g.size(); ++i) {
     if (g.nodes[i].target != "aten.mm.default")
       continue;
-    for (NodeId d : g.nodes[i].control_deps) {
+    for (NodeId d : g.nodes[i].attrs().control_deps) {
       if (g.nodes[d].target.find(kAllGather) == std::string::npos)
         continue;
       for (NodeId w = i + 1; w < g.size(); ++w)
-        for (NodeId wd : g.nodes[w].control_deps)
+        for (NodeId wd : g.nodes[w].attrs().control_deps)
           if (wd == i && g.nodes[w].target.find(kWait) != std::string::npos)
             ++pinned;
     }

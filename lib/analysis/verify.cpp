@@ -13,10 +13,10 @@ namespace {
 // Bucketing marks the nodes it creates with meta.overlap_sched.replaces: the
 // original nodes whose role they take over.
 const nlohmann::json* replaces_list(const Node& n) {
-  if (!n.meta.is_object())
+  if (!n.attrs().meta.is_object())
     return nullptr;
-  auto it = n.meta.find("overlap_sched");
-  if (it == n.meta.end() || !it->is_object())
+  auto it = n.attrs().meta.find("overlap_sched");
+  if (it == n.attrs().meta.end() || !it->is_object())
     return nullptr;
   auto r = it->find("replaces");
   if (r == it->end() || !r->is_array())
@@ -25,8 +25,9 @@ const nlohmann::json* replaces_list(const Node& n) {
 }
 
 bool created_by_tool(const Node& n) {
-  return n.meta.is_object() && n.meta.contains("overlap_sched") &&
-         n.meta["overlap_sched"].is_object() && n.meta["overlap_sched"].contains("created");
+  return n.attrs().meta.is_object() && n.attrs().meta.contains("overlap_sched") &&
+         n.attrs().meta["overlap_sched"].is_object() &&
+         n.attrs().meta["overlap_sched"].contains("created");
 }
 
 } // namespace
@@ -87,7 +88,7 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
     for (NodeId d : data_inputs(n))
       if (auto err = check(d, "data"))
         return err;
-    for (NodeId d : n.control_deps)
+    for (NodeId d : n.attrs().control_deps)
       if (auto err = check(d, "control"))
         return err;
   }
@@ -115,7 +116,7 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
   }
   // Control deps the reordered graph adds must hold too.
   for (NodeId i = 0; i < n_re; ++i) {
-    for (NodeId d : reordered.nodes[i].control_deps)
+    for (NodeId d : reordered.nodes[i].attrs().control_deps)
       if (d > i)
         return "control dependency violated: '" + reordered.nodes[i].name + "' comes before '" +
                reordered.nodes[d].name + "'";

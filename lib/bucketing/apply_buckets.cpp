@@ -135,7 +135,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       return -1;
     const Node& c = g.nodes[in.i];
     if (c.target != "prims.convert_element_type.default" || c.args.empty() || !c.args[0].is_ref() ||
-        !c.control_deps.empty())
+        !c.attrs().control_deps.empty())
       return -1;
     if (uses.empty()) {
       uses.assign(n_old, 0);
@@ -144,7 +144,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
         data_inputs_into(n, inputs);
         for (NodeId d : inputs)
           ++uses[d];
-        for (NodeId d : n.control_deps)
+        for (NodeId d : n.attrs().control_deps)
           ++uses[d];
       }
     }
@@ -205,8 +205,8 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       start_names.push_back(s.name);
       wait_names.push_back(w.name);
       member_names.push_back(s.name);
-      start_deps.insert(s.control_deps.begin(), s.control_deps.end());
-      wait_deps.insert(w.control_deps.begin(), w.control_deps.end());
+      start_deps.insert(s.attrs().control_deps.begin(), s.attrs().control_deps.end());
+      wait_deps.insert(w.attrs().control_deps.begin(), w.attrs().control_deps.end());
       fate[iv.start] = fate[iv.wait] = kRemoved;
     }
     const FlatLayout flat = flat_layout(in_metas, out_metas);
@@ -217,41 +217,47 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     cat.name = unique(base + "_cat");
     cat.target = "overlap_sched.bucket_cat.default";
     cat.args = {inputs};
-    cat.kwargs = {{"group_size", Value::integer(group_size)}, {"layout", Value::string(layout)}};
+    NodeAttrs& cat_attrs = cat.edit_attrs();
+    cat_attrs.kwargs = {{"group_size", Value::integer(group_size)},
+                        {"layout", Value::string(layout)}};
     if (converts_fused > 0)
-      cat.kwargs.emplace_back("convert_to", convert_to);
+      cat_attrs.kwargs.emplace_back("convert_to", convert_to);
     cat.val_kind = ValKind::Single;
     cat.val = {flat_meta(in_numel, *like)};
-    cat.meta = tool_meta("created", "bucket_cat");
+    cat_attrs.meta = tool_meta("created", "bucket_cat");
     if (converts_fused > 0)
-      cat.meta["overlap_sched"]["replaces"] = fused_names; // the conversions it performs
+      cat_attrs.meta["overlap_sched"]["replaces"] = fused_names; // the conversions it performs
 
     start = first;
     start.name = base;
     start.args[0] = Value::node_ref(new_ref(k_cat));
     start.val_kind = ValKind::Single;
     start.val = {flat_meta(out_numel, *like)};
-    start.control_deps.assign(start_deps.begin(), start_deps.end());
-    start.meta = tool_meta("replaces", start_names);
-    start.tags.reset();
+    NodeAttrs& start_attrs = start.edit_attrs();
+    start_attrs.control_deps.assign(start_deps.begin(), start_deps.end());
+    start_attrs.meta = tool_meta("replaces", start_names);
+    start_attrs.tags.reset();
     start.is_view.reset();
 
     wait = g.nodes[colls[b.members[0]].wait];
     wait.name = unique(base + "_wait");
     wait.args = {Value::node_ref(new_ref(k_start))};
-    wait.kwargs.clear();
     wait.val_kind = ValKind::Single;
     wait.val = {flat_meta(out_numel, *like)};
-    wait.control_deps.assign(wait_deps.begin(), wait_deps.end());
-    wait.meta = tool_meta("replaces", wait_names);
-    wait.tags.reset();
+    NodeAttrs& wait_attrs = wait.edit_attrs();
+    wait_attrs.kwargs.clear();
+    wait_attrs.control_deps.assign(wait_deps.begin(), wait_deps.end());
+    wait_attrs.meta = tool_meta("replaces", wait_names);
+    wait_attrs.tags.reset();
     wait.is_view.reset();
 
     split.name = unique(base + "_split");
     split.target = "overlap_sched.bucket_split.default";
     split.args = {Value::node_ref(new_ref(k_wait)), int_list_value(out_numels)};
-    split.kwargs = {{"group_size", Value::integer(group_size)}, {"layout", Value::string(layout)}};
-    split.meta = tool_meta("created", "bucket_split");
+    NodeAttrs& split_attrs = split.edit_attrs();
+    split_attrs.kwargs = {{"group_size", Value::integer(group_size)},
+                          {"layout", Value::string(layout)}};
+    split_attrs.meta = tool_meta("created", "bucket_split");
 
     for (Node* n : {&cat, &start, &wait, &split})
       fresh.push_back(std::move(*n));
@@ -356,19 +362,20 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     };
     for (auto& a : n.args)
       for_each_ref_mut(a, remap);
-    for (auto& kv : n.kwargs)
-      for_each_ref_mut(kv.second, remap);
-    if (n.control_deps.empty())
+    if (NodeAttrs* at = n.existing_attrs())
+      for (auto& kv : at->kwargs)
+        for_each_ref_mut(kv.second, remap);
+    if (n.attrs().control_deps.empty())
       continue;
     deps.clear();
-    for (NodeId d : n.control_deps) {
+    for (NodeId d : n.attrs().control_deps) {
       int32_t ignored = -1;
       deps.push_back(final_of(d, ignored));
     }
     std::sort(deps.begin(), deps.end());
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
     sorted &= deps.back() < i;
-    n.control_deps.assign(deps.begin(), deps.end());
+    n.edit_attrs().control_deps.assign(deps.begin(), deps.end());
   }
   // Moves by several buckets can leave a node ahead of an input; a stable
   // topological pass (ready nodes in emission order) puts it right after.
@@ -378,7 +385,8 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     permute_nodes(g.nodes, topo);
     remap_refs(g.nodes, new_index);
     for (Node& n : g.nodes)
-      std::sort(n.control_deps.begin(), n.control_deps.end());
+      if (NodeAttrs* attrs = n.existing_attrs())
+        std::sort(attrs->control_deps.begin(), attrs->control_deps.end());
     std::vector<NodeId> origin(topo.size());
     for (size_t j = 0; j < topo.size(); ++j)
       origin[j] = out.origin[topo[j]];
@@ -461,10 +469,13 @@ Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>
   in.val = {flat_meta(in_numel, *like)};
   Node start = first;
   start.args[0] = Value::node_ref(0);
-  start.kwargs.erase(std::remove_if(start.kwargs.begin(), start.kwargs.end(),
-                                    [](const auto& kv) { return kv.second.is_ref(); }),
-                     start.kwargs.end());
-  start.control_deps.clear();
+  if (NodeAttrs* attrs = start.existing_attrs()) {
+    auto& kwargs = attrs->kwargs;
+    kwargs.erase(std::remove_if(kwargs.begin(), kwargs.end(),
+                                [](const auto& kv) { return kv.second.is_ref(); }),
+                 kwargs.end());
+    attrs->control_deps.clear();
+  }
   start.val_kind = ValKind::Single;
   start.val = {flat_meta(out_numel, *like)};
   Node out;

@@ -34,14 +34,15 @@ bool add_dep(Graph& g, TimelineNodes& timeline, NodeId n, NodeId dep) {
   Node& node = g.nodes[n];
   if (timeline(n) && timeline(dep))
     return false;
-  auto& deps = node.control_deps;
+  const auto& deps = node.attrs().control_deps;
   if (std::find(deps.begin(), deps.end(), dep) != deps.end())
     return false;
   bool reads = false;
   for_each_data_input(node, [&](NodeId d) { reads |= d == dep; });
   if (reads)
     return false;
-  deps.insert(std::upper_bound(deps.begin(), deps.end(), dep), dep);
+  auto& edited = node.edit_attrs().control_deps;
+  edited.insert(std::upper_bound(edited.begin(), edited.end(), dep), dep);
   return true;
 }
 

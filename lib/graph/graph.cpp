@@ -32,8 +32,13 @@ std::string_view node_op_name(NodeOp op) {
   return "call_function";
 }
 
+const NodeAttrs& Node::no_attrs() {
+  static const NodeAttrs kNone;
+  return kNone;
+}
+
 const Value* Node::kwarg(std::string_view key) const {
-  for (const auto& [k, v] : kwargs)
+  for (const auto& [k, v] : attrs().kwargs)
     if (k == key)
       return &v;
   return nullptr;
@@ -75,9 +80,9 @@ void data_inputs_into(const Node& n, std::vector<NodeId>& out) {
 }
 
 void append_control_deps(const Node& n, std::vector<NodeId>& inputs) {
-  if (n.control_deps.empty())
+  if (n.attrs().control_deps.empty())
     return;
-  inputs.insert(inputs.end(), n.control_deps.begin(), n.control_deps.end());
+  inputs.insert(inputs.end(), n.attrs().control_deps.begin(), n.attrs().control_deps.end());
   dedupe_keep_order(inputs);
 }
 

@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph/boxed_json.h"
 #include "graph/boxed_optional.h"
 #include "graph/meta_ref.h"
 #include "graph/name_index.h"
@@ -38,27 +37,45 @@ struct MutatedArg {
 // How the node's `val` is shaped: absent/null, one tensor, or a list.
 enum class ValKind : uint8_t { Null, Single, List };
 
-// Fields are ordered so the small ones share one word (a graph holds
-// millions of nodes); the usually absent lists are boxed.
+// The fields most nodes leave empty, kept together behind one pointer in
+// Node (a graph holds millions of nodes; six boxes of their own cost 48
+// bytes a node, this costs 8).
+struct NodeAttrs {
+  std::vector<std::pair<std::string, Value>> kwargs; // sorted by key
+  std::vector<NodeId> control_deps;
+  std::optional<std::vector<std::string>> tags;
+  // Arguments written in place, as the exporter states them; absent: the
+  // built-in table of mutating ops decides (graph/mutation.h).
+  std::optional<std::vector<MutatedArg>> mutates;
+  nlohmann::json meta;  // null when absent
+  nlohmann::json extra; // unknown fields (null when none)
+};
+
+// Fields are ordered so the small ones share one word.
 struct Node {
   std::string name;
   InternedString target; // a few hundred distinct values per graph
   std::vector<Value> args;
-  BoxedVector<std::pair<std::string, Value>> kwargs; // sorted by key; usually none
-  MetaList val;                                      // one entry for Single
-  BoxedVector<NodeId> control_deps;                  // usually none
-  BoxedOptional<std::vector<std::string>> tags;
-  // Arguments written in place, as the exporter states them; absent: the
-  // built-in table of mutating ops decides (graph/mutation.h).
-  BoxedOptional<std::vector<MutatedArg>> mutates;
-  BoxedJson meta;  // null when absent
-  BoxedJson extra; // unknown fields (null when none)
+  MetaList val; // one entry for Single
   NodeOp op = NodeOp::CallFunction;
   ValKind val_kind = ValKind::Null;
   std::optional<bool> is_view;
 
+  // kwargs, control deps, tags, mutates, meta and unknown fields: read
+  // through attrs() (empty ones when the node has none), changed through
+  // edit_attrs(), which gives the node its own on first use.
+  const NodeAttrs& attrs() const { return attrs_ ? *attrs_ : no_attrs(); }
+  NodeAttrs& edit_attrs() { return attrs_ ? *attrs_ : attrs_.emplace(); }
+  // The node's own attrs to change, null when it has none: for passes over
+  // every node that must not give each one attrs.
+  NodeAttrs* existing_attrs() { return attrs_ ? &*attrs_ : nullptr; }
+
   const TensorMeta* output(size_t i = 0) const { return i < val.size() ? val[i].get() : nullptr; }
   const Value* kwarg(std::string_view key) const;
+
+private:
+  BoxedOptional<NodeAttrs> attrs_;
+  static const NodeAttrs& no_attrs();
 };
 
 struct ProcessGroup {
@@ -112,7 +129,7 @@ template <typename Fn> void for_each_data_input(const Node& n, Fn&& fn) {
   auto call = [&](const Value& v) { fn(static_cast<NodeId>(v.i)); };
   for (const auto& a : n.args)
     for_each_ref(a, call);
-  for (const auto& kv : n.kwargs)
+  for (const auto& kv : n.attrs().kwargs)
     for_each_ref(kv.second, call);
 }
 

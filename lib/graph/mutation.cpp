@@ -53,7 +53,7 @@ std::vector<MutatedArg> builtin_mutated_args(const Node& n) {
         out.push_back({-1, "_all_bases"});
       return out;
     }
-    for (const auto& [k, v] : n.kwargs)
+    for (const auto& [k, v] : n.attrs().kwargs)
       if (has_ref(v))
         out.push_back({-1, k});
     return out;
@@ -83,8 +83,8 @@ std::vector<MutatedArg> builtin_mutated_args(const Node& n) {
 }
 
 std::vector<MutatedArg> mutated_args(const Node& n) {
-  if (n.mutates)
-    return *n.mutates;
+  if (n.attrs().mutates)
+    return *n.attrs().mutates;
   return builtin_mutated_args(n);
 }
 

@@ -203,8 +203,9 @@ bool is_view_node(const Node& n) {
 bool is_pointwise_node(const Node& n) {
   if (n.op != NodeOp::CallFunction)
     return false;
-  if (n.tags)
-    return std::find(n.tags->begin(), n.tags->end(), "pointwise") != n.tags->end();
+  if (n.attrs().tags)
+    return std::find(n.attrs().tags->begin(), n.attrs().tags->end(), "pointwise") !=
+           n.attrs().tags->end();
   return target_has(n.target, target_bit::kPointwise);
 }
 

@@ -440,8 +440,9 @@ public:
     if (!read_fields(doc, node))
       return false;
     // Sorted as the general reader stores them (keys are unique).
-    std::sort(node.kwargs.begin(), node.kwargs.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (NodeAttrs* attrs = node.existing_attrs())
+      std::sort(attrs->kwargs.begin(), attrs->kwargs.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
     // Earlier nodes only: the name becomes visible after the node.
     return names_.add(current_);
   }
@@ -595,10 +596,10 @@ private:
     simdjson::dom::object obj;
     OSCHED_TRY(v.get_object().get(obj));
     for (auto [key, x] : obj) {
-      for (const auto& kv : node.kwargs)
+      for (const auto& kv : node.attrs().kwargs)
         if (kv.first == key)
           return false; // repeated key
-      auto& kv = node.kwargs.emplace_back(std::string(key), Value());
+      auto& kv = node.edit_attrs().kwargs.emplace_back(std::string(key), Value());
       if (!read_value(x, kv.second))
         return false;
     }
@@ -765,11 +766,11 @@ private:
   static bool read_tags(element v, Node& node) {
     if (v.type() != element_type::ARRAY)
       return false;
-    node.tags.emplace();
+    node.edit_attrs().tags.emplace();
     simdjson::dom::array arr;
     OSCHED_TRY(v.get_array().get(arr));
     for (element x : arr)
-      if (!string_of(x, node.tags->emplace_back()))
+      if (!string_of(x, node.edit_attrs().tags->emplace_back()))
         return false;
     return true;
   }
@@ -777,7 +778,7 @@ private:
   static bool read_mutates(element v, Node& node) {
     if (v.type() != element_type::ARRAY)
       return false;
-    node.mutates.emplace();
+    node.edit_attrs().mutates.emplace();
     simdjson::dom::array arr;
     OSCHED_TRY(v.get_array().get(arr));
     for (element x : arr) {
@@ -796,7 +797,7 @@ private:
       } else {
         return false;
       }
-      node.mutates->push_back(std::move(a));
+      node.edit_attrs().mutates->push_back(std::move(a));
     }
     return true;
   }

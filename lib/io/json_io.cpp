@@ -124,7 +124,7 @@ public:
       if (it == all_names_.end())
         throw GraphError(nodes_[node].name, "control_deps",
                          "references unknown node '" + name + "'");
-      nodes_[node].control_deps.push_back(it->second);
+      nodes_[node].edit_attrs().control_deps.push_back(it->second);
     }
     for (NodeId node : pending_data_) {
       auto resolve = [&](Value& v) {
@@ -139,8 +139,9 @@ public:
       };
       for (auto& a : nodes_[node].args)
         for_each_ref_mut(a, resolve);
-      for (auto& kv : nodes_[node].kwargs)
-        for_each_ref_mut(kv.second, resolve);
+      if (NodeAttrs* at = nodes_[node].existing_attrs())
+        for (auto& kv : at->kwargs)
+          for_each_ref_mut(kv.second, resolve);
     }
     g.nodes = std::move(nodes_);
     if (names_)
@@ -406,7 +407,7 @@ private:
       if (!n["kwargs"].is_object())
         throw GraphError(node_name_, "kwargs", "must be an object");
       for (const auto& [k, v] : n["kwargs"].items())
-        node.kwargs.emplace_back(k, read_value(v, "kwargs." + k));
+        node.edit_attrs().kwargs.emplace_back(k, read_value(v, "kwargs." + k));
     }
     if (n.contains("val") && !n["val"].is_null()) {
       const json& v = n["val"];
@@ -426,11 +427,11 @@ private:
     if (n.contains("tags")) {
       if (!n["tags"].is_array())
         throw GraphError(node_name_, "tags", "must be an array of strings");
-      node.tags.emplace();
+      node.edit_attrs().tags.emplace();
       for (const auto& t : n["tags"]) {
         if (!t.is_string())
           throw GraphError(node_name_, "tags", "must be an array of strings");
-        node.tags->push_back(t.get<std::string>());
+        node.edit_attrs().tags->push_back(t.get<std::string>());
       }
     }
     if (n.contains("is_view")) {
@@ -439,7 +440,7 @@ private:
       node.is_view = n["is_view"].get<bool>();
     }
     if (n.contains("mutates"))
-      node.mutates = read_mutates(n["mutates"]);
+      node.edit_attrs().mutates = read_mutates(n["mutates"]);
     if (n.contains("control_deps")) {
       if (!n["control_deps"].is_array())
         throw GraphError(node_name_, "control_deps", "must be an array of node names");
@@ -450,14 +451,14 @@ private:
         if (it == all_names_.end()) // a later node, or an unknown one: finish() decides
           pending_control_.emplace_back(current_, d.get<std::string>());
         else
-          node.control_deps.push_back(it->second);
+          node.edit_attrs().control_deps.push_back(it->second);
       }
     }
-    if (n.contains("meta"))
-      node.meta = n["meta"];
+    if (n.contains("meta") && !n["meta"].is_null())
+      node.edit_attrs().meta = n["meta"];
     for (const auto& [k, v] : n.items())
       if (!kNodeKeys.count(k))
-        node.extra[k] = v;
+        node.edit_attrs().extra[k] = v;
     return node;
   }
 };
@@ -520,7 +521,7 @@ json meta_to_json(const TensorMeta& t) {
 }
 
 json node_json(const Node& n, const Graph& g) {
-  json j = n.extra;
+  json j = n.attrs().extra;
   j["name"] = n.name;
   j["op"] = std::string(node_op_name(n.op));
   j["target"] = n.target;
@@ -529,7 +530,7 @@ json node_json(const Node& n, const Graph& g) {
     args.push_back(value_to_json(a, g));
   j["args"] = args;
   json kwargs = json::object();
-  for (const auto& [k, v] : n.kwargs)
+  for (const auto& [k, v] : n.attrs().kwargs)
     kwargs[k] = value_to_json(v, g);
   j["kwargs"] = kwargs;
   switch (n.val_kind) {
@@ -547,13 +548,13 @@ json node_json(const Node& n, const Graph& g) {
     break;
   }
   }
-  if (n.tags)
-    j["tags"] = *n.tags;
+  if (n.attrs().tags)
+    j["tags"] = *n.attrs().tags;
   if (n.is_view)
     j["is_view"] = *n.is_view;
-  if (n.mutates) {
+  if (n.attrs().mutates) {
     json m = json::array();
-    for (const auto& a : *n.mutates) {
+    for (const auto& a : *n.attrs().mutates) {
       if (a.position >= 0)
         m.push_back(a.position);
       else
@@ -561,14 +562,14 @@ json node_json(const Node& n, const Graph& g) {
     }
     j["mutates"] = m;
   }
-  if (!n.control_deps.empty()) {
+  if (!n.attrs().control_deps.empty()) {
     json deps = json::array();
-    for (NodeId d : n.control_deps)
+    for (NodeId d : n.attrs().control_deps)
       deps.push_back(g.nodes[d].name);
     j["control_deps"] = deps;
   }
-  if (!n.meta.is_null())
-    j["meta"] = n.meta;
+  if (!n.attrs().meta.is_null())
+    j["meta"] = n.attrs().meta;
   return j;
 }
 

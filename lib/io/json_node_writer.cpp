@@ -100,10 +100,10 @@ void append_meta(std::string& out, const TensorMeta& t) {
 // What the direct path does not cover: unknown fields (their keys merge into
 // the sorted order) and kwargs not in key order. Rare; printed through JSON.
 bool needs_generic_path(const Node& n) {
-  if (!n.extra.is_null())
+  if (!n.attrs().extra.is_null())
     return true;
-  for (size_t i = 1; i < n.kwargs.size(); ++i)
-    if (!(n.kwargs[i - 1].first < n.kwargs[i].first))
+  for (size_t i = 1; i < n.attrs().kwargs.size(); ++i)
+    if (!(n.attrs().kwargs[i - 1].first < n.attrs().kwargs[i].first))
       return true;
   for (const auto& m : n.val)
     if (m && !m->extra.is_null())
@@ -148,12 +148,12 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
     append_value(out, n.args[i], g);
   }
   out += ']';
-  if (!n.control_deps.empty()) {
+  if (!n.attrs().control_deps.empty()) {
     out += ",\"control_deps\":[";
-    for (size_t i = 0; i < n.control_deps.size(); ++i) {
+    for (size_t i = 0; i < n.attrs().control_deps.size(); ++i) {
       if (i)
         out += ',';
-      append_json_string(out, g.nodes[n.control_deps[i]].name);
+      append_json_string(out, g.nodes[n.attrs().control_deps[i]].name);
     }
     out += ']';
   }
@@ -162,24 +162,24 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
     out += *n.is_view ? "true" : "false";
   }
   out += ",\"kwargs\":{";
-  for (size_t i = 0; i < n.kwargs.size(); ++i) {
+  for (size_t i = 0; i < n.attrs().kwargs.size(); ++i) {
     if (i)
       out += ',';
-    append_json_string(out, n.kwargs[i].first);
+    append_json_string(out, n.attrs().kwargs[i].first);
     out += ':';
-    append_value(out, n.kwargs[i].second, g);
+    append_value(out, n.attrs().kwargs[i].second, g);
   }
   out += '}';
-  if (!n.meta.is_null()) {
+  if (!n.attrs().meta.is_null()) {
     out += ",\"meta\":";
-    out += n.meta.dump();
+    out += n.attrs().meta.dump();
   }
-  if (n.mutates) {
+  if (n.attrs().mutates) {
     out += ",\"mutates\":[";
-    for (size_t i = 0; i < n.mutates->size(); ++i) {
+    for (size_t i = 0; i < n.attrs().mutates->size(); ++i) {
       if (i)
         out += ',';
-      const MutatedArg& a = (*n.mutates)[i];
+      const MutatedArg& a = (*n.attrs().mutates)[i];
       if (a.position >= 0)
         append_json_int(out, a.position);
       else
@@ -191,12 +191,12 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
   append_json_string(out, n.name);
   out += ",\"op\":";
   append_json_string(out, node_op_name(n.op));
-  if (n.tags) {
+  if (n.attrs().tags) {
     out += ",\"tags\":[";
-    for (size_t i = 0; i < n.tags->size(); ++i) {
+    for (size_t i = 0; i < n.attrs().tags->size(); ++i) {
       if (i)
         out += ',';
-      append_json_string(out, (*n.tags)[i]);
+      append_json_string(out, (*n.attrs().tags)[i]);
     }
     out += ']';
   }

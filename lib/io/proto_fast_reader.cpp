@@ -212,9 +212,11 @@ private:
     if (!w.count_fields(counts))
       return false;
     n.args.reserve(counts[4]);
-    n.kwargs.reserve(counts[5]);
     n.val.reserve(counts[7]);
-    n.control_deps.reserve(counts[11]);
+    if (counts[5] > 0)
+      n.edit_attrs().kwargs.reserve(counts[5]);
+    if (counts[11] > 0)
+      n.edit_attrs().control_deps.reserve(counts[11]);
     constexpr uint32_t singular = bits({1, 2, 3, 6, 8, 10, 12, 13, 14});
     uint32_t seen = 0;
     uint64_t val_kind = 0;
@@ -274,11 +276,11 @@ private:
       case 9:
         if (!w.str(s))
           return false;
-        if (!n.tags) {
-          n.tags.emplace();
-          n.tags->reserve(counts[9]);
+        if (!n.attrs().tags) {
+          n.edit_attrs().tags.emplace();
+          n.edit_attrs().tags->reserve(counts[9]);
         }
-        n.tags->emplace_back(s);
+        n.edit_attrs().tags->emplace_back(s);
         break;
       case 10:
         if (!w.varint(v))
@@ -300,11 +302,11 @@ private:
         has_mutates = v != 0;
         break;
       case 15:
-        if (!n.mutates) {
-          n.mutates.emplace();
-          n.mutates->reserve(counts[15]);
+        if (!n.attrs().mutates) {
+          n.edit_attrs().mutates.emplace();
+          n.edit_attrs().mutates->reserve(counts[15]);
         }
-        if (!w.len(sub) || !read_mutated(sub, n.mutates->emplace_back()))
+        if (!w.len(sub) || !read_mutated(sub, n.edit_attrs().mutates->emplace_back()))
           return false;
         break;
       default:
@@ -314,20 +316,21 @@ private:
     if (!(seen & bits({1, 2})))
       return false;
     // Tags or mutates without their flag: the message readers drop them.
-    if (bool(n.tags) != has_tags) {
-      if (n.tags)
+    if (bool(n.attrs().tags) != has_tags) {
+      if (n.attrs().tags)
         return false;
-      n.tags.emplace();
+      n.edit_attrs().tags.emplace();
     }
-    if (bool(n.mutates) != has_mutates) {
-      if (n.mutates)
+    if (bool(n.attrs().mutates) != has_mutates) {
+      if (n.attrs().mutates)
         return false;
-      n.mutates.emplace();
+      n.edit_attrs().mutates.emplace();
     }
-    std::sort(n.kwargs.begin(), n.kwargs.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (size_t i = 1; i < n.kwargs.size(); ++i)
-      if (n.kwargs[i - 1].first == n.kwargs[i].first)
+    if (NodeAttrs* attrs = n.existing_attrs())
+      std::sort(attrs->kwargs.begin(), attrs->kwargs.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 1; i < n.attrs().kwargs.size(); ++i)
+      if (n.attrs().kwargs[i - 1].first == n.attrs().kwargs[i].first)
         return false; // the general path keeps the last one
     switch (val_kind) {
     case 1: // single: exactly one entry, with its meta (else: the message readers)
@@ -429,7 +432,7 @@ private:
       if (f == 1 ? !w.str(key) : f == 2 ? !w.len(value) : true)
         return false;
     }
-    auto& kv = n.kwargs.emplace_back(std::string(key), Value());
+    auto& kv = n.edit_attrs().kwargs.emplace_back(std::string(key), Value());
     return read_value(value, kv.second);
   }
 

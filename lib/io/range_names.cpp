@@ -23,13 +23,14 @@ bool RangeNames::resolve_deferred(const RangeNames& before) {
     };
     for (Value& v : node.args)
       for_each_ref_mut(v, patch);
-    for (auto& kv : node.kwargs)
-      for_each_ref_mut(kv.second, patch);
+    if (NodeAttrs* at = node.existing_attrs())
+      for (auto& kv : at->kwargs)
+        for_each_ref_mut(kv.second, patch);
     if (!ok)
       return false;
   }
   for (auto& [at, position, name] : deferred_control_)
-    if (!find(name, nodes_[static_cast<size_t>(at)].control_deps[position]))
+    if (!find(name, nodes_[static_cast<size_t>(at)].edit_attrs().control_deps[position]))
       return false;
   return true;
 }

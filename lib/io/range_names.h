@@ -74,7 +74,7 @@ public:
 
   // Appends `name` to node `at`'s control deps; false as for ref().
   bool control_dep(std::string_view name, NodeId at) {
-    std::vector<NodeId>& deps = nodes_[static_cast<size_t>(at)].control_deps.vec();
+    std::vector<NodeId>& deps = nodes_[static_cast<size_t>(at)].edit_attrs().control_deps;
     if (std::optional<NodeId> id = names_.find(nodes_, name)) {
       deps.push_back(*id);
       return true;

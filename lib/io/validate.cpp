@@ -22,7 +22,7 @@ void check_control_deps(const Graph& g, bool require_order) {
   // order holds: one pass, no edge lists.
   bool backwards = true;
   for (NodeId i = 0; i < n && backwards; ++i) {
-    for (NodeId d : g.nodes[i].control_deps)
+    for (NodeId d : g.nodes[i].attrs().control_deps)
       backwards &= d < i;
     for_each_data_input(g.nodes[i], [&](NodeId d) { backwards &= d < i; });
   }
@@ -76,7 +76,7 @@ void check_control_deps(const Graph& g, bool require_order) {
   if (!require_order)
     return;
   for (NodeId i = 0; i < n; ++i)
-    for (NodeId d : g.nodes[i].control_deps)
+    for (NodeId d : g.nodes[i].attrs().control_deps)
       if (d >= i)
         throw GraphError(g.nodes[i].name, "control_deps",
                          "depends on '" + g.nodes[d].name +
@@ -84,10 +84,10 @@ void check_control_deps(const Graph& g, bool require_order) {
 }
 
 void check_mutates(const Node& n) {
-  if (!n.mutates)
+  if (!n.attrs().mutates)
     return;
-  for (size_t k = 0; k < n.mutates->size(); ++k) {
-    const MutatedArg& a = (*n.mutates)[k];
+  for (size_t k = 0; k < n.attrs().mutates->size(); ++k) {
+    const MutatedArg& a = (*n.attrs().mutates)[k];
     const std::string field = "mutates[" + std::to_string(k) + "]";
     const Value* v = mutated_value(n, a);
     if (!v && a.position >= 0)
@@ -204,7 +204,7 @@ static void check_lengths(const Graph& g) {
     for (size_t i = 0; i < n.args.size(); ++i)
       if (has_long_string(n.args[i]))
         check_string_arg(n, n.args[i], "args[" + std::to_string(i) + "]");
-    for (const auto& [key, v] : n.kwargs)
+    for (const auto& [key, v] : n.attrs().kwargs)
       if (has_long_string(v))
         check_string_arg(n, v, "kwargs." + key);
   }

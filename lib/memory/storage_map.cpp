@@ -113,7 +113,7 @@ StorageMap build_storage_map(const Graph& g) {
     };
     for (const auto& a : node.args)
       for_each_ref(a, read);
-    for (const auto& kv : node.kwargs)
+    for (const auto& kv : node.attrs().kwargs)
       for_each_ref(kv.second, read);
     dedupe_keep_order(reads);
     if (node.op == NodeOp::Output)

@@ -7,10 +7,12 @@ void remap_refs(std::vector<Node>& nodes, const std::vector<NodeId>& new_index) 
   for (Node& n : nodes) {
     for (auto& a : n.args)
       for_each_ref_mut(a, remap);
-    for (auto& kv : n.kwargs)
-      for_each_ref_mut(kv.second, remap);
-    for (auto& d : n.control_deps)
-      d = new_index[d];
+    if (NodeAttrs* at = n.existing_attrs()) {
+      for (auto& kv : at->kwargs)
+        for_each_ref_mut(kv.second, remap);
+      for (auto& d : at->control_deps)
+        d = new_index[d];
+    }
   }
 }
 
