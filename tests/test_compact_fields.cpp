@@ -5,8 +5,13 @@
 #include "graph/boxed_json.h"
 #include "graph/count_optional.h"
 #include "graph/graph.h"
+#include "io/json_io.h"
+#include "io/proto_io.h"
+#include "scheduler/reorder.h"
+#include "test_support.h"
 
 using namespace osched;
+using namespace osched::test;
 
 TEST_CASE("count optional: absent, zero and counts behave as std::optional<int64_t>") {
   CountOptional none;
@@ -70,4 +75,67 @@ TEST_CASE("boxed json: null without a box, edited in place, copied deeply") {
 TEST_CASE("a node's and a tensor's usually absent fields take one word each") {
   CHECK(sizeof(BoxedJson) == sizeof(void*));
   CHECK(sizeof(CountOptional) == sizeof(int64_t));
+}
+
+TEST_CASE("node attrs: none until a node has one, read as empty, copied deeply") {
+  Node plain;
+  CHECK(plain.existing_attrs() == nullptr);
+  CHECK(plain.attrs().kwargs.empty());
+  CHECK(plain.attrs().control_deps.empty());
+  CHECK_FALSE(plain.attrs().tags.has_value());
+  CHECK_FALSE(plain.attrs().mutates.has_value());
+  CHECK(plain.attrs().meta.is_null());
+  CHECK(plain.attrs().extra.is_null());
+  CHECK(plain.kwarg("k") == nullptr);
+  CHECK(plain.existing_attrs() == nullptr); // reading made none
+
+  Node a;
+  a.edit_attrs().kwargs.emplace_back("k", Value::integer(3));
+  REQUIRE(a.existing_attrs() != nullptr);
+  REQUIRE(a.kwarg("k") != nullptr);
+  CHECK(a.kwarg("k")->i == 3);
+  Node b = a; // its own copy
+  b.edit_attrs().kwargs[0].second = Value::integer(4);
+  b.edit_attrs().control_deps.push_back(0);
+  CHECK(a.kwarg("k")->i == 3);
+  CHECK(a.attrs().control_deps.empty());
+  CHECK(b.kwarg("k")->i == 4);
+  Node c = std::move(b);
+  CHECK(c.kwarg("k")->i == 4);
+
+  // Readers and the reorder pass give attrs only to the nodes that have
+  // some: the model stays one word per node for the rest.
+  Graph base = graph_from_json_text(read_text(source_path("testdata/example_llama_fsdp.json")));
+  REQUIRE(base.nodes.size() > 10);
+  base.nodes[3].edit_attrs().kwargs.emplace_back("alpha", Value::real(0.5));
+  base.nodes[5].edit_attrs().tags = std::vector<std::string>{"pointwise"};
+  base.nodes[7].edit_attrs().control_deps.push_back(2);
+  const std::string text = graph_to_json_text(base);
+  Graph from_json = graph_from_json_text(text);
+  Graph from_general = graph_from_json_text_general(text);
+  const std::string pb = graph_to_proto_bytes(from_json);
+  Graph from_pb = graph_from_proto_bytes(pb);
+  Graph from_pb_general = graph_from_proto_bytes_general(pb);
+  Graph reordered = from_json;
+  std::vector<NodeId> identity(reordered.nodes.size());
+  for (size_t i = 0; i < identity.size(); ++i)
+    identity[i] = static_cast<NodeId>(i);
+  permute_nodes(reordered.nodes, identity);
+  remap_refs(reordered.nodes, identity); // visits every node's references
+  size_t without = 0;
+  for (const Graph* g : {&from_json, &from_general, &from_pb, &from_pb_general, &reordered}) {
+    REQUIRE(g->nodes.size() == from_json.nodes.size());
+    for (size_t i = 0; i < g->nodes.size(); ++i) {
+      Node& n = const_cast<Node&>(g->nodes[i]);
+      const NodeAttrs& at = n.attrs();
+      const bool any = !at.kwargs.empty() || !at.control_deps.empty() || at.tags || at.mutates ||
+                       !at.meta.is_null() || !at.extra.is_null();
+      INFO(n.name);
+      CHECK((n.existing_attrs() != nullptr) == any);
+      without += !any;
+    }
+  }
+  CHECK(without > 0);
+  CHECK(from_pb.nodes[3].existing_attrs() != nullptr);
+  CHECK(reordered.nodes[7].attrs().control_deps == std::vector<NodeId>{2});
 }
