@@ -139,3 +139,62 @@ TEST_CASE("node attrs: none until a node has one, read as empty, copied deeply")
   CHECK(from_pb.nodes[3].existing_attrs() != nullptr);
   CHECK(reordered.nodes[7].attrs().control_deps == std::vector<NodeId>{2});
 }
+
+TEST_CASE("value: 24 bytes, one box for a string or a list, copied deeply") {
+  CHECK(sizeof(Value) == 24);
+  Value none = Value::integer(7);
+  CHECK(none.str().empty());
+  CHECK(none.items().empty());
+
+  Value s = Value::string("abc");
+  CHECK(s.str() == "abc");
+  CHECK(s.items().empty()); // a string has no items
+  Value s2 = s;
+  s2.set_str("xyz");
+  CHECK(s.str() == "abc");
+  CHECK(s2.str() == "xyz");
+  s2.set_str("");
+  CHECK(s2.str().empty());
+
+  Value l;
+  l.kind = Value::Kind::List;
+  l.edit_items() = {Value::real(0.5), Value::string("in"), Value::node_ref(3, 1)};
+  CHECK(l.str().empty()); // a list has no string
+  Value l2 = l;
+  l2.edit_items()[1].set_str("changed");
+  l2.edit_items().push_back(Value::boolean(true));
+  REQUIRE(l.items().size() == 3);
+  CHECK(l.items()[0].f == 0.5);
+  CHECK(l.items()[1].str() == "in");
+  CHECK(l.items()[2].i == 3);
+  CHECK(l.items()[2].ref_output == 1);
+  CHECK(l2.items().size() == 4);
+  CHECK(l2.items()[1].str() == "changed");
+
+  // A reference waiting for its name holds the name, then drops it.
+  Value ref = Value::node_ref(-1, 0);
+  ref.set_str("later");
+  Value moved = std::move(ref);
+  CHECK(moved.str() == "later");
+  CHECK(moved.ref_output == 0);
+  moved.i = 5;
+  moved.set_str("");
+  CHECK(moved.str().empty());
+  CHECK(moved.i == 5);
+
+  // The box changes kind: a string value made a list, and back.
+  Value x = Value::string("text");
+  x.kind = Value::Kind::List;
+  x.edit_items().push_back(Value::integer(1));
+  CHECK(x.str().empty());
+  CHECK(x.items().size() == 1);
+  x.kind = Value::Kind::String;
+  x.set_str("again");
+  CHECK(x.items().empty());
+  CHECK(x.str() == "again");
+  x = l; // copy-assigned over a string
+  CHECK(x.items().size() == 3);
+  x = Value::null(); // move-assigned
+  CHECK(x.items().empty());
+  CHECK(x.kind == Value::Kind::Null);
+}

@@ -186,7 +186,7 @@ TEST_CASE("the built-in table knows FSDP, out= and in-place writers") {
   const Value r = Value::node_ref(0);
   Value list;
   list.kind = Value::Kind::List;
-  list.list = {r, r};
+  list.edit_items() = {r, r};
   using M = std::vector<MutatedArg>;
   CHECK(mutated_args(node("aten.add_.Tensor", {r, r})) == M{{0, ""}});
   CHECK(mutated_args(node("aten.copy_.default", {r, r})) == M{{0, ""}});
@@ -304,7 +304,7 @@ TEST_CASE("a collective read raw by another node stays in place and says why") {
   Graph g = scenario("moe_a2a_sym_size");
   // The output returns dispatch0's raw result as well.
   Node& out = g.nodes.back();
-  out.args[0].list.push_back(Value::node_ref(*g.find("dispatch0")));
+  out.args[0].edit_items().push_back(Value::node_ref(*g.find("dispatch0")));
   Run r = schedule(g);
   CHECK_FALSE(r.collective("dispatch0")["schedulable"].get<bool>());
   CHECK(r.collective("dispatch0")["why_exposed"][0] ==

@@ -117,7 +117,7 @@ TEST_CASE("import-fx: annotations give shapes, strides, dtypes and devices") {
   CHECK(shape(g, "all_gather_into_tensor") == std::vector<int64_t>{32768, 1024});
   CHECK(stride(g, "permute") == std::vector<int64_t>{1, 8192});
   CHECK(node(g, "convert_element_type").output()->dtype == DType::BFloat16);
-  CHECK(node(g, "convert_element_type").args[1].s == "bfloat16");
+  CHECK(node(g, "convert_element_type").args[1].str() == "bfloat16");
   CHECK(node(g, "mm").target == "aten.mm.default");
   auto info = decode_collective(g, *g.find("all_gather_into_tensor"));
   REQUIRE(info);
@@ -126,7 +126,7 @@ TEST_CASE("import-fx: annotations give shapes, strides, dtypes and devices") {
   const Node& out = g.nodes.back();
   CHECK(out.op == NodeOp::Output);
   REQUIRE(out.args.size() == 1);
-  CHECK(out.args[0].list.size() == 2);
+  CHECK(out.args[0].items().size() == 2);
 }
 
 TEST_CASE("import-fx: TORCH_LOGS prefixes, several graphs, groups without a size") {
@@ -143,9 +143,9 @@ TEST_CASE("import-fx: TORCH_LOGS prefixes, several graphs, groups without a size
   CHECK(bwd.graph.find("all_reduce_1"));
   CHECK(bwd.graph.find("tangents_1"));
   const Node& full = node(bwd.graph, "full_default");
-  CHECK(full.kwarg("device")->s == "cuda:0");
-  CHECK(full.kwarg("dtype")->s == "bfloat16");
-  CHECK(full.kwarg("layout")->s == "torch.strided");
+  CHECK(full.kwarg("device")->str() == "cuda:0");
+  CHECK(full.kwarg("dtype")->str() == "bfloat16");
+  CHECK(full.kwarg("layout")->str() == "torch.strided");
   CHECK(full.kwarg("pin_memory")->kind == Value::Kind::Bool);
   CHECK(node(bwd.graph, "le").output()->dtype == DType::Bool);
   opts.graph_index = 2;
@@ -236,8 +236,8 @@ TEST_CASE("import-fx: coalesced collectives, getitem and None outputs") {
   CHECK(node(g, "getitem").target == "getitem");
   CHECK(g.process_groups.at("dp").ranks == std::vector<int64_t>{0, 2});
   const Value& outs = g.nodes.back().args[0];
-  REQUIRE(outs.list.size() == 5);
-  CHECK(outs.list[1].kind == Value::Kind::Null);
+  REQUIRE(outs.items().size() == 5);
+  CHECK(outs.items()[1].kind == Value::Kind::Null);
   // --group must agree with the graph's group_size.
   opts.groups["dp"] = {0, 1, 2};
   CHECK(import_error(read_text(source_path("testdata/fx/fsdp_tp_backward.py")), opts)
@@ -287,11 +287,11 @@ TEST_CASE("import-fx: Python forms FX prints") {
   CHECK(node(g, "_tensor_constant0").target == "_tensor_constant0");
   CHECK(node(g, "big").args[3].i == INT64_MAX);
   CHECK(node(g, "lo").args[1].i == INT64_MIN);
-  CHECK(node(g, "lo").args[2].s == "a'b");
+  CHECK(node(g, "lo").args[2].str() == "a'b");
   CHECK(shape(g, "big") == std::vector<int64_t>{2, 3});
   const Value& out = g.nodes.back().args[0];
-  REQUIRE(out.list.size() == 3);
-  CHECK(out.list[1].i == *g.find("L_x_")); // the alias names the placeholder
+  REQUIRE(out.items().size() == 3);
+  CHECK(out.items()[1].i == *g.find("L_x_")); // the alias names the placeholder
 }
 
 TEST_CASE("import-fx: errors name the file and line and leave no output") {

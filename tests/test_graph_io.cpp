@@ -90,7 +90,7 @@ TEST_CASE("the direct node writer prints exactly what the JSON tree prints") {
             Value::string("x/y\u2028\x7f")};
   Value list;
   list.kind = Value::Kind::List;
-  list.list = {Value::integer(1), Value::string("s")};
+  list.edit_items() = {Value::integer(1), Value::string("s")};
   b.args.push_back(list);
   b.edit_attrs().kwargs = {{"alpha", Value::real(2.5)}, {"out", Value::node_ref(0)}};
   b.val_kind = ValKind::List;
@@ -495,7 +495,7 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
                            {"b", Value::boolean(true)}, {"n", Value::null()}};
   Value list;
   list.kind = Value::Kind::List;
-  list.list.vec() = {Value::node_ref(0, 0), Value::node_ref(1), Value::integer(3)};
+  list.edit_items() = {Value::node_ref(0, 0), Value::node_ref(1), Value::integer(3)};
   n.args.push_back(list);
   n.edit_attrs().tags = std::vector<std::string>{"pointwise", ""};
   n.is_view = false;

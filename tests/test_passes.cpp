@@ -315,8 +315,8 @@ TEST_CASE("bucket rewrite: nodes two buckets move past each other come out in a 
   CHECK(y.args[0].i == *out.graph.find("bucket0_all_gather_split"));
   CHECK(y.args[0].ref_output == 0);
   const Node& output = out.graph.nodes.back();
-  CHECK(output.args[0].list[2].i == *out.graph.find("bucket1_all_gather_split"));
-  CHECK(output.args[0].list[2].ref_output == 1);
+  CHECK(output.args[0].items()[2].i == *out.graph.find("bucket1_all_gather_split"));
+  CHECK(output.args[0].items()[2].ref_output == 1);
   // The intervals follow the final positions; nothing was renamed twice.
   REQUIRE(out.intervals.size() == 2);
   CHECK(out.intervals[0].start == *out.graph.find("bucket0_all_gather"));

@@ -120,10 +120,10 @@ TEST_CASE("a string argument above 1 MiB is refused, naming node and argument") 
   // Inside a list, the path names the item.
   n.args.back() = osched::Value();
   n.args.back().kind = osched::Value::Kind::List;
-  n.args.back().list = {osched::Value::string("ok"),
-                        osched::Value::string(std::string((size_t{1} << 20) + 2, 's'))};
+  n.args.back().edit_items() = {osched::Value::string("ok"),
+                                osched::Value::string(std::string((size_t{1} << 20) + 2, 's'))};
   CHECK_THROWS_WITH(osched::validate_graph(g),
                     Catch::Contains("node 'fwd_relu0': " + field + "[1]: string of 1048578 bytes"));
-  n.args.back().list = {osched::Value::string(std::string(size_t{1} << 20, 's'))};
+  n.args.back().edit_items() = {osched::Value::string(std::string(size_t{1} << 20, 's'))};
   CHECK_NOTHROW(osched::validate_graph(g));
 }

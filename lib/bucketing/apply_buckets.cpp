@@ -55,7 +55,7 @@ Value int_list_value(const std::vector<int64_t>& v) {
   Value l;
   l.kind = Value::Kind::List;
   for (int64_t x : v)
-    l.list.push_back(Value::integer(x));
+    l.edit_items().push_back(Value::integer(x));
   return l;
 }
 
@@ -189,14 +189,15 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       // bucket's copy-in (as upstream's _pre_bucket_all_gather does).
       const NodeId conv = kind == CollectiveKind::AllGather ? fusable_convert(s.args[0]) : -1;
       if (conv >= 0) {
-        inputs.list.push_back(g.nodes[conv].args[0]);
-        convert_to.list.push_back(Value::string(std::string(dtype_name(in_metas.back()->dtype))));
+        inputs.edit_items().push_back(g.nodes[conv].args[0]);
+        convert_to.edit_items().push_back(
+            Value::string(std::string(dtype_name(in_metas.back()->dtype))));
         fate[conv] = kRemoved;
         fused_names.push_back(g.nodes[conv].name);
         ++converts_fused;
       } else {
-        inputs.list.push_back(s.args[0]);
-        convert_to.list.push_back(Value::null());
+        inputs.edit_items().push_back(s.args[0]);
+        convert_to.edit_items().push_back(Value::null());
       }
       const TensorMeta* o = w.output();
       out_metas.push_back(o);

@@ -120,10 +120,10 @@ std::optional<std::vector<int64_t>> collective_ranks(const Node& n) {
   if (!sig || sig->ranks_pos < 0)
     return std::nullopt;
   const Value* v = arg_or_kwarg(n, sig->ranks_pos, "ranks");
-  if (!v || v->kind != Value::Kind::List || v->list.empty())
+  if (!v || v->kind != Value::Kind::List || v->items().empty())
     return std::nullopt;
   std::vector<int64_t> ranks;
-  for (const auto& r : v->list) {
+  for (const auto& r : v->items()) {
     if (r.kind != Value::Kind::Int)
       return std::nullopt;
     ranks.push_back(r.i);
@@ -148,7 +148,7 @@ std::optional<std::string> collective_group_name(const Node& n) {
   if (!v)
     return std::nullopt;
   if (v->kind == Value::Kind::String)
-    return v->s;
+    return v->str();
   if (v->kind == Value::Kind::Int)
     return std::to_string(v->i);
   return std::nullopt;

@@ -14,7 +14,7 @@ std::string reduce_op_of(const Node& n, CollectiveKind kind) {
   const Value* v = n.kwarg("reduce_op");
   if (!v && n.args.size() > 1)
     v = &n.args[1];
-  return v && v->kind == Value::Kind::String ? v->s.str() : std::string();
+  return v && v->kind == Value::Kind::String ? v->str() : std::string();
 }
 
 } // namespace

@@ -243,7 +243,7 @@ private:
       Value v;
       v.kind = Value::Kind::List;
       for (const auto& item : e.items)
-        v.list.push_back(to_value(item, line, depth + 1));
+        v.edit_items().push_back(to_value(item, line, depth + 1));
       return v;
     }
     case FxExpr::Kind::Neg:
@@ -420,7 +420,7 @@ private:
     if (v.kind != Value::Kind::List) {
       Value l;
       l.kind = Value::Kind::List;
-      l.list.push_back(std::move(v));
+      l.edit_items().push_back(std::move(v));
       v = std::move(l);
     }
     out.args.push_back(std::move(v));
@@ -483,8 +483,8 @@ private:
       std::optional<int64_t> size = collective_group_size_arg(n);
       // all_to_all_single names no size, but its split lists have one entry per rank.
       if (!size && sig->kind == CollectiveKind::AllToAll && n.args.size() > 1 &&
-          n.args[1].kind == Value::Kind::List && !n.args[1].list.empty())
-        size = static_cast<int64_t>(n.args[1].list.size());
+          n.args[1].kind == Value::Kind::List && !n.args[1].items().empty())
+        size = static_cast<int64_t>(n.args[1].items().size());
       if (auto s = size) {
         if (u.size && *u.size != *s)
           fail(lines_[i], "node '" + escape_quoted(n.name) + "': group '" + escape_quoted(*name) +

@@ -51,7 +51,7 @@ struct Ctx {
       out.push_back(*d);
       return out;
     }
-    for (const auto& item : v->list) {
+    for (const auto& item : v->items()) {
       auto d = dim(item);
       if (!d)
         return std::nullopt;
@@ -127,13 +127,13 @@ std::optional<std::vector<Dim>> broadcast(const std::vector<const TensorMeta*>& 
 std::optional<DType> dtype_value(const Value* v) {
   if (!v || v->kind != Value::Kind::String)
     return std::nullopt;
-  return parse_fx_dtype_name(v->s.view());
+  return parse_fx_dtype_name(v->str());
 }
 
 std::string device_of(const Ctx& c, const TensorMeta* first) {
   const Value* d = c.n.kwarg("device");
   if (d && d->kind == Value::Kind::String)
-    return d->s;
+    return d->str();
   return first ? first->device : "cuda:0";
 }
 
@@ -402,7 +402,7 @@ std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& s
   if (input->kind != Value::Kind::List)
     return std::nullopt;
   std::vector<std::optional<TensorMeta>> outs;
-  for (const auto& item : input->list) {
+  for (const auto& item : input->items()) {
     const TensorMeta* in = item.is_ref() ? ref_meta(c.g, item) : nullptr;
     if (!in)
       return std::nullopt;
@@ -484,10 +484,10 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     }
     if (p == "aten.cat") {
       const Value* list = c.arg(0, "tensors");
-      if (!list || list->kind != Value::Kind::List || list->list.empty())
+      if (!list || list->kind != Value::Kind::List || list->items().empty())
         return std::nullopt;
       std::vector<const TensorMeta*> ins;
-      for (const auto& item : list->list) {
+      for (const auto& item : list->items()) {
         const TensorMeta* m = item.is_ref() ? ref_meta(g, item) : nullptr;
         if (!m)
           return std::nullopt;

@@ -555,12 +555,12 @@ private:
       out.kind = Value::Kind::String;
       std::string_view sv;
       OSCHED_TRY(v.get_string().get(sv));
-      out.s = sv;
+      out.set_str(std::string(sv));
       return true;
     }
     case element_type::ARRAY:
       out.kind = Value::Kind::List;
-      return read_list(v, out.list.vec());
+      return read_list(v, out.edit_items());
     case element_type::OBJECT:
       return read_ref(v, out);
     default:

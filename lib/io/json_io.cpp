@@ -130,12 +130,11 @@ public:
       auto resolve = [&](Value& v) {
         if (v.i >= 0)
           return;
-        auto it = all_names_.find(v.s);
+        auto it = all_names_.find(v.str());
         if (it == all_names_.end())
-          throw GraphError(nodes_[node].name, "args",
-                           "references unknown node '" + v.s.str() + "'");
+          throw GraphError(nodes_[node].name, "args", "references unknown node '" + v.str() + "'");
         v.i = it->second;
-        v.s.clear();
+        v.set_str({});
       };
       for (auto& a : nodes_[node].args)
         for_each_ref_mut(a, resolve);
@@ -229,7 +228,7 @@ private:
       Value list;
       list.kind = Value::Kind::List;
       for (size_t i = 0; i < v.size(); ++i)
-        list.list.push_back(read_value(v[i], field + "[" + std::to_string(i) + "]"));
+        list.edit_items().push_back(read_value(v[i], field + "[" + std::to_string(i) + "]"));
       return list;
     }
     case json::value_t::object: {
@@ -256,7 +255,7 @@ private:
         if (pending_data_.empty() || pending_data_.back() != current_)
           pending_data_.push_back(current_);
         Value ref = Value::node_ref(-1, static_cast<int32_t>(index));
-        ref.s = target;
+        ref.set_str(target);
         return ref;
       }
       if (opts_.require_topological_order && it->second >= current_)
@@ -474,10 +473,10 @@ json value_to_json(const Value& v, const Graph& g) {
   case Value::Kind::Float:
     return v.f;
   case Value::Kind::String:
-    return v.s;
+    return v.str();
   case Value::Kind::List: {
     json a = json::array();
-    for (const auto& item : v.list)
+    for (const auto& item : v.items())
       a.push_back(value_to_json(item, g));
     return a;
   }

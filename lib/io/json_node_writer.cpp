@@ -23,14 +23,14 @@ void append_value(std::string& out, const Value& v, const Graph& g) {
     append_json_double(out, v.f);
     return;
   case Value::Kind::String:
-    append_json_string(out, v.s.view());
+    append_json_string(out, v.str());
     return;
   case Value::Kind::List:
     out += '[';
-    for (size_t i = 0; i < v.list.size(); ++i) {
+    for (size_t i = 0; i < v.items().size(); ++i) {
       if (i)
         out += ',';
-      append_value(out, v.list[i], g);
+      append_value(out, v.items()[i], g);
     }
     out += ']';
     return;

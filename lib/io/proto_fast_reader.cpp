@@ -399,7 +399,7 @@ private:
     if (!w.count_fields(counts))
       return false;
     out.kind = Value::Kind::List;
-    std::vector<Value>& items = out.list.vec();
+    std::vector<Value>& items = out.edit_items();
     items.reserve(counts[1]);
     while (!w.done()) {
       uint32_t f = 0, t = 0;

@@ -101,11 +101,11 @@ void write_value(Encoder& e, uint32_t field, const Value& v, const Graph& g) {
     e.double_field(4, v.f);
     break;
   case Value::Kind::String:
-    e.string_field(5, v.s.view());
+    e.string_field(5, v.str());
     break;
   case Value::Kind::List: {
     const size_t list = e.begin(6);
-    for (const Value& item : v.list)
+    for (const Value& item : v.items())
       write_value(e, 1, item, g);
     e.end(list);
     break;

@@ -17,9 +17,9 @@ bool RangeNames::resolve_deferred(const RangeNames& before) {
       if (v.i >= 0)
         return;
       NodeId id = -1;
-      ok = ok && find(v.s, id);
+      ok = ok && find(v.str(), id);
       v.i = id;
-      v.s.clear();
+      v.set_str({});
     };
     for (Value& v : node.args)
       for_each_ref_mut(v, patch);

@@ -66,7 +66,7 @@ public:
     if (!defer_unknown_)
       return false;
     out = Value::node_ref(-1, index); // the name waits in `s`
-    out.s = std::string(name);
+    out.set_str(std::string(name));
     if (deferred_nodes_.empty() || deferred_nodes_.back() != at)
       deferred_nodes_.push_back(at);
     return true;

@@ -163,9 +163,9 @@ static std::string shown_name(const std::string& name) {
 
 static bool has_long_string(const Value& v) {
   if (v.kind == Value::Kind::String)
-    return v.s.size() > kMaxStringArgBytes;
+    return v.str().size() > kMaxStringArgBytes;
   if (v.kind == Value::Kind::List)
-    for (const Value& item : v.list)
+    for (const Value& item : v.items())
       if (has_long_string(item))
         return true;
   return false;
@@ -179,10 +179,10 @@ static void check_string_arg(const Node& n, const Value& v, const std::string& f
     return;
   if (v.kind == Value::Kind::String)
     throw GraphError(shown_name(n.name), field,
-                     "string of " + std::to_string(v.s.size()) + " bytes is above the limit of " +
-                         std::to_string(kMaxStringArgBytes));
-  for (size_t i = 0; i < v.list.size(); ++i)
-    check_string_arg(n, v.list[i], field + "[" + std::to_string(i) + "]");
+                     "string of " + std::to_string(v.str().size()) +
+                         " bytes is above the limit of " + std::to_string(kMaxStringArgBytes));
+  for (size_t i = 0; i < v.items().size(); ++i)
+    check_string_arg(n, v.items()[i], field + "[" + std::to_string(i) + "]");
 }
 
 // Sizes that only hostile input reaches: node count, name and string lengths.
