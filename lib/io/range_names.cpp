@@ -3,7 +3,7 @@
 namespace osched {
 
 bool RangeNames::resolve_deferred(const RangeNames& before) {
-  auto find = [&](const std::string& name, NodeId& out) {
+  auto find = [&](std::string_view name, NodeId& out) {
     std::optional<NodeId> id = before.names_.find(nodes_, name);
     if (!id)
       return false;
@@ -16,10 +16,10 @@ bool RangeNames::resolve_deferred(const RangeNames& before) {
     auto patch = [&](Value& v) {
       if (v.i >= 0)
         return;
+      const auto [offset, length] = deferred_names_[static_cast<size_t>(-2 - v.i)];
       NodeId id = -1;
-      ok = ok && find(v.str(), id);
+      ok = ok && find(std::string_view(deferred_text_).substr(offset, length), id);
       v.i = id;
-      v.set_str({});
     };
     for (Value& v : node.args)
       for_each_ref_mut(v, patch);

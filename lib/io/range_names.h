@@ -65,8 +65,10 @@ public:
     }
     if (!defer_unknown_)
       return false;
-    out = Value::node_ref(-1, index); // the name waits in `s`
-    out.set_str(std::string(name));
+    // The name waits in one text for all: node index -2 - k for the k-th.
+    out = Value::node_ref(-2 - static_cast<int64_t>(deferred_names_.size()), index);
+    deferred_names_.emplace_back(deferred_text_.size(), name.size());
+    deferred_text_.append(name);
     if (deferred_nodes_.empty() || deferred_nodes_.back() != at)
       deferred_nodes_.push_back(at);
     return true;
@@ -106,6 +108,9 @@ private:
   NodeId named_ = -1; // the node whose name's hash is name_hash_
   uint32_t name_hash_ = 0;
   std::vector<NodeId> deferred_nodes_; // nodes with a reference by name
+  // Those names, back to back (no allocation per reference): offset, length.
+  std::string deferred_text_;
+  std::vector<std::pair<size_t, size_t>> deferred_names_;
   std::vector<std::tuple<NodeId, size_t, std::string>> deferred_control_;
 };
 
