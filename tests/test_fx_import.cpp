@@ -288,6 +288,21 @@ TEST_CASE("import-fx: Python forms FX prints") {
   CHECK(node(g, "big").args[3].i == INT64_MAX);
   CHECK(node(g, "lo").args[1].i == INT64_MIN);
   CHECK(node(g, "lo").args[2].str() == "a'b");
+  // Keyword arguments are stored in key order; a keyword given twice (Python
+  // rejects the call) is an error on its line.
+  const std::string kwargs_text =
+      forward("self, x: \"f32[4]\"",
+              "        e = torch.ops.aten.empty.memory_format([4], pin_memory = False, dtype = "
+              "torch.float32, device = 'cuda:0')\n"
+              "        return (e,)\n");
+  Graph kw = import_fx_text(kwargs_text, "g.py", {}).graph;
+  REQUIRE(node(kw, "e").attrs().kwargs.size() == 3);
+  CHECK(node(kw, "e").attrs().kwargs[0].first == "device");
+  CHECK(node(kw, "e").attrs().kwargs[1].first == "dtype");
+  CHECK(node(kw, "e").attrs().kwargs[2].first == "pin_memory");
+  CHECK(import_error(forward("self, x: \"f32[4]\"",
+                             "        a = torch.ops.aten.add.Tensor(x, x, alpha = 1, alpha = 2)\n"
+                             "        return (a,)\n")) == "g.py:3: keyword 'alpha' given twice");
   CHECK(shape(g, "big") == std::vector<int64_t>{2, 3});
   const Value& out = g.nodes.back().args[0];
   REQUIRE(out.items().size() == 3);

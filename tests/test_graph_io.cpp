@@ -561,7 +561,7 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
 
   // Declined, read by the general path instead: a name in both halves, a
   // forward reference, a non-ASCII string, an unknown field, a repeated
-  // singular field, embedded JSON. graph_from_proto_bytes still answers as
+  // singular field, embedded JSON, a repeated keyword. graph_from_proto_bytes still answers as
   // the general path does.
   overlap_sched::pb::Graph msg;
   REQUIRE(msg.ParseFromString(pb));
@@ -578,6 +578,11 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
     m.mutable_nodes(1)->GetReflection()->MutableUnknownFields(m.mutable_nodes(1))->AddVarint(20, 1);
   });
   variant([&](auto& m) { m.mutable_nodes(1)->set_meta_json("{\"k\":1}"); });
+  variant([&](auto& m) { // a keyword given twice (the message keeps the last)
+    auto* again = m.mutable_nodes(last)->add_kwargs();
+    again->set_key("z");
+    again->mutable_value()->set_int_value(9);
+  });
   variant([&](auto& m) {
     // The name field twice in one node (the message keeps the last one):
     // the nodes as raw fields 8, the second one with a field 1 appended.

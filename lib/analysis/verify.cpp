@@ -13,10 +13,11 @@ namespace {
 // Bucketing marks the nodes it creates with meta.overlap_sched.replaces: the
 // original nodes whose role they take over.
 const nlohmann::json* replaces_list(const Node& n) {
-  if (!n.attrs().meta.is_object())
+  const nlohmann::json& meta = n.attrs().meta;
+  if (!meta.is_object())
     return nullptr;
-  auto it = n.attrs().meta.find("overlap_sched");
-  if (it == n.attrs().meta.end() || !it->is_object())
+  auto it = meta.find("overlap_sched");
+  if (it == meta.end() || !it->is_object())
     return nullptr;
   auto r = it->find("replaces");
   if (r == it->end() || !r->is_array())
@@ -25,9 +26,9 @@ const nlohmann::json* replaces_list(const Node& n) {
 }
 
 bool created_by_tool(const Node& n) {
-  return n.attrs().meta.is_object() && n.attrs().meta.contains("overlap_sched") &&
-         n.attrs().meta["overlap_sched"].is_object() &&
-         n.attrs().meta["overlap_sched"].contains("created");
+  const nlohmann::json& meta = n.attrs().meta;
+  return meta.is_object() && meta.contains("overlap_sched") && meta["overlap_sched"].is_object() &&
+         meta["overlap_sched"].contains("created");
 }
 
 } // namespace

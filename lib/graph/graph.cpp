@@ -32,6 +32,19 @@ std::string_view node_op_name(NodeOp op) {
   return "call_function";
 }
 
+const std::string* sort_kwargs(Node& n) {
+  NodeAttrs* attrs = n.existing_attrs();
+  if (!attrs)
+    return nullptr;
+  auto& kwargs = attrs->kwargs;
+  std::sort(kwargs.begin(), kwargs.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 1; i < kwargs.size(); ++i)
+    if (kwargs[i - 1].first == kwargs[i].first)
+      return &kwargs[i].first;
+  return nullptr;
+}
+
 const NodeAttrs& Node::no_attrs() {
   static const NodeAttrs kNone;
   return kNone;
@@ -80,9 +93,10 @@ void data_inputs_into(const Node& n, std::vector<NodeId>& out) {
 }
 
 void append_control_deps(const Node& n, std::vector<NodeId>& inputs) {
-  if (n.attrs().control_deps.empty())
+  const std::vector<NodeId>& deps = n.attrs().control_deps;
+  if (deps.empty())
     return;
-  inputs.insert(inputs.end(), n.attrs().control_deps.begin(), n.attrs().control_deps.end());
+  inputs.insert(inputs.end(), deps.begin(), deps.end());
   dedupe_keep_order(inputs);
 }
 

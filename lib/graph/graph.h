@@ -78,6 +78,10 @@ private:
   static const NodeAttrs& no_attrs();
 };
 
+// Puts n's kwargs in key order, as every reader stores them; the first key
+// given twice, or null when none is.
+const std::string* sort_kwargs(Node& n);
+
 struct ProcessGroup {
   std::vector<int64_t> ranks;
   nlohmann::json extra = nlohmann::json::object();

@@ -201,11 +201,11 @@ bool is_view_node(const Node& n) {
 }
 
 bool is_pointwise_node(const Node& n) {
+  const NodeAttrs& attrs = n.attrs();
   if (n.op != NodeOp::CallFunction)
     return false;
-  if (n.attrs().tags)
-    return std::find(n.attrs().tags->begin(), n.attrs().tags->end(), "pointwise") !=
-           n.attrs().tags->end();
+  if (attrs.tags)
+    return std::find(attrs.tags->begin(), attrs.tags->end(), "pointwise") != attrs.tags->end();
   return target_has(n.target, target_bit::kPointwise);
 }
 

@@ -360,12 +360,8 @@ private:
         n.args.push_back(to_value(a, st.line));
       for (const auto& [k, v] : e.kwargs)
         n.edit_attrs().kwargs.emplace_back(k, to_value(v, st.line));
-      if (NodeAttrs* attrs = n.existing_attrs())
-        std::sort(attrs->kwargs.begin(), attrs->kwargs.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (size_t i = 1; i < n.attrs().kwargs.size(); ++i)
-        if (n.attrs().kwargs[i].first == n.attrs().kwargs[i - 1].first)
-          fail(st.line, "keyword '" + escape_quoted(n.attrs().kwargs[i].first) + "' given twice");
+      if (const std::string* repeated = sort_kwargs(n))
+        fail(st.line, "keyword '" + escape_quoted(*repeated) + "' given twice");
       break;
     case FxExpr::Kind::Subscript:
       n.target = "getitem";

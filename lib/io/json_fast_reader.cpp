@@ -440,9 +440,7 @@ public:
     if (!read_fields(doc, node))
       return false;
     // Sorted as the general reader stores them (keys are unique).
-    if (NodeAttrs* attrs = node.existing_attrs())
-      std::sort(attrs->kwargs.begin(), attrs->kwargs.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
+    sort_kwargs(node);
     // Earlier nodes only: the name becomes visible after the node.
     return names_.add(current_);
   }

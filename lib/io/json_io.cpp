@@ -520,7 +520,8 @@ json meta_to_json(const TensorMeta& t) {
 }
 
 json node_json(const Node& n, const Graph& g) {
-  json j = n.attrs().extra;
+  const NodeAttrs& attrs = n.attrs();
+  json j = attrs.extra;
   j["name"] = n.name;
   j["op"] = std::string(node_op_name(n.op));
   j["target"] = n.target;
@@ -529,7 +530,7 @@ json node_json(const Node& n, const Graph& g) {
     args.push_back(value_to_json(a, g));
   j["args"] = args;
   json kwargs = json::object();
-  for (const auto& [k, v] : n.attrs().kwargs)
+  for (const auto& [k, v] : attrs.kwargs)
     kwargs[k] = value_to_json(v, g);
   j["kwargs"] = kwargs;
   switch (n.val_kind) {
@@ -547,13 +548,13 @@ json node_json(const Node& n, const Graph& g) {
     break;
   }
   }
-  if (n.attrs().tags)
-    j["tags"] = *n.attrs().tags;
+  if (attrs.tags)
+    j["tags"] = *attrs.tags;
   if (n.is_view)
     j["is_view"] = *n.is_view;
-  if (n.attrs().mutates) {
+  if (attrs.mutates) {
     json m = json::array();
-    for (const auto& a : *n.attrs().mutates) {
+    for (const auto& a : *attrs.mutates) {
       if (a.position >= 0)
         m.push_back(a.position);
       else
@@ -561,14 +562,14 @@ json node_json(const Node& n, const Graph& g) {
     }
     j["mutates"] = m;
   }
-  if (!n.attrs().control_deps.empty()) {
+  if (!attrs.control_deps.empty()) {
     json deps = json::array();
-    for (NodeId d : n.attrs().control_deps)
+    for (NodeId d : attrs.control_deps)
       deps.push_back(g.nodes[d].name);
     j["control_deps"] = deps;
   }
-  if (!n.attrs().meta.is_null())
-    j["meta"] = n.attrs().meta;
+  if (!attrs.meta.is_null())
+    j["meta"] = attrs.meta;
   return j;
 }
 

@@ -100,10 +100,11 @@ void append_meta(std::string& out, const TensorMeta& t) {
 // What the direct path does not cover: unknown fields (their keys merge into
 // the sorted order) and kwargs not in key order. Rare; printed through JSON.
 bool needs_generic_path(const Node& n) {
-  if (!n.attrs().extra.is_null())
+  const NodeAttrs& attrs = n.attrs();
+  if (!attrs.extra.is_null())
     return true;
-  for (size_t i = 1; i < n.attrs().kwargs.size(); ++i)
-    if (!(n.attrs().kwargs[i - 1].first < n.attrs().kwargs[i].first))
+  for (size_t i = 1; i < attrs.kwargs.size(); ++i)
+    if (!(attrs.kwargs[i - 1].first < attrs.kwargs[i].first))
       return true;
   for (const auto& m : n.val)
     if (m && !m->extra.is_null())
@@ -137,6 +138,7 @@ void append_json_double(std::string& out, double v) {
 // Keys in sorted order: args, control_deps, is_view, kwargs, meta, mutates,
 // name, op, tags, target, val.
 void append_node_json(std::string& out, const Node& n, const Graph& g) {
+  const NodeAttrs& attrs = n.attrs();
   if (needs_generic_path(n)) {
     out += node_to_json(n, g).dump();
     return;
@@ -148,12 +150,12 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
     append_value(out, n.args[i], g);
   }
   out += ']';
-  if (!n.attrs().control_deps.empty()) {
+  if (!attrs.control_deps.empty()) {
     out += ",\"control_deps\":[";
-    for (size_t i = 0; i < n.attrs().control_deps.size(); ++i) {
+    for (size_t i = 0; i < attrs.control_deps.size(); ++i) {
       if (i)
         out += ',';
-      append_json_string(out, g.nodes[n.attrs().control_deps[i]].name);
+      append_json_string(out, g.nodes[attrs.control_deps[i]].name);
     }
     out += ']';
   }
@@ -162,24 +164,24 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
     out += *n.is_view ? "true" : "false";
   }
   out += ",\"kwargs\":{";
-  for (size_t i = 0; i < n.attrs().kwargs.size(); ++i) {
+  for (size_t i = 0; i < attrs.kwargs.size(); ++i) {
     if (i)
       out += ',';
-    append_json_string(out, n.attrs().kwargs[i].first);
+    append_json_string(out, attrs.kwargs[i].first);
     out += ':';
-    append_value(out, n.attrs().kwargs[i].second, g);
+    append_value(out, attrs.kwargs[i].second, g);
   }
   out += '}';
-  if (!n.attrs().meta.is_null()) {
+  if (!attrs.meta.is_null()) {
     out += ",\"meta\":";
-    out += n.attrs().meta.dump();
+    out += attrs.meta.dump();
   }
-  if (n.attrs().mutates) {
+  if (attrs.mutates) {
     out += ",\"mutates\":[";
-    for (size_t i = 0; i < n.attrs().mutates->size(); ++i) {
+    for (size_t i = 0; i < attrs.mutates->size(); ++i) {
       if (i)
         out += ',';
-      const MutatedArg& a = (*n.attrs().mutates)[i];
+      const MutatedArg& a = (*attrs.mutates)[i];
       if (a.position >= 0)
         append_json_int(out, a.position);
       else
@@ -191,12 +193,12 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
   append_json_string(out, n.name);
   out += ",\"op\":";
   append_json_string(out, node_op_name(n.op));
-  if (n.attrs().tags) {
+  if (attrs.tags) {
     out += ",\"tags\":[";
-    for (size_t i = 0; i < n.attrs().tags->size(); ++i) {
+    for (size_t i = 0; i < attrs.tags->size(); ++i) {
       if (i)
         out += ',';
-      append_json_string(out, (*n.attrs().tags)[i]);
+      append_json_string(out, (*attrs.tags)[i]);
     }
     out += ']';
   }

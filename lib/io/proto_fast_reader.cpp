@@ -276,9 +276,9 @@ private:
       case 9:
         if (!w.str(s))
           return false;
-        if (!n.attrs().tags) {
-          n.edit_attrs().tags.emplace();
-          n.edit_attrs().tags->reserve(counts[9]);
+        if (auto& tags = n.edit_attrs().tags; !tags) {
+          tags.emplace();
+          tags->reserve(counts[9]);
         }
         n.edit_attrs().tags->emplace_back(s);
         break;
@@ -302,9 +302,9 @@ private:
         has_mutates = v != 0;
         break;
       case 15:
-        if (!n.attrs().mutates) {
-          n.edit_attrs().mutates.emplace();
-          n.edit_attrs().mutates->reserve(counts[15]);
+        if (auto& mutates = n.edit_attrs().mutates; !mutates) {
+          mutates.emplace();
+          mutates->reserve(counts[15]);
         }
         if (!w.len(sub) || !read_mutated(sub, n.edit_attrs().mutates->emplace_back()))
           return false;
@@ -326,12 +326,8 @@ private:
         return false;
       n.edit_attrs().mutates.emplace();
     }
-    if (NodeAttrs* attrs = n.existing_attrs())
-      std::sort(attrs->kwargs.begin(), attrs->kwargs.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (size_t i = 1; i < n.attrs().kwargs.size(); ++i)
-      if (n.attrs().kwargs[i - 1].first == n.attrs().kwargs[i].first)
-        return false; // the general path keeps the last one
+    if (sort_kwargs(n))
+      return false; // a key given twice: the general path keeps the last one
     switch (val_kind) {
     case 1: // single: exactly one entry, with its meta (else: the message readers)
       if (n.val.size() != 1 || !n.val[0])

@@ -178,6 +178,7 @@ void write_meta(Encoder& e, uint32_t field, const TensorMeta& t) {
 // 8 has_tags, 9 tags, 10 is_view, 11 control_deps, 12 meta_json,
 // 13 extra_json, 14 has_mutates, 15 mutates.
 void append_node_proto(std::string& out, const Node& n, const Graph& g) {
+  const NodeAttrs& attrs = n.attrs();
   Encoder e(out);
   const size_t at = e.begin(8);
   e.nonempty_string_field(1, n.name);
@@ -187,18 +188,17 @@ void append_node_proto(std::string& out, const Node& n, const Graph& g) {
     write_value(e, 4, a, g);
   // Keys in sorted order, as the general path's JSON object has them; of a
   // repeated key the last value (Kwarg: 1 key, 2 value).
-  std::vector<size_t> order(n.attrs().kwargs.size());
+  std::vector<size_t> order(attrs.kwargs.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return n.attrs().kwargs[a].first < n.attrs().kwargs[b].first;
+    return attrs.kwargs[a].first < attrs.kwargs[b].first;
   });
   for (size_t k = 0; k < order.size(); ++k) {
-    if (k + 1 < order.size() &&
-        n.attrs().kwargs[order[k]].first == n.attrs().kwargs[order[k + 1]].first)
+    if (k + 1 < order.size() && attrs.kwargs[order[k]].first == attrs.kwargs[order[k + 1]].first)
       continue;
     const size_t kw = e.begin(5);
-    e.nonempty_string_field(1, n.attrs().kwargs[order[k]].first);
-    write_value(e, 2, n.attrs().kwargs[order[k]].second, g);
+    e.nonempty_string_field(1, attrs.kwargs[order[k]].first);
+    write_value(e, 2, attrs.kwargs[order[k]].second, g);
     e.end(kw);
   }
   // ValKind: 0 null, 1 single, 2 list; MaybeTensorMeta: 1 meta.
@@ -216,23 +216,23 @@ void append_node_proto(std::string& out, const Node& n, const Graph& g) {
     write_meta(e, 1, *n.val[0]);
     e.end(slot);
   }
-  if (n.attrs().tags) {
+  if (attrs.tags) {
     e.int_field(8, 1);
-    for (const std::string& t : *n.attrs().tags)
+    for (const std::string& t : *attrs.tags)
       e.string_field(9, t);
   }
   if (n.is_view)
     e.int_field(10, *n.is_view ? 1 : 0);
-  for (NodeId d : n.attrs().control_deps)
+  for (NodeId d : attrs.control_deps)
     e.string_field(11, g.nodes[static_cast<size_t>(d)].name);
-  if (!n.attrs().meta.is_null())
-    e.nonempty_string_field(12, n.attrs().meta.dump());
-  write_extra(e, 13, n.attrs().extra,
+  if (!attrs.meta.is_null())
+    e.nonempty_string_field(12, attrs.meta.dump());
+  write_extra(e, 13, attrs.extra,
               {"name", "op", "target", "args", "kwargs", "val", "tags", "is_view", "mutates",
                "control_deps", "meta"});
-  if (n.attrs().mutates) {
+  if (attrs.mutates) {
     e.int_field(14, 1);
-    for (const MutatedArg& a : *n.attrs().mutates) { // MutatedArg: oneof 1 position, 2 kwarg
+    for (const MutatedArg& a : *attrs.mutates) { // MutatedArg: oneof 1 position, 2 kwarg
       const size_t m = e.begin(15);
       if (a.position >= 0)
         e.int_field(1, a.position);
