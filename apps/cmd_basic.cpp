@@ -5,6 +5,7 @@
 #include "analysis/stats.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "io/escape.h"
 #include "io/graph_file.h"
 #include "run_errors.h"
 
@@ -40,7 +41,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->callback([&exit_code, path, format] {
     exit_code = run_guarded([&] {
       Graph g = read_graph_file(*path, format_option(*format));
-      std::cout << (*path == "-" ? "<stdin>" : *path) << ": ok (" << g.size() << " nodes)\n";
+      std::cout << (*path == "-" ? "<stdin>" : escape_line(*path)) << ": ok (" << g.size()
+                << " nodes)\n";
       return kOk;
     });
   });

@@ -111,7 +111,12 @@ int run(BatchArgs& a, CLI::App& cmd) {
   std::vector<BatchItem> items = collect_batch_inputs(a.inputs, a.list, a.out_dir);
   if (items.empty())
     throw InputError("batch: no .json or .pb graph among the inputs");
-  std::filesystem::create_directories(a.out_dir);
+  {
+    std::error_code ec;
+    std::filesystem::create_directories(a.out_dir, ec);
+    if (ec)
+      throw OutputError(a.out_dir + ": cannot create the output directory: " + ec.message());
+  }
   const std::string fingerprint = batch_options_fingerprint(a.cfg);
 
   // This rank's share: every size-th file.
@@ -172,9 +177,11 @@ int run(BatchArgs& a, CLI::App& cmd) {
       pos = nl + 1;
     }
   }
-  size_t any_failed = 0;
-  for (const BatchResult& r : results)
+  size_t any_failed = 0, any_output_failed = 0;
+  for (const BatchResult& r : results) {
     any_failed += r.status == "failed";
+    any_output_failed += r.output_failed;
+  }
   if (rank == 0) {
     std::string jsonl, csv = batch_csv_header();
     for (const BatchResult& r : results) {
@@ -198,7 +205,7 @@ int run(BatchArgs& a, CLI::App& cmd) {
     }
   }
   ctx->barrier();
-  return any_failed ? kBadInput : kOk;
+  return any_output_failed ? kOutputError : any_failed ? kBadInput : kOk;
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "exit_codes.h"
 #include "io/escape.h"
 #include "io/graph_file.h"
+#include "io/json_limits.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_diff.h"
 #include "report/report_json.h"
@@ -30,9 +31,12 @@ bool looks_like_report(const nlohmann::json& j) {
 nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg) {
   const InputBytes bytes = InputBytes::read(path);
   if (resolve_format(path, GraphFormat::Auto) == GraphFormat::Json) {
-    nlohmann::json j = nlohmann::json::parse(bytes.view(), nullptr, false);
-    if (j.is_discarded())
-      throw InputError(path + ": malformed JSON");
+    nlohmann::json j;
+    try {
+      j = parse_json_limited(bytes.view());
+    } catch (const JsonTextError& e) {
+      throw InputError(path + ": malformed JSON: " + e.what());
+    }
     if (looks_like_report(j))
       return j;
   }

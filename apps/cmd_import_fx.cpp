@@ -9,6 +9,7 @@
 #include "io/escape.h"
 #include "io/fx_import.h"
 #include "io/graph_file.h"
+#include "io/json_limits.h"
 #include "io/validate.h"
 #include "run_errors.h"
 
@@ -67,16 +68,17 @@ FxImportOptions resolve_options(const ImportArgs& a) {
   nlohmann::json hw;
   if (!a.hardware_file.empty()) {
     try {
-      hw = nlohmann::json::parse(read_file_bytes(a.hardware_file));
-    } catch (const nlohmann::json::exception&) {
-      throw InputError(a.hardware_file + ": malformed JSON");
+      // It becomes the graph's "hardware" object, at level 2 of the document.
+      hw = parse_json_limited(read_file_bytes(a.hardware_file), kMaxJsonDepth - 1);
+    } catch (const JsonTextError& e) {
+      throw InputError(a.hardware_file + ": malformed JSON: " + e.what());
     }
     if (!hw.is_object())
       throw InputError(a.hardware_file + ": hardware must be a JSON object");
   }
   if (!a.gpu.empty()) {
     if (!is_known_gpu(a.gpu))
-      throw InputError("--gpu: unknown GPU '" + escape_quoted(a.gpu) + "'");
+      throw InputError("--gpu: unknown GPU '" + escape_excerpt(a.gpu) + "'");
     hw["gpu"] = a.gpu;
   }
   if (a.gpus_per_node) {

@@ -108,6 +108,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   load_config_and_check(a.config, cmd, a.cfg);
   check_paths(a);
   a.cfg.record_timelines = !a.trace.empty() || !a.html.empty();
+  a.cfg.trim_heap_between_phases = true; // one job, on this thread
   const GraphFormat in_format = format_option(a.in_format);
   const GraphFormat out_format = format_option(a.out_format);
 

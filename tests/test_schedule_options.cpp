@@ -91,7 +91,17 @@ TEST_CASE("option table: config errors name the file and the key") {
   CHECK(load_error(R"({"collective_estimator": 3})") ==
         "c.json: collective_estimator: must be a string");
   CHECK(load_error("[1]") == "c.json: config must be a JSON object");
-  CHECK(load_error("{") == "c.json: malformed JSON");
+  CHECK(load_error("{").rfind("c.json: malformed JSON: parse error at line 1, column 2", 0) == 0);
+  // The graph format's JSON limits hold for configs too.
+  CHECK(load_error(R"({"policy": "upstream", "policy": "improved"})") ==
+        "c.json: malformed JSON: duplicate key 'policy' in one object");
+  CHECK(load_error(std::string(64, '[') + std::string(64, ']')) ==
+        "c.json: config must be a JSON object");
+  CHECK(load_error(std::string(65, '[') + std::string(65, ']')) ==
+        "c.json: malformed JSON: nested deeper than 64 levels");
+  // A bad hardware value is the config's fault, named with its file.
+  CHECK(load_error(R"({"hardware": {"hbm_gbps": -1}})") ==
+        "c.json: hardware.hbm_gbps: must be a positive number (at most 1e9)");
 }
 
 TEST_CASE(

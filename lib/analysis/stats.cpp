@@ -6,6 +6,7 @@
 #include "graph/collective_info.h"
 #include "graph/mutation.h"
 #include "graph/op_table.h"
+#include "io/escape.h"
 #include "io/fx_shape_infer.h"
 
 namespace osched {
@@ -83,7 +84,8 @@ std::string stats_to_text(const GraphStats& s) {
   o << "collectives: " << s.collectives << ", waits: " << s.waits << "\n";
   o << "other call_function nodes: " << s.other_nodes << "\n";
   for (const auto& [name, gs] : s.groups) {
-    o << "  group " << name << ": " << gs.count << " collectives, " << gs.bytes << " bytes (";
+    o << "  group " << escape_line(name) << ": " << gs.count << " collectives, " << gs.bytes
+      << " bytes (";
     bool f = true;
     for (const auto& [k, c] : gs.by_kind) {
       o << (f ? "" : ", ") << k << " " << c;

@@ -1,6 +1,8 @@
 #include "benchmark/benchmark_cache.h"
+#include "io/json_limits.h"
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -15,9 +17,9 @@ BenchmarkCache load_benchmark_cache(const std::string& path) {
     return cache;
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    throw std::invalid_argument(path + ": malformed JSON in benchmark cache");
+    j = parse_json_limited(std::string(std::istreambuf_iterator<char>(in), {}));
+  } catch (const JsonTextError& e) {
+    throw std::invalid_argument(path + ": malformed JSON in benchmark cache: " + e.what());
   }
   if (!j.is_object() || j.value("format", "") != "overlap-sched.benchmark-cache")
     throw std::invalid_argument(path + ": format: not an overlap-sched benchmark cache");

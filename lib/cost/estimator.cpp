@@ -1,4 +1,5 @@
 #include "cost/estimator.h"
+#include "io/json_limits.h"
 
 #include <algorithm>
 #include <fstream>
@@ -88,9 +89,9 @@ CustomEstimates load_custom_estimates(const std::string& path) {
 CustomEstimates parse_custom_estimates(const std::string& text, const std::string& path) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument(path + ": malformed JSON");
+    j = parse_json_limited(text);
+  } catch (const JsonTextError& e) {
+    throw std::invalid_argument(path + ": malformed JSON: " + e.what());
   }
   if (!j.is_object())
     throw std::invalid_argument(path + ": top level must be an object");

@@ -1,4 +1,5 @@
 #include "cost/hardware.h"
+#include "io/escape.h"
 
 #include <cmath>
 
@@ -83,7 +84,7 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
       throw std::invalid_argument("hardware.gpu: must be a string");
     if (!is_known_gpu(o["gpu"].get<std::string>()))
       throw std::invalid_argument(
-          "hardware.gpu: unknown GPU '" + o["gpu"].get<std::string>() +
+          "hardware.gpu: unknown GPU '" + escape_excerpt(o["gpu"].get<std::string>()) +
           "' (known: names containing A100, V100, H100, H200, B100, B200 or GB200)");
     int gpn = hw.gpus_per_node;
     hw = default_hardware(o["gpu"].get<std::string>());
@@ -100,7 +101,8 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
       throw std::invalid_argument("hardware.peak_tflops: must be an object");
     for (const auto& [k, v] : o["peak_tflops"].items()) {
       if (!parse_dtype(k))
-        throw std::invalid_argument("hardware.peak_tflops." + k + ": unknown dtype");
+        throw std::invalid_argument("hardware.peak_tflops." + escape_excerpt(k) +
+                                    ": unknown dtype");
       hw.peak_tflops[k] = positive(v, "hardware.peak_tflops." + k);
     }
   }

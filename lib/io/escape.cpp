@@ -98,4 +98,10 @@ size_t invalid_utf8_offset(std::string_view s) {
   return std::string_view::npos;
 }
 
+std::string escape_excerpt(std::string_view s, size_t max) {
+  if (s.size() <= max)
+    return escape_quoted(s);
+  return escape_quoted(s.substr(0, max)) + "...";
+}
+
 } // namespace osched

@@ -14,6 +14,9 @@ std::string escape_line(std::string_view s);
 // The same, and \\ and \' too: for a name printed between single quotes,
 // so its end is unambiguous.
 std::string escape_quoted(std::string_view s);
+// escape_quoted of at most the first `max` bytes, "..." marking a cut: for
+// input text quoted in an error (dtypes, GPU names) that may be huge.
+std::string escape_excerpt(std::string_view s, size_t max = 64);
 // Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629:
 // no overlong forms, no surrogates, nothing past U+10FFFF), or npos.
 size_t invalid_utf8_offset(std::string_view s);

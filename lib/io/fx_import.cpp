@@ -147,7 +147,7 @@ private:
         if (const FxExpr* d = call_arg(c, 99, "dtype")) {
           auto dt = parse_fx_dtype_name(fx_dotted_path(*d));
           if (!dt)
-            fail(a.line, "load_args: unknown dtype '" + escape_quoted(fx_expr_text(*d)) + "'");
+            fail(a.line, "load_args: unknown dtype '" + escape_excerpt(fx_expr_text(*d)) + "'");
           m.dtype = *dt;
         }
         if (const FxExpr* off = call_arg(c, 99, "storage_offset");
@@ -242,15 +242,20 @@ private:
     case FxExpr::Kind::List: {
       Value v;
       v.kind = Value::Kind::List;
+      v.edit_items().reserve(e.items.size());
       for (const auto& item : e.items)
         v.edit_items().push_back(to_value(item, line, depth + 1));
       return v;
     }
     case FxExpr::Kind::Neg:
-    case FxExpr::Kind::BinOp:
-      if (auto k = eval_fx_dim(e, {}))
+    case FxExpr::Kind::BinOp: {
+      std::string why;
+      if (auto k = eval_fx_dim(e, {}, &why))
         return Value::integer(*k);
-      fail(line, "arithmetic on names inside an argument");
+      if (why == "a name without a value")
+        fail(line, "arithmetic on names inside an argument");
+      fail(line, "arithmetic inside an argument: " + why);
+    }
     case FxExpr::Kind::Subscript:
       fail(line, "subscript inside an argument");
     }
@@ -389,9 +394,13 @@ private:
     } else {
       symint_.push_back(false);
       if (n.op == NodeOp::CallFunction) {
-        if (auto inferred = infer_fx_output(g_, n, hints_)) {
-          n.val_kind = inferred->kind;
-          n.val = std::move(inferred->val);
+        try {
+          if (auto inferred = infer_fx_output(g_, n, hints_)) {
+            n.val_kind = inferred->kind;
+            n.val = std::move(inferred->val);
+          }
+        } catch (const FxDimOverflow& e) {
+          fail(st.line, "'" + escape_quoted(st.name) + "': " + e.what());
         }
       }
     }

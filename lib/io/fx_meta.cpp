@@ -1,4 +1,5 @@
 #include "io/fx_meta.h"
+#include "io/escape.h"
 
 #include <array>
 #include <cctype>
@@ -98,36 +99,45 @@ std::optional<DType> parse_fx_dtype_name(std::string_view name) {
   return parse_dtype(name);
 }
 
-std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints) {
+std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints, std::string* why) {
+  auto fail = [why](const char* reason) -> std::optional<int64_t> {
+    if (why && why->empty())
+      *why = reason;
+    return std::nullopt;
+  };
   switch (e.kind) {
   case FxExpr::Kind::Int:
     return e.i;
   case FxExpr::Kind::Name: {
     auto it = hints.find(e.text);
     if (it == hints.end())
-      return std::nullopt;
+      return fail("a name without a value");
     return it->second;
   }
   case FxExpr::Kind::Neg: {
-    auto v = eval_fx_dim(e.items[0], hints);
-    if (!v || *v == std::numeric_limits<int64_t>::min())
+    auto v = eval_fx_dim(e.items[0], hints, why);
+    if (!v)
       return std::nullopt;
+    if (*v == std::numeric_limits<int64_t>::min())
+      return fail("integer overflow");
     return -*v;
   }
   case FxExpr::Kind::BinOp: {
-    auto a = eval_fx_dim(e.items[0], hints);
-    auto b = eval_fx_dim(e.items[1], hints);
+    auto a = eval_fx_dim(e.items[0], hints, why);
+    auto b = eval_fx_dim(e.items[1], hints, why);
     if (!a || !b)
       return std::nullopt;
     int64_t r = 0;
     if (e.text == "+")
-      return __builtin_add_overflow(*a, *b, &r) ? std::nullopt : std::optional<int64_t>(r);
+      return __builtin_add_overflow(*a, *b, &r) ? fail("integer overflow") : r;
     if (e.text == "-")
-      return __builtin_sub_overflow(*a, *b, &r) ? std::nullopt : std::optional<int64_t>(r);
+      return __builtin_sub_overflow(*a, *b, &r) ? fail("integer overflow") : r;
     if (e.text == "*")
-      return __builtin_mul_overflow(*a, *b, &r) ? std::nullopt : std::optional<int64_t>(r);
-    if (*b == 0 || (*a == std::numeric_limits<int64_t>::min() && *b == -1))
-      return std::nullopt;
+      return __builtin_mul_overflow(*a, *b, &r) ? fail("integer overflow") : r;
+    if (*b == 0)
+      return fail("division by zero");
+    if (*a == std::numeric_limits<int64_t>::min() && *b == -1)
+      return fail("integer overflow");
     if (e.text == "//" || e.text == "/") {
       int64_t q = *a / *b;
       if ((*a % *b != 0) && ((*a < 0) != (*b < 0)))
@@ -140,13 +150,13 @@ std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints) 
         m += *b;
       return m;
     }
-    return std::nullopt;
+    return fail("an unsupported operator");
   }
   case FxExpr::Kind::Call: {
     // sympy's Max/Min and FloorDiv/CeilDiv as they appear in printed shapes.
     std::vector<int64_t> v;
     for (const auto& item : e.items) {
-      auto x = eval_fx_dim(item, hints);
+      auto x = eval_fx_dim(item, hints, why);
       if (!x)
         return std::nullopt;
       v.push_back(*x);
@@ -160,11 +170,11 @@ std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints) 
     if (e.text == "FloorDiv" && v.size() == 2 && v[1] > 0 && v[0] >= 0)
       return v[0] / v[1];
     if (e.text == "CeilDiv" && v.size() == 2 && v[1] > 0 && v[0] >= 0)
-      return (v[0] + v[1] - 1) / v[1];
-    return std::nullopt;
+      return v[0] == 0 ? 0 : (v[0] - 1) / v[1] + 1;
+    return fail("an unsupported function");
   }
   default:
-    return std::nullopt;
+    return fail("an unsupported expression");
   }
 }
 
@@ -196,34 +206,49 @@ std::string operand(const Dim& d) {
 }
 } // namespace
 
+namespace {
+int64_t checked_mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r))
+    throw FxDimOverflow();
+  return r;
+}
+int64_t checked_add(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r))
+    throw FxDimOverflow();
+  return r;
+}
+} // namespace
+
 Dim dim_mul(const Dim& a, int64_t k) {
   if (!a.is_symbolic())
-    return Dim::of(a.value * k);
+    return Dim::of(checked_mul(a.value, k));
   if (k == 1)
     return a;
   std::optional<int64_t> h;
   if (a.has_hint)
-    h = a.value * k;
+    h = checked_mul(a.value, k);
   return symbolic(std::to_string(k) + "*" + operand(a), h);
 }
 
 Dim dim_div(const Dim& a, int64_t k) {
   if (!a.is_symbolic())
-    return Dim::of(k ? a.value / k : 0);
+    return Dim::of(k && !(k == -1 && a.value == INT64_MIN) ? a.value / k : 0);
   if (k == 1)
     return a;
   std::optional<int64_t> h;
-  if (a.has_hint && k)
+  if (a.has_hint && k && !(k == -1 && a.value == INT64_MIN))
     h = a.value / k;
   return symbolic(operand(a) + "//" + std::to_string(k), h);
 }
 
 Dim dim_add(const Dim& a, const Dim& b) {
   if (!a.is_symbolic() && !b.is_symbolic())
-    return Dim::of(a.value + b.value);
+    return Dim::of(checked_add(a.value, b.value));
   std::optional<int64_t> h;
   if (a.is_known() && b.is_known())
-    h = a.value + b.value;
+    h = checked_add(a.value, b.value);
   return symbolic(dim_text(a) + " + " + dim_text(b), h);
 }
 
@@ -266,7 +291,8 @@ FxAnnotation parse_fx_annotation(const std::string& raw, const FxSymbolHints& hi
   std::string abbr = text.substr(0, open);
   auto dtype = parse_fx_dtype_abbr(abbr);
   if (!dtype)
-    throw FxSyntaxError(line, "annotation '" + text + "': unknown dtype '" + abbr + "'");
+    throw FxSyntaxError(line, "annotation '" + escape_excerpt(text) + "': unknown dtype '" +
+                                  escape_excerpt(abbr) + "'");
   size_t close = matching_bracket(text, open);
   if (close == std::string::npos)
     throw FxSyntaxError(line, "annotation '" + text + "': unclosed '['");

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "graph/dtype.h"
@@ -22,14 +23,23 @@ std::optional<DType> parse_fx_dtype_abbr(std::string_view abbr);
 std::optional<DType> parse_fx_dtype_name(std::string_view name);
 
 // The value of a symbolic expression (+ - * // % and Max/Min over ints and
-// hinted symbols), or nullopt when a symbol has no hint.
-std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints);
+// hinted symbols), or nullopt when a symbol has no hint or the arithmetic
+// fails; then `why`, when given and empty, says why ("division by zero").
+std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints,
+                                   std::string* why = nullptr);
 
 // A dim from its text: an integer, or a symbol named by the text whose hint
 // is evaluated when every symbol in it has one.
 Dim fx_dim(const std::string& text, const FxSymbolHints& hints, int line);
+// A size, stride or hint past 64 bits: no tensor has it, so the import
+// stops with an error on the node's line instead of writing a wrapped size.
+struct FxDimOverflow : std::overflow_error {
+  FxDimOverflow() : std::overflow_error("shape arithmetic overflows 64 bits") {}
+};
+
 // Dim arithmetic for shape propagation: symbolic operands make a symbolic
-// result named by the expression, hinted when the operands are.
+// result named by the expression, hinted when the operands are. Throws
+// FxDimOverflow.
 Dim dim_mul(const Dim& a, int64_t k);
 Dim dim_div(const Dim& a, int64_t k);
 Dim dim_add(const Dim& a, const Dim& b);

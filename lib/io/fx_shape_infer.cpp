@@ -313,7 +313,7 @@ std::optional<InferredVal> split(const Ctx& c, std::string_view p) {
       auto n = c.integer(1, "chunks", std::nullopt);
       if (!n || *n <= 0)
         return std::nullopt;
-      step = (total + *n - 1) / *n;
+      step = total > 0 ? (total - 1) / *n + 1 : 0; // ceil without overflow
     } else {
       auto s = c.integer(1, "split_size", std::nullopt);
       if (!s || *s <= 0)
@@ -580,7 +580,7 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     size_t ai = static_cast<size_t>(*a);
     Dim st = ai < rank ? dim_mul(x->stride[ai], 1) : Dim::of(1);
     if (ai < rank && !x->shape[ai].is_symbolic() && !x->stride[ai].is_symbolic())
-      st = Dim::of(x->shape[ai].value * x->stride[ai].value);
+      st = dim_mul(x->stride[ai], x->shape[ai].value);
     m.shape.insert(m.shape.begin() + *a, Dim::of(1));
     m.stride.insert(m.stride.begin() + *a, st);
     return single(std::move(m));
@@ -628,7 +628,7 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     int64_t n = whole.value;
     int64_t s = std::clamp<int64_t>(*start < 0 ? *start + n : *start, 0, n);
     int64_t e = std::clamp<int64_t>(*end < 0 ? *end + n : *end, 0, n);
-    m.shape[static_cast<size_t>(*a)] = Dim::of(e > s ? (e - s + *step - 1) / *step : 0);
+    m.shape[static_cast<size_t>(*a)] = Dim::of(e > s ? (e - s - 1) / *step + 1 : 0);
     return single(std::move(m));
   }
   if (p == "aten.select") {

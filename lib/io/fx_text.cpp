@@ -1,7 +1,9 @@
 #include "io/fx_text.h"
+#include "io/escape.h"
 
 #include <cctype>
 #include <cstdlib>
+#include <deque>
 #include <limits>
 #include <string_view>
 
@@ -10,6 +12,9 @@ namespace {
 
 // Deeper nesting is hostile input, not FX code (FX nests lists a few deep).
 constexpr int kMaxExprDepth = 64;
+// FX prints one statement a line, and its longest are a few tens of KB; a
+// statement costs about 60 bytes of memory per byte of text while parsed.
+constexpr size_t kMaxLogicalLineBytes = size_t{4} << 20;
 
 bool is_ident_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
@@ -90,24 +95,25 @@ class Lexer {
 public:
   Lexer(std::string_view s, int line) : s_(s), line_(line) {}
 
-  std::vector<Token> tokens() {
-    std::vector<Token> out;
-    while (true) {
+  // The next token, or End (again and again) past the text. The parser
+  // pulls tokens as it goes, so a long line is never held as tokens.
+  Token next() {
+    {
       skip_space();
       if (p_ >= s_.size())
-        break;
+        return Token{};
       char c = s_[p_];
       if (is_ident_start(c)) {
         size_t b = p_;
         while (p_ < s_.size() && is_ident_char(s_[p_]))
           ++p_;
-        out.push_back(name(std::string(s_.substr(b, p_ - b))));
+        return name(std::string(s_.substr(b, p_ - b)));
       } else if (std::isdigit(static_cast<unsigned char>(c)) ||
                  (c == '.' && p_ + 1 < s_.size() &&
                   std::isdigit(static_cast<unsigned char>(s_[p_ + 1])))) {
-        out.push_back(number());
+        return number();
       } else if (c == '"' || c == '\'') {
-        out.push_back(string_literal(c));
+        return string_literal(c);
       } else {
         static constexpr std::string_view kTwo[] = {"//", "**", "->", "==", "!=", "<=", ">="};
         Token t;
@@ -121,11 +127,9 @@ public:
           t.text = std::string(1, c);
         }
         p_ += t.text.size();
-        out.push_back(std::move(t));
+        return t;
       }
     }
-    out.push_back(Token{});
-    return out;
   }
 
 private:
@@ -208,11 +212,10 @@ private:
           t.text += '\r';
           break;
         case 'x':
-          if (p_ + 2 <= s_.size()) {
-            t.text +=
-                static_cast<char>(std::strtol(std::string(s_.substr(p_, 2)).c_str(), nullptr, 16));
-            p_ += 2;
-          }
+        case 'u':
+        case 'U':
+          // Python's escapes name code points: '\xff' is U+00FF, two bytes of UTF-8.
+          append_code_point(t.text, hex_escape(e == 'x' ? 2 : e == 'u' ? 4 : 8));
           break;
         default:
           t.text += e;
@@ -221,7 +224,41 @@ private:
       }
       t.text += c;
     }
+    if (invalid_utf8_offset(t.text) != std::string::npos)
+      throw FxSyntaxError(line_, "string literal is not valid UTF-8");
     return t;
+  }
+  uint32_t hex_escape(size_t digits) {
+    uint32_t v = 0;
+    for (size_t k = 0; k < digits; ++k, ++p_) {
+      char h = p_ < s_.size() ? s_[p_] : '\0';
+      if (!std::isxdigit(static_cast<unsigned char>(h)))
+        throw FxSyntaxError(line_, "truncated \\x, \\u or \\U escape in a string");
+      v = v * 16 +
+          static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h))
+                                    ? h - '0'
+                                    : std::tolower(static_cast<unsigned char>(h)) - 'a' + 10);
+    }
+    return v;
+  }
+  void append_code_point(std::string& out, uint32_t cp) {
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      throw FxSyntaxError(line_, "escape names no Unicode character");
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
   }
 
   std::string_view s_;
@@ -231,17 +268,22 @@ private:
 
 class Parser {
 public:
-  Parser(std::vector<Token> tokens, int line) : t_(std::move(tokens)), line_(line) {}
+  Parser(Lexer lexer, int line) : lexer_(lexer), line_(line) {}
 
-  const Token& peek(size_t k = 0) const { return t_[std::min(pos_ + k, t_.size() - 1)]; }
+  // Lookahead is at most two tokens.
+  const Token& peek(size_t k = 0) const {
+    while (ahead_.size() <= k)
+      ahead_.push_back(lexer_.next());
+    return ahead_[k];
+  }
   bool at_punct(std::string_view p, size_t k = 0) const {
     return peek(k).kind == Token::Kind::Punct && peek(k).text == p;
   }
   bool at_end() const { return peek().kind == Token::Kind::End; }
   Token next() {
-    Token t = peek();
-    if (pos_ < t_.size() - 1)
-      ++pos_;
+    peek();
+    Token t = std::move(ahead_.front());
+    ahead_.pop_front();
     return t;
   }
   void expect(std::string_view p) {
@@ -265,13 +307,16 @@ public:
     }
   }
 
+  // `depth` bounds the syntax tree's height, not only bracket nesting: each
+  // link of a chain (`a + b + ...`, `x[0][0]...`, `f()()`) wraps the tree
+  // once more, and every later walk over it recurses.
   FxExpr expression(int depth = 0) {
-    if (depth > kMaxExprDepth)
-      fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels");
+    check_depth(depth);
     FxExpr lhs = term(depth);
     while (at_punct("+") || at_punct("-")) {
+      check_depth(++depth);
       std::string op = next().text;
-      lhs = binop(op, std::move(lhs), term(depth + 1));
+      lhs = binop(op, std::move(lhs), term(depth));
     }
     return lhs;
   }
@@ -285,17 +330,21 @@ private:
     e.items.push_back(std::move(b));
     return e;
   }
+  void check_depth(int depth) const {
+    if (depth > kMaxExprDepth)
+      fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels");
+  }
   FxExpr term(int depth) {
     FxExpr lhs = unary(depth);
     while (at_punct("*") || at_punct("//") || at_punct("/") || at_punct("%")) {
+      check_depth(++depth);
       std::string op = next().text;
-      lhs = binop(op, std::move(lhs), unary(depth + 1));
+      lhs = binop(op, std::move(lhs), unary(depth));
     }
     return lhs;
   }
   FxExpr unary(int depth) {
-    if (depth > kMaxExprDepth)
-      fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels");
+    check_depth(depth);
     if (at_punct("-")) {
       next();
       if (peek().kind == Token::Kind::Int) {
@@ -325,6 +374,8 @@ private:
   }
   FxExpr postfix(FxExpr e, int depth) {
     while (true) {
+      if (at_punct("(") || at_punct("["))
+        check_depth(++depth);
       if (at_punct(".") && peek(1).kind == Token::Kind::Name &&
           (e.kind == FxExpr::Kind::Name || e.kind == FxExpr::Kind::Attr)) {
         next();
@@ -337,14 +388,14 @@ private:
         call.text = fx_dotted_path(e);
         if (call.text.empty())
           fail("only named functions can be called");
-        arguments(call, depth + 1);
+        arguments(call, depth);
         e = std::move(call);
       } else if (at_punct("[")) {
         next();
         FxExpr sub;
         sub.kind = FxExpr::Kind::Subscript;
         sub.items.push_back(std::move(e));
-        sub.items.push_back(expression(depth + 1));
+        sub.items.push_back(expression(depth));
         expect("]");
         e = std::move(sub);
       } else {
@@ -418,9 +469,9 @@ private:
     fail("unexpected token");
   }
 
-  std::vector<Token> t_;
+  mutable Lexer lexer_;
+  mutable std::deque<Token> ahead_;
   int line_;
-  size_t pos_ = 0;
 };
 
 struct LogicalLine {
@@ -492,6 +543,10 @@ std::vector<LogicalLine> logical_lines(const std::string& text) {
     }
     if (!comment.empty())
       cur.comment = comment;
+    if (cur.text.size() > kMaxLogicalLineBytes)
+      throw FxSyntaxError(cur.line, "statement longer than " +
+                                        std::to_string(kMaxLogicalLineBytes >> 20) +
+                                        " MiB (an unclosed bracket?)");
     if (depth == 0 || pos > text.size()) {
       out.push_back(std::move(cur));
       cur = LogicalLine{};
@@ -532,7 +587,7 @@ std::string first_statement(const std::string& s) {
 }
 
 std::vector<FxParam> parse_params(const LogicalLine& l) {
-  Parser p(Lexer(l.text, l.line).tokens(), l.line);
+  Parser p(Lexer(l.text, l.line), l.line);
   p.next(); // def
   p.next(); // forward
   p.expect("(");
@@ -568,7 +623,7 @@ std::vector<FxParam> parse_params(const LogicalLine& l) {
 }
 
 FxStatement parse_statement(const LogicalLine& l, const std::string& code, bool& skip) {
-  Parser p(Lexer(code, l.line).tokens(), l.line);
+  Parser p(Lexer(code, l.line), l.line);
   FxStatement st;
   st.line = l.line;
   skip = false;
@@ -648,7 +703,7 @@ std::string fx_expr_text(const FxExpr& e) {
 }
 
 FxExpr parse_fx_expression(const std::string& text, int line) {
-  Parser p(Lexer(text, line).tokens(), line);
+  Parser p(Lexer(text, line), line);
   FxExpr e = p.expression();
   if (!p.at_end())
     p.fail("unexpected text after the expression" + p.found());
@@ -711,7 +766,7 @@ FxProgram parse_fx_text(const std::string& text, int graph_index) {
       a.line = l.line;
       a.comment = l.comment;
       std::string code = first_statement(l.text);
-      Parser p(Lexer(code, l.line).tokens(), l.line);
+      Parser p(Lexer(code, l.line), l.line);
       if (p.peek().kind == Token::Kind::Name && p.at_punct("=", 1)) {
         a.assigned = p.next().text;
         p.next();

@@ -9,6 +9,7 @@
 
 #include <simdjson.h>
 
+#include "io/json_limits.h"
 #include "io/range_names.h"
 #include "io/sized_nodes.h"
 
@@ -18,6 +19,10 @@
 
 namespace osched {
 namespace {
+
+// A node field's value (args, kwargs) sits at this level of the document:
+// inside the graph, its node list and the node.
+constexpr int kFieldLevel = 4;
 
 using simdjson::SUCCESS;
 
@@ -493,7 +498,7 @@ private:
         ok = string_of(v, node.target);
       } else if (key == "args") {
         bit = kArgs;
-        ok = read_list(v, node.args);
+        ok = read_list(v, node.args, kFieldLevel);
       } else if (key == "kwargs") {
         bit = kKwargs;
         ok = read_kwargs(v, node);
@@ -524,19 +529,23 @@ private:
     return (seen & kTarget) || node.op != NodeOp::CallFunction;
   }
 
-  bool read_list(element v, std::vector<Value>& out) {
-    if (v.type() != element_type::ARRAY)
+  // `level`: the list's place in the document's nesting (graph 1, nodes
+  // 2, node 3, a field's value 4); past the limit the general reader words
+  // the error, and the recursion here stays bounded.
+  bool read_list(element v, std::vector<Value>& out, int level) {
+    if (v.type() != element_type::ARRAY || level > kMaxJsonDepth)
       return false;
     simdjson::dom::array arr;
     OSCHED_TRY(v.get_array().get(arr));
     out.reserve(arr.size()); // one allocation, no growth
     for (element x : arr)
-      if (!read_value(x, out.emplace_back()))
+      if (!read_value(x, out.emplace_back(), level + 1))
         return false;
     return true;
   }
 
-  bool read_value(element v, Value& out) {
+  // `level`: where a list or object `v` would sit in the document.
+  bool read_value(element v, Value& out, int level) {
     switch (v.type()) {
     case element_type::NULL_VALUE:
       return true;
@@ -558,9 +567,9 @@ private:
     }
     case element_type::ARRAY:
       out.kind = Value::Kind::List;
-      return read_list(v, out.edit_items());
+      return read_list(v, out.edit_items(), level);
     case element_type::OBJECT:
-      return read_ref(v, out);
+      return level <= kMaxJsonDepth && read_ref(v, out);
     default:
       return false; // above INT64_MAX: the general reader's error
     }
@@ -598,7 +607,7 @@ private:
         if (kv.first == key)
           return false; // repeated key
       auto& kv = node.edit_attrs().kwargs.emplace_back(std::string(key), Value());
-      if (!read_value(x, kv.second))
+      if (!read_value(x, kv.second, kFieldLevel + 1))
         return false;
     }
     return true;

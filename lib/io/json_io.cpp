@@ -1,5 +1,6 @@
 #include "io/json_io.h"
 #include "io/chunked_render.h"
+#include "io/json_limits.h"
 
 #include <algorithm>
 #include <optional>
@@ -322,7 +323,7 @@ private:
     std::string dt = req_string(m, "dtype", node_name_);
     auto d = parse_dtype(dt);
     if (!d)
-      throw GraphError(node_name_, field + ".dtype", "unknown dtype '" + dt + "'");
+      throw GraphError(node_name_, field + ".dtype", "unknown dtype '" + escape_excerpt(dt) + "'");
     t.dtype = *d;
     if (m.contains("device")) {
       if (!m["device"].is_string())
@@ -618,34 +619,15 @@ namespace {
 json parse_document(std::string_view text, Reader& reader) {
   bool in_nodes = false;
   bool nodes_key = false;
-  // Keys seen in each open object: a repeated key is an error, not a
-  // silent overwrite (or, for "nodes", a concatenation).
-  // Objects have few keys: one flat stack and a linear scan beat a set per
-  // object (a graph has millions of small objects).
-  std::vector<std::string> keys;
-  std::vector<size_t> object_starts;
+  // Values are walked recursively later (conversion, destruction): the
+  // nesting bound keeps hostile input from overflowing the stack.
+  JsonLimitCheck limits;
   auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
-    // Values are walked recursively later (conversion, destruction): bound
-    // the nesting so hostile input cannot overflow the stack.
-    if (depth > kMaxJsonDepth)
-      throw GraphError("", "",
-                       "malformed JSON: nested deeper than " + std::to_string(kMaxJsonDepth) +
-                           " levels");
-    if (event == json::parse_event_t::object_start) {
-      object_starts.push_back(keys.size());
-    } else if (event == json::parse_event_t::object_end) {
-      if (!object_starts.empty()) {
-        keys.resize(object_starts.back());
-        object_starts.pop_back();
-      }
-    } else if (event == json::parse_event_t::key && !object_starts.empty()) {
-      const std::string& key = parsed.get_ref<const std::string&>();
-      for (size_t i = object_starts.back(); i < keys.size(); ++i)
-        if (keys[i] == key)
-          throw GraphError("", "",
-                           "malformed JSON: duplicate key '" + key + "' in one object" +
-                               (in_nodes ? " (in the nodes)" : ""));
-      keys.push_back(key);
+    try {
+      limits.on_event(depth, event, parsed);
+    } catch (const JsonTextError& e) {
+      throw GraphError(
+          "", "", std::string("malformed JSON: ") + e.what() + (in_nodes ? " (in the nodes)" : ""));
     }
     if (depth == 1 && event == json::parse_event_t::key) {
       nodes_key = parsed == "nodes";

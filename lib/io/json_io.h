@@ -12,11 +12,9 @@
 
 #include "graph/graph.h"
 #include "io/input_bytes.h"
+#include "io/json_limits.h"
 
 namespace osched {
-
-// Deepest nesting of JSON arrays and objects accepted in a graph file.
-constexpr int kMaxJsonDepth = 64;
 
 struct ReadOptions {
   // When false, references to later nodes are accepted (verify reads a

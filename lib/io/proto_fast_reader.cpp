@@ -1,6 +1,7 @@
 #include "io/proto_fast_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -8,10 +9,16 @@
 #include <string>
 #include <unordered_map>
 
+#include "io/json_limits.h"
 #include "io/sized_nodes.h"
 
 namespace osched {
 namespace {
+
+// In the JSON form a node's argument sits inside the graph, its node list,
+// the node and the args list (or kwargs object): a list or reference there
+// is at level 5.
+constexpr int kArgLevel = 5;
 
 // Wire types (protobuf encoding).
 constexpr uint32_t kVarint = 0;
@@ -253,7 +260,7 @@ private:
         n.target = s;
         break;
       case 4:
-        if (!w.len(sub) || !read_value(sub, n.args.emplace_back()))
+        if (!w.len(sub) || !read_value(sub, n.args.emplace_back(), kArgLevel))
           return false;
         break;
       case 5:
@@ -344,7 +351,10 @@ private:
 
   // Value: oneof 1 null_value, 2 bool_value, 3 int_value, 4 float_value,
   // 5 string_value, 6 list_value, 7 node_ref; none set: null.
-  bool read_value(Wire w, Value& out) {
+  // `level`: where a list or reference would sit in the JSON form's nesting;
+  // past its limit (and for non-finite floats, which JSON cannot hold) the
+  // general reader words the error, and the recursion here stays bounded.
+  bool read_value(Wire w, Value& out, int level) {
     if (w.done())
       return true;
     uint32_t f = 0, t = 0;
@@ -370,6 +380,7 @@ private:
       ok = t == kFixed64 && w.fixed64(v);
       double d = 0;
       std::memcpy(&d, &v, sizeof d);
+      ok = ok && std::isfinite(d);
       out = Value::real(d);
       break;
     }
@@ -378,10 +389,10 @@ private:
       out = Value::string(std::string(s));
       break;
     case 6:
-      ok = t == kLen && w.len(sub) && read_list(sub, out);
+      ok = t == kLen && level <= kMaxJsonDepth && w.len(sub) && read_list(sub, out, level);
       break;
     case 7:
-      ok = t == kLen && w.len(sub) && read_ref(sub, out);
+      ok = t == kLen && level <= kMaxJsonDepth && w.len(sub) && read_ref(sub, out);
       break;
     default:
       return false;
@@ -390,7 +401,7 @@ private:
   }
 
   // ValueList: 1 items.
-  bool read_list(Wire w, Value& out) {
+  bool read_list(Wire w, Value& out, int level) {
     uint32_t counts[16];
     if (!w.count_fields(counts))
       return false;
@@ -401,7 +412,7 @@ private:
       uint32_t f = 0, t = 0;
       Wire sub;
       if (!w.tag(f, t) || f != 1 || t != kLen || !w.len(sub) ||
-          !read_value(sub, items.emplace_back()))
+          !read_value(sub, items.emplace_back(), level + 1))
         return false;
     }
     return true;
@@ -429,7 +440,7 @@ private:
         return false;
     }
     auto& kv = n.edit_attrs().kwargs.emplace_back(std::string(key), Value());
-    return read_value(value, kv.second);
+    return read_value(value, kv.second, kArgLevel);
   }
 
   // MaybeTensorMeta: 1 meta (absent: a null entry). A graph repeats a few

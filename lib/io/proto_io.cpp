@@ -1,6 +1,8 @@
 #include "io/proto_io.h"
 #include "io/chunked_render.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include <google/protobuf/io/coded_stream.h>
@@ -10,6 +12,7 @@
 #include "graph.pb.h"
 #include "io/graph_error.h"
 #include "io/json_io.h"
+#include "io/json_limits.h"
 #include "io/proto_fast_reader.h"
 #include "io/proto_node_writer.h"
 
@@ -19,41 +22,55 @@ namespace {
 using json = nlohmann::json;
 namespace pb = ::overlap_sched::pb;
 
-json parse_extra(const std::string& text, const std::string& where) {
+// JSON text carried in a protobuf field, held to the JSON form's limits:
+// `level` is where its value lands in the JSON form (the document is 1), so
+// what protobuf accepts converts to JSON that the JSON reader accepts.
+json parse_extra(const std::string& text, const std::string& where, int level) {
   if (text.empty())
     return json::object();
   try {
-    return json::parse(text);
-  } catch (const json::exception&) {
-    throw GraphError("", where, "malformed protobuf: embedded JSON is not valid");
+    return parse_json_limited(text, kMaxJsonDepth + 1 - level);
+  } catch (const JsonTextError& e) {
+    throw GraphError("", where, std::string("malformed protobuf: embedded JSON: ") + e.what());
   }
 }
 
-void merge_extra(json& into, const std::string& text, const std::string& where) {
-  json extra = parse_extra(text, where);
+// `level`: the level of the object the extra fields join.
+void merge_extra(json& into, const std::string& text, const std::string& where, int level) {
+  json extra = parse_extra(text, where, level);
   if (!extra.is_object())
     throw GraphError("", where, "malformed protobuf: extra_json is not an object");
   for (auto& [k, v] : extra.items())
     into[k] = v;
 }
 
-json value_from_pb(const pb::Value& v) {
+// A node argument as JSON; `level` is where a list or reference would sit
+// in the JSON form (5 for an argument itself).
+json value_from_pb(const pb::Value& v, int level, const std::string& node, const char* field) {
   switch (v.kind_case()) {
   case pb::Value::kBoolValue:
     return v.bool_value();
   case pb::Value::kIntValue:
     return v.int_value();
   case pb::Value::kFloatValue:
+    if (!std::isfinite(v.float_value()))
+      throw GraphError(node, field, "float value is not a finite number (JSON cannot hold it)");
     return v.float_value();
   case pb::Value::kStringValue:
     return v.string_value();
   case pb::Value::kListValue: {
+    if (level > kMaxJsonDepth)
+      throw GraphError(node, field,
+                       "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     json a = json::array();
     for (const auto& item : v.list_value().items())
-      a.push_back(value_from_pb(item));
+      a.push_back(value_from_pb(item, level + 1, node, field));
     return a;
   }
   case pb::Value::kNodeRef: {
+    if (level > kMaxJsonDepth)
+      throw GraphError(node, field,
+                       "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     json r = {{"node", v.node_ref().node()}};
     if (v.node_ref().has_index())
       r["index"] = v.node_ref().index();
@@ -120,9 +137,10 @@ void dim_to_pb(const json& j, pb::Dim* out) {
   }
 }
 
-json meta_from_pb(const pb::TensorMeta& m, const std::string& where) {
+// `level`: the meta object's level in the JSON form.
+json meta_from_pb(const pb::TensorMeta& m, const std::string& where, int level) {
   json j = json::object();
-  merge_extra(j, m.extra_json(), where);
+  merge_extra(j, m.extra_json(), where, level);
   json shape = json::array(), stride = json::array();
   for (const auto& d : m.shape())
     shape.push_back(dim_from_pb(d));
@@ -164,27 +182,27 @@ void meta_to_pb(json j, pb::TensorMeta* out) {
 json node_from_pb(const pb::Node& n) {
   std::string where = "nodes." + n.name();
   json j = json::object();
-  merge_extra(j, n.extra_json(), where);
+  merge_extra(j, n.extra_json(), where, 3);
   j["name"] = n.name();
   j["op"] = n.op();
   j["target"] = n.target();
   json args = json::array();
   for (const auto& a : n.args())
-    args.push_back(value_from_pb(a));
+    args.push_back(value_from_pb(a, 5, n.name(), "args"));
   j["args"] = args;
   json kwargs = json::object();
   for (const auto& kv : n.kwargs())
-    kwargs[kv.key()] = value_from_pb(kv.value());
+    kwargs[kv.key()] = value_from_pb(kv.value(), 5, n.name(), "kwargs");
   j["kwargs"] = kwargs;
   switch (n.val_kind()) {
   case pb::VAL_SINGLE:
     j["val"] =
-        n.val_size() > 0 && n.val(0).has_meta() ? meta_from_pb(n.val(0).meta(), where) : json();
+        n.val_size() > 0 && n.val(0).has_meta() ? meta_from_pb(n.val(0).meta(), where, 4) : json();
     break;
   case pb::VAL_LIST: {
     json a = json::array();
     for (const auto& m : n.val())
-      a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where) : json());
+      a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where, 5) : json());
     j["val"] = a;
     break;
   }
@@ -208,7 +226,7 @@ json node_from_pb(const pb::Node& n) {
   if (n.control_deps_size() > 0)
     j["control_deps"] = std::vector<std::string>(n.control_deps().begin(), n.control_deps().end());
   if (!n.meta_json().empty())
-    j["meta"] = parse_extra(n.meta_json(), where + ".meta");
+    j["meta"] = parse_extra(n.meta_json(), where + ".meta", 4);
   return j;
 }
 
@@ -279,7 +297,7 @@ json header_document(const std::string& header_bytes) {
   if (!p.ParseFromString(header_bytes))
     throw malformed();
   json doc = json::object();
-  merge_extra(doc, p.extra_json(), "extra_json");
+  merge_extra(doc, p.extra_json(), "extra_json", 1);
   doc["format"] = p.format();
   doc["version"] = p.version();
   doc["name"] = p.name();
@@ -288,13 +306,13 @@ json header_document(const std::string& header_bytes) {
   json pgs = json::object();
   for (const auto& pg : p.process_groups()) {
     json g = json::object();
-    merge_extra(g, pg.extra_json(), "process_groups." + pg.name());
+    merge_extra(g, pg.extra_json(), "process_groups." + pg.name(), 3);
     g["ranks"] = std::vector<int64_t>(pg.ranks().begin(), pg.ranks().end());
     pgs[pg.name()] = g;
   }
   doc["process_groups"] = pgs;
   if (!p.hardware_json().empty())
-    doc["hardware"] = parse_extra(p.hardware_json(), "hardware");
+    doc["hardware"] = parse_extra(p.hardware_json(), "hardware", 2);
   doc["nodes"] = json::array();
   return doc;
 }
@@ -308,6 +326,10 @@ Graph read_proto_general(std::string_view bytes, const ReadOptions& opts) {
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
                                             static_cast<int>(bytes.size()));
   in.SetTotalBytesLimit(INT32_MAX);
+  // A list argument is two messages deep per level (Value, ValueList): room
+  // for lists past the JSON form's limit, so those get its clear error
+  // rather than "cannot parse"; still far from the stack's end.
+  in.SetRecursionLimit(4 * kMaxJsonDepth);
   std::string header_bytes;
   google::protobuf::io::StringOutputStream header_stream(&header_bytes);
   JsonGraphBuilder builder(opts);

@@ -153,13 +153,21 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
     Graph g = parse_graph_bytes(bytes, item.input);
     // The stamp's hash is the report's: the input is hashed once.
     ScheduleOutput out = run_schedule(schedule_input_hashed(std::move(g), input_hash, cfg), cfg);
-    fs::create_directories(fs::path(paths.graph).parent_path());
+    std::error_code ec;
+    fs::create_directories(fs::path(paths.graph).parent_path(), ec);
+    if (ec)
+      throw OutputError(fs::path(paths.graph).parent_path().string() +
+                        ": cannot create directory: " + ec.message());
     const std::string stamp_text = stamp.dump(2) + "\n";
     OutputBatch batch;
     add_graph_output(batch, paths.graph, out.graph, out_format);
     batch.add(paths.report, [&](const Emit& emit) { write_report_json(out.report, emit); });
     batch.add(paths.stamp, [&](const Emit& emit) { emit(stamp_text); });
-    batch.commit();
+    try {
+      batch.commit();
+    } catch (const IoError& e) {
+      throw OutputError(e.what());
+    }
     // From the report itself (not a JSON tree of it, which for a big graph
     // would hold every collective once more).
     const ScheduleReport& rep = out.report;
@@ -169,6 +177,10 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
     r.exposed_ms_after = rep.simulation.exposed_comm_ms_after;
     r.peak_bytes = rep.memory.scheduled_peak_bytes;
     r.status = "ok";
+  } catch (const OutputError& e) {
+    r.status = "failed";
+    r.output_failed = true;
+    r.error = escape_line(e.what());
   } catch (const std::exception& e) {
     r.status = "failed";
     r.error = escape_line(e.what()); // one line, whatever the input held
@@ -177,10 +189,20 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
   return r;
 }
 
+namespace {
+// A path as the summaries show it: as it is when it is UTF-8 (JSON and CSV
+// readers expect that), else with \xNN escapes for the bytes that are not.
+std::string shown_path(const std::string& path) {
+  return invalid_utf8_offset(path) == std::string::npos ? path : escape_line(path);
+}
+} // namespace
+
 nlohmann::json batch_result_json(const BatchResult& r) {
-  nlohmann::json j = {{"input", r.input}, {"status", r.status}};
+  nlohmann::json j = {{"input", shown_path(r.input)}, {"status", r.status}};
   if (r.status == "failed") {
     j["error"] = r.error;
+    if (r.output_failed)
+      j["output_failed"] = true;
     return j;
   }
   j["nodes"] = r.nodes;
@@ -196,6 +218,7 @@ BatchResult batch_result_from_json(const nlohmann::json& j) {
   r.input = j.at("input").get<std::string>();
   r.status = j.at("status").get<std::string>();
   r.error = j.value("error", "");
+  r.output_failed = j.value("output_failed", false);
   r.nodes = j.value("nodes", int64_t{0});
   r.step_ms_before = j.value("step_ms_before", 0.0);
   r.step_ms_after = j.value("step_ms_after", 0.0);
@@ -220,7 +243,7 @@ std::string batch_csv_row(const BatchResult& r) {
   std::snprintf(nums, sizeof nums, "%lld,%.6f,%.6f,%.6f,%lld", static_cast<long long>(r.nodes),
                 r.step_ms_before, r.step_ms_after, r.exposed_ms_after,
                 static_cast<long long>(r.peak_bytes));
-  return quoted(r.input) + "," + r.status + "," + nums + "," + quoted(r.error) + "\n";
+  return quoted(shown_path(r.input)) + "," + r.status + "," + nums + "," + quoted(r.error) + "\n";
 }
 
 } // namespace osched

@@ -43,6 +43,7 @@ struct BatchResult {
   std::string input;
   std::string status = "failed"; // ok, skipped (up to date), failed
   std::string error;             // one line, for failed
+  bool output_failed = false;    // failed writing its outputs (not its input)
   int64_t nodes = 0;
   double step_ms_before = 0, step_ms_after = 0, exposed_ms_after = 0;
   int64_t peak_bytes = 0;

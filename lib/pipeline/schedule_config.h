@@ -37,6 +37,11 @@ struct ScheduleConfig {
   // Keep the simulated timelines of the original and the output order
   // (schedule --trace/--html); not an option of the table: an output.
   bool record_timelines = false;
+  // Hand freed heap pages back to the system between phases (malloc_trim):
+  // lowers the peak of one big job, but it acts on the whole process, so
+  // only a caller that runs one job on its main thread should ask for it
+  // (the CLI's schedule; never batch workers or an embedding program).
+  bool trim_heap_between_phases = false;
 
   bool benchmarks_collectives() const { return collective_estimator == "benchmark"; }
   bool benchmarking() const { return benchmarks_collectives() || benchmark_compute; }

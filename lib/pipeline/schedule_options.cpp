@@ -1,4 +1,5 @@
 #include "pipeline/schedule_options.h"
+#include "io/json_limits.h"
 
 #include <climits>
 #include <sstream>
@@ -19,7 +20,7 @@ std::string fmt_number(double v) {
 std::string check_gpu(const ScheduleConfig& c) {
   if (c.gpu.empty() || is_known_gpu(c.gpu))
     return "";
-  return "unknown GPU '" + escape_quoted(c.gpu) +
+  return "unknown GPU '" + escape_excerpt(c.gpu) +
          "' (known: names containing A100, V100, H100, H200, B100, B200 or GB200)";
 }
 
@@ -163,9 +164,9 @@ void apply_schedule_config(const std::string& text, const std::string& path, Sch
                            const std::function<bool(std::string_view flag)>& given) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(path + ": malformed JSON");
+    j = parse_json_limited(text);
+  } catch (const JsonTextError& e) {
+    throw InputError(path + ": malformed JSON: " + e.what());
   }
   if (!j.is_object())
     throw InputError(path + ": config must be a JSON object");
@@ -214,8 +215,16 @@ void apply_schedule_config(const std::string& text, const std::string& path, Sch
                        f(cfg) = v.get<std::string>();
                    },
                    [&](OptionFieldRef<nlohmann::json> f) {
+                     // Checked here too, so a bad value is blamed on this
+                     // file and not on the graph it is later applied over.
+                     try {
+                       HardwareSpec probe = default_hardware();
+                       apply_hardware_overrides(probe, v);
+                     } catch (const std::invalid_argument& e) {
+                       throw InputError(path + ": " + e.what());
+                     }
                      if (!keep)
-                       f(cfg) = v; // checked where the hardware is resolved
+                       f(cfg) = v;
                    },
                },
                spec->field);

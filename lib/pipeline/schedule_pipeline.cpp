@@ -112,7 +112,8 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   // Part of it (the storage map) was built on a helper thread: its pages go
   // back to the system rather than sit in that thread's arena (1M 2-D graph
   // peak -65 MB).
-  return_free_memory_to_system();
+  if (config.trim_heap_between_phases)
+    return_free_memory_to_system();
   if (policy)
     phases.emplace_back("refine", seconds_since(t));
   t = std::chrono::steady_clock::now();

@@ -112,6 +112,21 @@ std::string collective_line(const CollectiveChange& c) {
   return escape_line(c.name) + " " + kind_text(c.kind) + b;
 }
 
+// `s` as one markdown code span whatever it holds: the fence is one
+// backtick longer than the longest run inside (CommonMark), and padded when
+// the text touches it, so no name can close the span and reach the page as
+// markdown or HTML.
+std::string markdown_code(const std::string& s) {
+  size_t longest = 0, run = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !s.empty() && (s.front() == '`' || s.back() == '`');
+  return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
+}
+
 std::string regression_line(const Regression& r) {
   return r.metric->name + " " + change_text(*r.metric) + " breaks " + r.threshold->text;
 }
@@ -260,7 +275,7 @@ std::string diff_to_markdown(const ReportDiff& d, const std::vector<Regression>&
   o << (r.empty() ? "No regression.\n\n"
                   : "**" + std::to_string(r.size()) + " regression(s)**\n\n");
   for (const Regression& x : r)
-    o << "- :x: `" << regression_line(x) << "`\n";
+    o << "- :x: " << markdown_code(regression_line(x)) << "\n";
   if (!r.empty())
     o << "\n";
   o << "| metric | base | new | change |\n|---|---:|---:|---:|\n";
@@ -270,7 +285,7 @@ std::string diff_to_markdown(const ReportDiff& d, const std::vector<Regression>&
   if (!d.collectives.empty()) {
     o << "\n<details><summary>" << d.collectives.size() << " collective change(s)</summary>\n\n";
     for (const CollectiveChange& c : d.collectives)
-      o << "- `" << collective_line(c) << "`\n";
+      o << "- " << markdown_code(collective_line(c)) << "\n";
     o << "\n</details>\n";
   }
   return o.str();

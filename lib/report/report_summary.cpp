@@ -26,8 +26,8 @@ std::string report_summary(const ScheduleReport& r) {
   const ReportTimes& t = r.time_ms;
   const ReportSimulation& sim = r.simulation;
   const ReportMemory& m = r.memory;
-  o << "overlap-sched: " << r.input.name << " (" << r.input.nodes << " nodes, " << c.collectives
-    << " collectives)\n";
+  o << "overlap-sched: " << escape_line(r.input.name) << " (" << r.input.nodes << " nodes, "
+    << c.collectives << " collectives)\n";
   o << "  simulated step: " << fmt(sim.step_ms_before) << " ms -> " << fmt(sim.step_ms_after)
     << " ms";
   if (sim.step_ms_before > 0)
@@ -90,7 +90,7 @@ std::string report_summary(const ScheduleReport& r) {
       o << "  ... more exposed collectives in the JSON report\n";
       break;
     }
-    o << "  exposed " << col.name << " (" << col.kind << ", " << fmt(ms) << " ms): "
+    o << "  exposed " << escape_line(col.name) << " (" << col.kind << ", " << fmt(ms) << " ms): "
       << (!col.why_exposed.empty() ? col.why_exposed[0]
           : refined && col.exposed_ms <= 0
               // Hidden by the greedy's accounting, which sees each group's

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Hostile inputs: deep, long or flat-but-huge files that the fuzzers, bounded
+to small inputs, never build. Every case must end with its expected exit code
+(2 with exactly one error line naming the problem, or 0 where the input is
+valid), never a signal, and leave no temporary file behind.
+
+Usage: check_hostile_inputs.py BINARY WORKDIR [CASE-NAME-SUBSTRING]
+
+Inputs are generated here (protobuf by hand: the format is small), so the
+repository holds no large files.
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+BIN = sys.argv[1]
+WORK = sys.argv[2]
+ONLY = sys.argv[3] if len(sys.argv) > 3 else ""
+
+# ---------------------------------------------------------------- protobuf
+
+
+def varint(n):
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field_len(num, payload):
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+def field_varint(num, n):
+    return varint(num << 3) + varint(n)
+
+
+def field_str(num, s):
+    return field_len(num, s.encode() if isinstance(s, str) else s)
+
+
+def pb_value_int(n):
+    return field_varint(3, n)
+
+
+def pb_value_float(x):
+    return varint(4 << 3 | 1) + struct.pack("<d", x)
+
+
+def pb_value_list(items):
+    return field_len(6, b"".join(field_len(1, v) for v in items))
+
+
+def pb_value_nested(depth, leaf):
+    """A Value holding `depth` lists around `leaf`, built without recursion."""
+    v = leaf
+    for _ in range(depth):
+        v = pb_value_list([v])
+    return v
+
+
+def pb_meta(shape, dtype="float32", extra_json=""):
+    m = b"".join(field_len(1, field_varint(1, d)) for d in shape)
+    stride, s = [], 1
+    for d in reversed(shape):
+        stride.append(s)
+        s *= d
+    m += b"".join(field_len(2, field_varint(1, d)) for d in reversed(stride))
+    m += field_str(3, dtype) + field_str(4, "cuda:0")
+    if extra_json:
+        m += field_str(8, extra_json)
+    return m
+
+
+def pb_node(name, op, target, args=(), meta=None, meta_json="", list_val=False):
+    n = field_str(1, name) + field_str(2, op) + field_str(3, target)
+    for a in args:
+        n += field_len(4, a)
+    if meta is not None:
+        n += field_varint(6, 2 if list_val else 1) + field_len(7, field_len(1, meta))
+    if meta_json:
+        n += field_str(12, meta_json)
+    return n
+
+
+def pb_graph(nodes, extra_json="", hardware_json=""):
+    g = field_str(1, "overlap-sched.graph") + field_varint(2, 1) + field_str(3, "hostile")
+    g += field_varint(4, 0) + field_varint(5, 8)
+    g += field_len(6, field_str(1, "0") + field_len(2, b"".join(varint(r) for r in range(8))))
+    if hardware_json:
+        g += field_str(7, hardware_json)
+    for n in nodes:
+        g += field_len(8, n)
+    if extra_json:
+        g += field_str(9, extra_json)
+    return g
+
+
+def pb_simple_graph(x_args=(), x_meta_json="", extra_json="", meta_extra=""):
+    x = pb_node("x", "placeholder", "x", meta=pb_meta([4, 4], extra_json=meta_extra),
+                meta_json=x_meta_json)
+    y = pb_node("y", "call_function", "aten.relu.default",
+                args=[field_len(7, field_str(1, "x"))] + list(x_args), meta=pb_meta([4, 4]))
+    out = pb_node("output", "output", "output", args=[pb_value_list([field_len(7, field_str(1, "y"))])])
+    return pb_graph([x, y, out], extra_json=extra_json)
+
+
+def nested_json(depth, leaf="1", open_="[", close="]"):
+    return open_ * depth + leaf + close * depth
+
+
+def nested_obj(depth):
+    return '{"a":' * depth + "1" + "}" * depth
+
+
+# -------------------------------------------------------------------- JSON
+
+
+def json_graph(extra_node_fields=None, y_args_json=None, top_extra="", name="y", dtype="float32"):
+    """A three-node graph as JSON text; pieces given as raw JSON text."""
+    y_args = y_args_json if y_args_json is not None else '[{"node":"x"}]'
+    extra = ""
+    if extra_node_fields:
+        extra = "," + ",".join(f'"{k}":{v}' for k, v in extra_node_fields.items())
+    meta = '{"shape":[4,4],"stride":[4,1],"dtype":"%s","device":"cuda:0"}'
+    return (
+        '{"format":"overlap-sched.graph","version":1,"world_size":8,"process_groups":{"0":{"ranks":[0,1,2,3,4,5,6,7]}},'
+        + top_extra + '"nodes":['
+        '{"name":"x","op":"placeholder","target":"x","args":[],"kwargs":{},"val":' + meta % "float32" + '},'
+        '{"name":' + json.dumps(name) + ',"op":"call_function","target":"aten.relu.default","args":' + y_args
+        + ',"kwargs":{},"val":' + meta % dtype + extra + '},'
+        '{"name":"output","op":"output","target":"output","args":[[{"node":' + json.dumps(name) + '}]],"kwargs":{},"val":null}'
+        ']}')
+
+
+# ---------------------------------------------------------------------- FX
+
+
+def fx_file(body_lines, params='x: "f32[4, 4][4, 1]cuda:0"', ret="y"):
+    lines = ["class GraphModule(torch.nn.Module):", f"    def forward(self, {params}):"]
+    lines += ["        " + l for l in body_lines]
+    lines.append(f"        return ({ret},)")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------- cases
+
+CASES = []
+
+
+def case(name, files, argv, rc, expect=None, check=None, env=None):
+    """files: {relative name: bytes or str}; argv: command line after the
+    binary, with {d} standing for the case's directory; expect: substring of
+    the one error line (rc 2/4) or None; check: extra function(dir)."""
+    CASES.append(dict(name=name, files=files, argv=argv, rc=rc, expect=expect, check=check, env=env))
+
+
+def outputs_read_back(*names):
+    def check(d):
+        for n in names:
+            p = os.path.join(d, n)
+            r = subprocess.run([BIN, "validate", p], capture_output=True)
+            assert r.returncode == 0, f"{n} written but validate says: {r.stderr.decode(errors='replace')}"
+    return check
+
+
+# 1. protobuf-embedded JSON: the same 64-level limit as JSON graphs.
+case("pb meta_json 70k deep", {"g.pb": pb_simple_graph(x_meta_json=nested_json(70000))},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 2, "nested deeper than 64")
+case("pb meta_json 70k deep schedule", {"g.pb": pb_simple_graph(x_meta_json=nested_json(70000))},
+     ["schedule", "{d}/g.pb", "-o", "{d}/out.pb"], 2, "nested deeper than 64")
+case("pb meta_json 70k deep validate", {"g.pb": pb_simple_graph(x_meta_json=nested_json(70000))},
+     ["validate", "{d}/g.pb"], 2, "nested deeper than 64")
+case("pb meta_json 65 deep", {"g.pb": pb_simple_graph(x_meta_json=nested_json(65))},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 2, "nested deeper than 64")
+# meta sits at level 4 of the document (graph, nodes, node, meta): 61 levels fit.
+case("pb meta_json 61 deep converts", {"g.pb": pb_simple_graph(x_meta_json=nested_json(61))},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 0, check=outputs_read_back("g.json"))
+case("pb meta_json 62 deep", {"g.pb": pb_simple_graph(x_meta_json=nested_json(62))},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 2, "nested deeper than 64")
+case("pb graph extra_json 70k deep", {"g.pb": pb_simple_graph(extra_json='{"k":' + nested_json(70000) + "}")},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 2, "nested deeper than 64")
+case("pb graph extra_json 64 deep converts", {"g.pb": pb_simple_graph(extra_json='{"k":' + nested_json(63) + "}")},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 0, check=outputs_read_back("g.json"))
+case("pb tensor extra_json deep", {"g.pb": pb_simple_graph(meta_extra='{"k":' + nested_json(70000) + "}")},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 2, "nested deeper than 64")
+case("pb embedded JSON repeated key", {"g.pb": pb_simple_graph(x_meta_json='{"a":1,"a":2}')},
+     ["validate", "{d}/g.pb"], 2, "duplicate key 'a'")
+case("pb extra_json repeated key", {"g.pb": pb_simple_graph(extra_json='{"k":{"b":1,"b":2}}')},
+     ["validate", "{d}/g.pb"], 2, "duplicate key 'b'")
+
+# 2. protobuf args: the same limit, no recursion to overflow.
+# Past protobuf's own recursion limit (100) the message cannot be parsed at all.
+case("pb args 40k deep", {"g.pb": pb_simple_graph(x_args=[pb_value_nested(40000, pb_value_int(1))])},
+     ["validate", "{d}/g.pb"], 2, "malformed protobuf")
+case("pb args 40k deep schedule", {"g.pb": pb_simple_graph(x_args=[pb_value_nested(40000, pb_value_int(1))])},
+     ["schedule", "{d}/g.pb", "-o", "{d}/o.pb"], 2, "malformed protobuf")
+case("pb args 65 deep", {"g.pb": pb_simple_graph(x_args=[pb_value_nested(65, pb_value_int(1))])},
+     ["validate", "{d}/g.pb"], 2, "nested deeper than 64")
+case("pb args 1000 deep", {"g.pb": pb_simple_graph(x_args=[pb_value_nested(1000, pb_value_int(1))])},
+     ["validate", "{d}/g.pb"], 2, "malformed protobuf")
+case("pb args 90 deep", {"g.pb": pb_simple_graph(x_args=[pb_value_nested(90, pb_value_int(1))])},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 2, "nested deeper than 64")
+# args sit at level 4 (graph, nodes, node, args): 60 lists inside them fit.
+case("pb args 60 deep converts", {"g.pb": pb_simple_graph(x_args=[pb_value_nested(60, pb_value_int(1))])},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 0, check=outputs_read_back("g.json"))
+case("pb args 61 deep", {"g.pb": pb_simple_graph(x_args=[pb_value_nested(61, pb_value_int(1))])},
+     ["validate", "{d}/g.pb"], 2, "nested deeper than 64")
+case("pb NaN arg", {"g.pb": pb_simple_graph(x_args=[pb_value_float(float("nan"))])},
+     ["convert", "{d}/g.pb", "{d}/g.json"], 2, "not a finite number")
+case("pb inf arg", {"g.pb": pb_simple_graph(x_args=[pb_value_list([pb_value_float(float("inf"))])])},
+     ["validate", "{d}/g.pb"], 2, "not a finite number")
+
+# 10. JSON args: one limit for every reader (validate, schedule and verify agree).
+for depth, rc in ((60, 0), (61, 2), (65, 2), (1020, 2)):
+    text = json_graph(y_args_json="[" + '{"node":"x"},' + nested_json(depth) + "]")
+    for cmd in ("validate", "verify", "schedule"):
+        argv = [cmd, "{d}/g.json"] + (["-o", "{d}/o.json"] if cmd == "schedule" else [])
+        if cmd == "verify":
+            argv = ["verify", "{d}/g.json", "{d}/g.json"]
+        case(f"json args {depth} deep {cmd}", {"g.json": text}, argv, rc,
+             "nested deeper than 64" if rc else None)
+case("json name 100MB", {"g.json": json_graph(name="n" * (100 << 20))},
+     ["validate", "{d}/g.json"], 2, "longer than 4096 bytes")
+case("pb name 100MB", {"g.pb": pb_graph([pb_node("n" * (100 << 20), "placeholder", "x", meta=pb_meta([4]))])},
+     ["validate", "{d}/g.pb"], 2, "longer than 4096 bytes")
+
+# 3. import-fx: chains count like nesting.
+chain = " + ".join(["1"] * 70000)
+case("fx 70k chained adds", {"g.py": fx_file([f"y = torch.ops.aten.add.Tensor(x, {chain})"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "deeper than 64")
+case("fx 70k chained adds inside list",
+     {"g.py": fx_file([f"y = torch.ops.aten.add.Tensor(x, [{chain}])"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "deeper than 64")
+case("fx 70k chained mults in annotation",
+     {"g.py": fx_file(["y = torch.ops.aten.relu.default(x)"],
+                      params='x: "f32[' + " * ".join(["2"] * 70000) + ', 4][4, 1]cuda:0"')},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "deeper than 64")
+case("fx 500k subscripts", {"g.py": fx_file(["y = x" + "[0]" * 500000])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "deeper than 64")
+case("fx 200k calls", {"g.py": fx_file(["y = f" + "()" * 200000])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, None)
+case("fx 70k unary minus", {"g.py": fx_file(["y = torch.ops.aten.add.Tensor(x, " + "-" * 70000 + "1)"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "deeper than 64")
+case("fx 40 chained adds import", {"g.py": fx_file(["y = torch.ops.aten.add.Tensor(x, " + " + ".join(["1"] * 40) + ")"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 0, check=outputs_read_back("g.json"))
+fx_ok = fx_file(["y = torch.ops.aten.relu.default(x)"])
+for depth, rc in ((63, 0), (64, 2), (100, 2), (70000, 2)):
+    case(f"fx --hardware {depth} deep", {"g.py": fx_ok, "hw.json": '{"k":' + nested_json(depth - 1) + "}"},
+         ["import-fx", "{d}/g.py", "--hardware", "{d}/hw.json", "-o", "{d}/g.json"], rc,
+         "nested deeper than" if rc else None, check=outputs_read_back("g.json") if rc == 0 else None)
+
+# 4. import-fx memory: a statement is at most 4 MiB, and one near that size
+# imports in bounded memory (peak RSS measured).
+case("fx 3.9MB line memory",
+     {"g.py": fx_file(["y = torch.ops.aten.cat.default([" + ", ".join(["x"] * ((39 << 20) // 30)) + "])"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 0, env={"MAX_RSS_MB": "450"})
+case("fx 10MB line", {"g.py": fx_file(["y = torch.ops.aten.cat.default([" + ", ".join(["x"] * ((10 << 20) // 3)) + "])"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "longer than 4 MiB", env={"MAX_RSS_MB": "200"})
+case("fx 50MB line", {"g.py": fx_file(["y = torch.ops.aten.cat.default([" + ", ".join(["1"] * ((50 << 20) // 3)) + "])"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "longer than 4 MiB", env={"MAX_RSS_MB": "400"})
+case("fx unclosed bracket", {"g.py": fx_file(["y = torch.ops.aten.cat.default([x,"] + ["x," for _ in range(2 << 20)])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "longer than 4 MiB", env={"MAX_RSS_MB": "400"})
+
+# 5. shape inference: overflow is an error, never a wrapped size.
+case("fx slice huge step", {"g.py": fx_file(["y = torch.ops.aten.slice.Tensor(x, 0, 0, 4, 9223372036854775807)"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 0,
+     check=lambda d: expect_shape(d, "y", [1, 4]))
+case("fx slice huge negative start", {"g.py": fx_file(["y = torch.ops.aten.slice.Tensor(x, 0, -9223372036854775807, 9223372036854775807)"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 0,
+     check=lambda d: expect_shape(d, "y", [4, 4]))
+case("fx chunk huge", {"g.py": fx_file(["y = torch.ops.aten.chunk.default(x, 9223372036854775807)"],
+                                       ret="y")},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 0)
+case("fx cat overflow", {"g.py": fx_file(["y = torch.ops.aten.cat.default([x, x])"],
+                                         params='x: "f32[4611686018427387904, 4][4, 1]cuda:0"')},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, None)
+case("fx all_gather overflow", {"g.py": fx_file(["y = torch.ops._c10d_functional.all_gather_into_tensor.default(x, 8, '0')"],
+                                                params='x: "f32[2305843009213693952, 4][4, 1]cuda:0"')},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, None)
+case("fx symbolic hint overflow", {"g.py": fx_file(["y = torch.ops.aten.cat.default([x, x])"],
+                                                   params='x: "f32[s0, 4][4, 1]cuda:0"')},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json", "--hint", "s0=4611686018427387904"], 2, None)
+case("fx mul overflow", {"g.py": fx_file(["y = torch.ops.aten.view.default(x, [4611686018427387904 * 4])"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "overflow")
+case("fx division by zero", {"g.py": fx_file(["y = torch.ops.aten.view.default(x, [16 // 0])"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "division by zero")
+
+# 9. error lines: file named, one line, truncated.
+case("fx bad escape", {"g.py": fx_file(["y = torch.ops.aten.relu.default(x, '\\xff')"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], None, "g.py:")
+case("json 100KB dtype", {"g.json": json_graph(dtype="q" * 100000)},
+     ["validate", "{d}/g.json"], 2, "unknown dtype")
+case("json 100KB gpu", {"g.json": json_graph(top_extra='"hardware":{"gpu":"' + "g" * 100000 + '"},')},
+     ["schedule", "{d}/g.json", "-o", "{d}/o.json"], 2, None)
+case("config bad hardware", {"g.json": json_graph(), "c.json": '{"hardware":{"hbm_gbps":-1}}'},
+     ["schedule", "{d}/g.json", "--config", "{d}/c.json", "-o", "{d}/o.json"], 2, "c.json")
+for cmd in ("validate", "stats", "schedule"):
+    for what, g in (("node", json_graph(name="a\nb")), ("graph", json_graph(top_extra='"name":"a\\nb",'))):
+        case(f"{what} name with newline: {cmd}", {"g.json": g},
+             [cmd, "{d}/g.json"] + (["-o", "{d}/o.json"] if cmd == "schedule" else []), 0)
+
+
+# 6. batch: a file name that is not UTF-8 is escaped in the summaries, never lost.
+def check_batch_summaries(d):
+    rows = [json.loads(l) for l in open(os.path.join(d, "out", "summary.jsonl"))]
+    assert len(rows) == 2, f"{len(rows)} rows in summary.jsonl"
+    assert {r["status"] for r in rows} == {"ok"}, rows
+    names = sorted(r["input"] for r in rows)
+    assert names[1].lower().endswith("g\\xff.json"), names
+    csv = open(os.path.join(d, "out", "summary.csv"), encoding="utf-8").read()
+    assert "g\\xff.json" in csv.lower(), csv
+
+
+case("batch non-UTF-8 file name", {"in/g.json": json_graph(), b"in/g\xff.json": json_graph()},
+     ["batch", "{d}/in", "-o", "{d}/out", "-j", "2", "--quiet"], 0, check=check_batch_summaries)
+case("batch output dir is a file", {"g.json": json_graph(), "out": "x"},
+     ["batch", "{d}/g.json", "-o", "{d}/out", "--quiet"], 4, "cannot create the output directory")
+case("batch output blocked by a directory", {"g.json": json_graph(), "out/g.json/keep": "x"},
+     ["batch", "{d}/g.json", "-o", "{d}/out", "--quiet"], 4, None)
+
+
+# 7. diff --format markdown: names stay inside their code spans.
+def golden_report(name):
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "testdata", "golden", name)) as f:
+        return json.load(f)
+
+
+def hostile_reports():
+    base = golden_report("basic_all_gather_bucketing.default.report.json")
+    evil = "a`b``<img src=x onerror=alert(1)>``\n# heading"
+    base["collectives"][0]["name"] = evil
+    new = json.loads(json.dumps(base))
+    new["collectives"][0]["simulated_exposed_ms"] += 1.0
+    new["collectives"][0]["exposed_ms"] += 1.0
+    return json.dumps(base), json.dumps(new)
+
+
+def code_spans_hold_html(d):
+    text = open(os.path.join(d, ".out")).read()
+    outside, i = [], 0
+    while i < len(text):  # CommonMark: a run of n backticks closes at the next run of exactly n
+        if text[i] == "`":
+            j = i
+            while j < len(text) and text[j] == "`":
+                j += 1
+            n, k = j - i, j
+            close = -1
+            while k < len(text):
+                if text[k] == "`":
+                    m = k
+                    while m < len(text) and text[m] == "`":
+                        m += 1
+                    if m - k == n:
+                        close = m
+                        break
+                    k = m
+                else:
+                    k += 1
+            if close < 0:
+                outside.append(text[i:j])
+                i = j
+            else:
+                i = close
+        else:
+            outside.append(text[i])
+            i += 1
+    rest = "".join(outside)
+    assert "<img" not in rest and "# heading" not in rest, rest
+
+
+base_text, new_text = hostile_reports()
+case("diff markdown backticks", {"base.json": base_text, "new.json": new_text},
+     ["diff", "{d}/base.json", "{d}/new.json", "--format", "markdown"], 0, check=code_spans_hold_html,
+     env={"STDOUT_TO": ".out"})
+
+
+def expect_shape(d, name, shape):
+    g = json.load(open(os.path.join(d, "g.json")))
+    for n in g["nodes"]:
+        if n["name"] == name:
+            assert n["val"]["shape"] == shape, f"{name}: shape {n['val']['shape']}, want {shape}"
+            return
+    raise AssertionError(f"no node {name}")
+
+
+# ------------------------------------------------------------------ runner
+
+
+LAUNCHER = """
+import os, sys
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+open(sys.argv[1], "w").write(str(usage.ru_maxrss))
+code = os.waitstatus_to_exitcode(status)
+if code < 0:
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+
+
+def run_case(c):
+    d = os.path.join(WORK, c["name"].replace(" ", "_").replace("/", "_"))
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for rel, content in c["files"].items():
+        path = os.path.join(os.fsencode(d), os.fsencode(rel))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(content if isinstance(content, bytes) else content.encode())
+    argv = [BIN] + [a.replace("{d}", d) for a in c["argv"]]
+    problems = []
+    max_rss_mb = int((c["env"] or {}).get("MAX_RSS_MB", 0))
+    rss_file = os.path.join(d, ".rss")
+    if max_rss_mb:
+        # Measured by a small launcher: a child forked from this process
+        # would count this process's pages in its peak.
+        argv = [sys.executable, "-c", LAUNCHER, rss_file] + argv
+    r = subprocess.run(argv, capture_output=True, timeout=300)
+    if max_rss_mb:
+        rss_kb = int(open(rss_file).read())
+        os.remove(rss_file)
+        if rss_kb > max_rss_mb * 1024:
+            problems.append(f"peak RSS {rss_kb >> 10} MB, over {max_rss_mb} MB")
+    err = r.stderr.decode(errors="replace")
+    if (c["env"] or {}).get("STDOUT_TO"):
+        with open(os.path.join(d, c["env"]["STDOUT_TO"]), "wb") as f:
+            f.write(r.stdout)
+    if r.returncode < 0:
+        problems.append(f"died of signal {-r.returncode}")
+    elif c["rc"] is not None and r.returncode != c["rc"]:
+        problems.append(f"exit {r.returncode}, want {c['rc']}")
+    elif c["rc"] is None and r.returncode not in (0, 2):
+        problems.append(f"exit {r.returncode}, want 0 or 2")
+    if r.returncode == 2 or r.returncode == 4:
+        lines = err.rstrip("\n").split("\n")
+        if len(lines) != 1:
+            problems.append(f"{len(lines)} error lines")
+        if len(err) > 1000:
+            problems.append(f"error line of {len(err)} characters")
+        if "internal" in err:
+            problems.append("internal error")
+        if c["expect"] and c["expect"] not in err:
+            problems.append(f"error does not say {c['expect']!r}")
+    for line in (r.stdout.decode(errors="replace") + err).split("\n"):
+        if len(line) > 2000:
+            problems.append("an output line of over 2000 characters")
+            break
+    if r.returncode == 0 and "a\nb" in r.stdout.decode(errors="replace") + err:
+        problems.append("a name printed with a raw newline")
+    left = [os.path.join(root, f) for root, _, fs in os.walk(d) for f in fs if "osched-tmp" in f]
+    if left:
+        problems.append(f"temporaries left: {left}")
+    if r.returncode != 0:
+        for rel in ("g.json", "out.pb", "o.pb", "o.json"):
+            if rel not in c["files"] and os.path.exists(os.path.join(d, rel)):
+                problems.append(f"output {rel} written by a failing run")
+    if not problems and c["check"] and r.returncode == 0:
+        try:
+            c["check"](d)
+        except AssertionError as e:
+            problems.append(str(e))
+    shutil.rmtree(d, ignore_errors=True)
+    return problems, err.strip()[:300]
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    failed = 0
+    ran = 0
+    for c in CASES:
+        if ONLY and ONLY not in c["name"]:
+            continue
+        ran += 1
+        problems, err = run_case(c)
+        if problems:
+            failed += 1
+            print(f"FAIL {c['name']}: {'; '.join(problems)}\n     stderr: {err}")
+        else:
+            print(f"ok   {c['name']}")
+    print(f"{ran - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
