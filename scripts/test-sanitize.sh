@@ -29,7 +29,9 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 (cd "$B" && ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" ctest --output-on-failure -R "mpi_rank_alignment|batch_mpi")
 
 # Fuzz: seeds are the repository's graphs and estimates (and their protobuf
-# forms); a crash, sanitizer finding, leak or broken invariant stops the run.
+# forms) plus generated deep and long inputs; a crash, sanitizer finding,
+# leak or broken invariant stops the run. -max_len leaves room for the long
+# seeds (the biggest is about 100 KB).
 CORPUS=$(mktemp -d)
 trap 'rm -rf "$CORPUS"' EXIT
 mkdir -p "$CORPUS"/{json,pb,est,cfg,fx}
@@ -42,11 +44,13 @@ for f in testdata/fsdp_tiny.json testdata/tp_two_groups.json testdata/scenarios/
   "$B/overlap-sched" convert "$f" "$CORPUS/pb/$(basename "$f" .json).pb" >/dev/null
 done
 cp testdata/invalid/*.pb "$CORPUS/pb/" 2>/dev/null || true
+# Deep nesting and long flat chains, the shapes that crashed the tool before.
+python3 tests/fuzz/make_seeds.py "$CORPUS"
 run_fuzz() {
   local target=$1 seeds=$2
   echo "fuzz: $target for ${FUZZ_SECONDS}s"
   mkdir -p "$CORPUS/out-$target"
-  "$B/tests/fuzz/$target" -max_total_time="$FUZZ_SECONDS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  "$B/tests/fuzz/$target" -max_total_time="$FUZZ_SECONDS" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$CORPUS/" "$CORPUS/out-$target" "$seeds" 2>"$CORPUS/$target.log" || {
     tail -40 "$CORPUS/$target.log"
     ls "$CORPUS"/crash-* "$CORPUS"/leak-* "$CORPUS"/timeout-* 2>/dev/null | head

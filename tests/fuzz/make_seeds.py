@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Writes fuzz seeds of the shapes that crashed the tool before and that
+libFuzzer's small mutations rarely build on their own: deep nesting (in
+JSON, in protobuf arguments and in JSON embedded in protobuf) and long flat
+chains (FX operators, subscripts, calls, annotations).
+
+Usage: make_seeds.py CORPUS_DIR   (writes into CORPUS_DIR/{json,pb,fx})
+Sizes stay under the fuzzers' -max_len (scripts/test-sanitize.sh).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from hostile_shapes import (field_len, field_str, fx_file, json_graph, nested_json, pb_simple_graph,
+                            pb_value_float, pb_value_int, pb_value_list, pb_value_nested)
+
+
+def write(path, content):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(content if isinstance(content, bytes) else content.encode())
+
+
+def main():
+    out = sys.argv[1]
+    for depth in (60, 61, 65, 200, 5000):
+        write(f"{out}/json/deep_args_{depth}.json",
+              json_graph(y_args_json='[{"node":"x"},' + nested_json(depth) + "]"))
+        write(f"{out}/pb/deep_args_{depth}.pb",
+              pb_simple_graph(x_args=[pb_value_nested(depth, pb_value_int(1))]))
+        write(f"{out}/pb/deep_meta_json_{depth}.pb", pb_simple_graph(x_meta_json=nested_json(depth)))
+        write(f"{out}/pb/deep_extra_json_{depth}.pb",
+              pb_simple_graph(extra_json='{"k":' + nested_json(depth) + "}"))
+    write(f"{out}/json/deep_meta.json", json_graph(extra_node_fields={"meta": nested_json(63, "{}")}))
+    write(f"{out}/pb/dup_key.pb", pb_simple_graph(x_meta_json='{"a":1,"a":2}'))
+    write(f"{out}/pb/nan_arg.pb", pb_simple_graph(x_args=[pb_value_list([pb_value_float(float("nan"))])]))
+    write(f"{out}/pb/ref_arg.pb", pb_simple_graph(x_args=[field_len(7, field_str(1, "x"))]))
+    for n in (50, 5000):
+        chain = " + ".join(["1"] * n)
+        write(f"{out}/fx/chain_add_{n}.py", fx_file([f"y = torch.ops.aten.add.Tensor(x, {chain})"]))
+        write(f"{out}/fx/chain_list_{n}.py", fx_file([f"y = torch.ops.aten.add.Tensor(x, [{chain}])"]))
+        write(f"{out}/fx/chain_mul_annotation_{n}.py",
+              fx_file(["y = torch.ops.aten.relu.default(x)"],
+                      params='x: "f32[' + " * ".join(["2"] * n) + ', 4][4, 1]cuda:0"'))
+        write(f"{out}/fx/subscripts_{n}.py", fx_file(["y = x" + "[0]" * n]))
+        write(f"{out}/fx/calls_{n}.py", fx_file(["y = f" + "()" * n]))
+        write(f"{out}/fx/neg_{n}.py", fx_file(["y = torch.ops.aten.add.Tensor(x, " + "-" * n + "1)"]))
+    write(f"{out}/fx/long_list.py",
+          fx_file(["y = torch.ops.aten.cat.default([" + ", ".join(["x"] * 20000) + "])"]))
+    write(f"{out}/fx/slice_huge_step.py",
+          fx_file(["y = torch.ops.aten.slice.Tensor(x, 0, 0, 4, 9223372036854775807)"]))
+    write(f"{out}/fx/escapes.py", fx_file(["y = torch.ops.aten.relu.default(x, '\\xff\\u00e9\\U0001F600')"]))
+    write(f"{out}/fx/div_zero.py", fx_file(["y = torch.ops.aten.view.default(x, [16 // 0])"]))
+
+
+if __name__ == "__main__":
+    main()
