@@ -10,27 +10,41 @@
 #include "run_errors.h"
 
 namespace osched::cli {
+namespace {
+
+// One line, and a readable one: fields quote their input in excerpts, and
+// this bound catches any message that still quotes too much.
+void print_error(const char* prefix, const char* what) {
+  constexpr size_t kMaxLine = 2048;
+  std::string line = escape_line(what);
+  if (line.size() > kMaxLine)
+    line = line.substr(0, kMaxLine) + "... (" + std::to_string(line.size() - kMaxLine) +
+           " more bytes)";
+  std::cerr << "error: " << prefix << line << "\n";
+}
+
+} // namespace
 
 int run_guarded(const std::function<int()>& fn) {
   try {
     return fn();
   } catch (const GraphError& e) {
-    std::cerr << "error: " << escape_line(e.what()) << "\n";
+    print_error("", e.what());
     return kBadInput;
   } catch (const InputError& e) {
-    std::cerr << "error: " << escape_line(e.what()) << "\n";
+    print_error("", e.what());
     return kBadInput;
   } catch (const IoError& e) {
-    std::cerr << "error: " << escape_line(e.what()) << "\n";
+    print_error("", e.what());
     return kBadInput;
   } catch (const OutputError& e) {
-    std::cerr << "error: " << escape_line(e.what()) << "\n";
+    print_error("", e.what());
     return kOutputError;
   } catch (const DeviceError& e) {
-    std::cerr << "error: " << escape_line(e.what()) << "\n";
+    print_error("", e.what());
     return kDeviceError;
   } catch (const std::exception& e) {
-    std::cerr << "error: internal: " << escape_line(e.what()) << "\n";
+    print_error("internal: ", e.what());
     return kBadInput;
   }
 }

@@ -601,6 +601,10 @@ Graph JsonGraphBuilder::finish(const json& top_level) {
   return g;
 }
 
+Graph JsonGraphBuilder::assemble(const json& top_level) {
+  return impl_->finish(top_level);
+}
+
 Graph graph_from_json(const json& doc, const ReadOptions& opts) {
   Reader reader(opts);
   if (doc.is_object() && doc.contains("nodes") && doc["nodes"].is_array())
@@ -658,11 +662,14 @@ json parse_document(std::string_view text, Reader& reader) {
 }
 
 // The fast path: nodes through simdjson, the header (the document with an
-// empty node array) through nlohmann. Any failure leaves the text to the
-// general reader, which words the error.
+// empty node array) through nlohmann. A failure to read leaves the text to
+// the general reader, which words the error; a graph read but invalid is
+// not read again (the general reader builds the same graph), so a huge bad
+// name costs one read, not two.
 std::optional<Graph> read_fast(const InputBytes& bytes, const ReadOptions& opts) {
   if (!opts.require_topological_order)
     return std::nullopt; // forward references are the general reader's
+  std::optional<Graph> g;
   try {
     std::optional<FastNodes> fast =
         read_nodes_fast(bytes.data(), bytes.size(), bytes.readable(), kParallelReadMinNodes,
@@ -676,12 +683,12 @@ std::optional<Graph> read_fast(const InputBytes& bytes, const ReadOptions& opts)
     Reader reader(opts);
     json doc = parse_document(header, reader);
     reader.adopt(std::move(fast->nodes), std::move(fast->names));
-    Graph g = reader.finish(doc);
-    validate_graph(g, opts.require_topological_order);
-    return g;
+    g = reader.finish(doc);
   } catch (const std::exception&) {
     return std::nullopt;
   }
+  validate_graph(*g, opts.require_topological_order);
+  return g;
 }
 
 } // namespace

@@ -48,6 +48,8 @@ public:
   // `top_level`: the document's other fields; its "nodes" must be an array
   // (its content is ignored). Throws GraphError; validates the graph.
   Graph finish(const nlohmann::json& top_level);
+  // finish() without the validation, for a caller that validates apart.
+  Graph assemble(const nlohmann::json& top_level);
 
 private:
   struct Impl;

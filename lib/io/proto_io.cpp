@@ -15,6 +15,7 @@
 #include "io/json_limits.h"
 #include "io/proto_fast_reader.h"
 #include "io/proto_node_writer.h"
+#include "io/validate.h"
 
 namespace osched {
 namespace {
@@ -365,6 +366,7 @@ Graph read_proto_general(std::string_view bytes, const ReadOptions& opts) {
 std::optional<Graph> read_proto_fast(const InputBytes& input, const ReadOptions& opts) {
   if (!opts.require_topological_order)
     return std::nullopt; // forward references are the general reader's
+  std::optional<Graph> g;
   try {
     std::optional<ProtoFastNodes> fast =
         read_proto_nodes_fast(input.view(), kParallelReadMinNodes,
@@ -373,10 +375,14 @@ std::optional<Graph> read_proto_fast(const InputBytes& input, const ReadOptions&
       return std::nullopt;
     JsonGraphBuilder builder(opts);
     builder.adopt_nodes(std::move(fast->nodes), std::move(fast->names));
-    return builder.finish(header_document(fast->header));
+    g = builder.assemble(header_document(fast->header));
   } catch (const std::exception&) {
     return std::nullopt;
   }
+  // Read, but invalid: the general reader would build the same graph and
+  // find the same fault, so it is not read again.
+  validate_graph(*g, true);
+  return g;
 }
 
 } // namespace
