@@ -4,7 +4,7 @@ to small inputs, never build. Every case must end with its expected exit code
 (2 with exactly one error line naming the problem, or 0 where the input is
 valid), never a signal, and leave no temporary file behind.
 
-Usage: check_hostile_inputs.py BINARY WORKDIR [CASE-NAME-SUBSTRING]
+Usage: check_hostile_inputs.py BINARY WORKDIR [CASE-NAME-SUBSTRING] [--no-memory-limits]
 
 Inputs are generated here (protobuf by hand: the format is small), so the
 repository holds no large files.
@@ -17,9 +17,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-BIN = sys.argv[1]
-WORK = sys.argv[2]
-ONLY = sys.argv[3] if len(sys.argv) > 3 else ""
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+BIN = ARGS[0]
+WORK = ARGS[1]
+ONLY = ARGS[2] if len(ARGS) > 2 else ""
+MEMORY_LIMITS = "--no-memory-limits" not in sys.argv
 
 from hostile_shapes import (field_len, field_str, fx_file, json_graph, nested_json, pb_graph, pb_meta,
                             pb_node, pb_simple_graph, pb_value_float, pb_value_int, pb_value_list,
@@ -294,7 +296,7 @@ def run_case(c):
             f.write(content if isinstance(content, bytes) else content.encode())
     argv = [BIN] + [a.replace("{d}", d) for a in c["argv"]]
     problems = []
-    max_rss_mb = int((c["env"] or {}).get("MAX_RSS_MB", 0))
+    max_rss_mb = int((c["env"] or {}).get("MAX_RSS_MB", 0)) if MEMORY_LIMITS else 0
     rss_file = os.path.join(d, ".rss")
     if max_rss_mb:
         # Measured by a small launcher: a child forked from this process

@@ -290,7 +290,7 @@ TEST_CASE("hostile graphs are one-line exit-2 errors naming file, node and field
       {"dup_nodes.json", "malformed JSON: duplicate key 'nodes' in one object"},
       {"world.json", "world_size: 1000000000000 is above the limit of 1048576 ranks"},
       {"newline_name.json", "x\\nerror: forged\\r\\x1B[31m"},
-      {"quote_dtype.json", "val.dtype: unknown dtype 'f'32\\n'"},
+      {"quote_dtype.json", "val.dtype: unknown dtype 'f\\'32\\n'"},
       {"a_directory.json", "a_directory.json: is a directory"},
       {"deep.json", "malformed JSON: nested deeper than 64 levels"},
       {"big_len.pb", "malformed protobuf"},
