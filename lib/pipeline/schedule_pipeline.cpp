@@ -96,8 +96,9 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   std::optional<ReportPolicy> policy;
   if (config.policy == "improved") {
     const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
+    const LimitUse caps = limit_caps(config.scheduler, measure_limit_use(*analysis, sched.order));
     RefineResult ref =
-        refine_order(*analysis, plan, sched.order, limit,
+        refine_order(*analysis, plan, sched.order, limit, caps,
                      refine_trial_budget(in.graph.nodes.size(), config.policy_time_ms));
     policy = ReportPolicy{"improved", report_round(ref.step_ms_before), ref.moves, ref.trials,
                           ref.budget_exhausted};

@@ -129,12 +129,15 @@ int refine_trial_budget(size_t nodes, int time_ms) {
 
 RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& options,
                           std::vector<NodeId> order, int64_t memory_limit, int max_trials) {
-  return refine_order(ScheduleAnalysis(g, rt, options), make_simulation_plan(g, rt),
-                      std::move(order), memory_limit, max_trials);
+  const ScheduleAnalysis a(g, rt, options);
+  const LimitUse caps = limit_caps(options, measure_limit_use(a, order));
+  return refine_order(a, make_simulation_plan(g, rt), std::move(order), memory_limit, caps,
+                      max_trials);
 }
 
 RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
-                          std::vector<NodeId> order, int64_t memory_limit, int max_trials) {
+                          std::vector<NodeId> order, int64_t memory_limit, const LimitUse& caps,
+                          int max_trials) {
   const RuntimeTable& rt = a.runtimes;
   RefineResult r;
   const size_t n = order.size();
@@ -161,7 +164,7 @@ RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
     if (step >= best - 1e-9)
       return false;
     const int64_t peak = memory_peak(a.storages, trial);
-    if (peak > memory_limit)
+    if (peak > memory_limit || !within_caps(measure_limit_use(a, trial), caps))
       return false;
     order.swap(trial);
     index();

@@ -3,7 +3,9 @@
 // collective the simulation still shows exposed is tried with its start
 // moved earlier (up to just after its last dependency) and its wait moved
 // later (up to just before its first user); a move is kept only when the
-// simulated step gets shorter and the peak stays within the memory limit.
+// simulated step gets shorter, the peak stays within the memory limit and
+// the greedy's other limits (in-flight bytes, compute pre-fetch, collective
+// distance) are kept as scheduler/limit_use.h measures them.
 // Moves keep every dependency, so the result is a valid order that is never
 // worse than the one given. The work is bounded by a number of trial
 // simulations, not a clock, so identical runs make identical moves.
@@ -13,6 +15,7 @@
 
 #include "cost/estimator.h"
 #include "graph/graph.h"
+#include "scheduler/limit_use.h"
 #include "scheduler/options.h"
 
 namespace osched {
@@ -33,10 +36,12 @@ int refine_trial_budget(size_t nodes, int time_ms);
 struct ScheduleAnalysis;
 struct SimulationPlan;
 // Over the analysis the greedy used (its options decide the dependencies)
-// and the graph's simulation plan.
+// and the graph's simulation plan; no kept order uses more than `caps`.
 RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
-                          std::vector<NodeId> order, int64_t memory_limit, int max_trials);
-// The same, building the analysis and the plan.
+                          std::vector<NodeId> order, int64_t memory_limit, const LimitUse& caps,
+                          int max_trials);
+// The same, building the analysis and the plan; the caps are the options'
+// limits, or what `order` (the greedy's) uses where that is more.
 RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const SchedulerOptions& options,
                           std::vector<NodeId> order, int64_t memory_limit, int max_trials);
 
