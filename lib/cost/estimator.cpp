@@ -134,9 +134,16 @@ std::pair<double, RuntimeSource> estimate_runtime(const Graph& g, NodeId i,
                                                   RuntimeEstimator& fallback) {
   const Node& n = g.nodes[i];
   const std::optional<CollectiveInfo> coll = decode_collective(g, i);
+  // No kernel: inputs, the output, waits (a synchronisation), metadata reads
+  // and selections. Giving them time would make the simulation and the
+  // scheduler disagree on where time goes.
+  if (!coll && (n.op != NodeOp::CallFunction || is_wait_node(n) || is_metadata_node(n) ||
+                is_getitem_target(n.target)))
+    return {0.0, RuntimeSource::None};
   if (!coll && !is_compute_node(n)) {
     // Other nodes take time only where the user says so; the scheduler
-    // then lets them hide collectives too (as upstream does).
+    // then lets them hide collectives too (as upstream does), and the
+    // simulation runs them on the compute stream.
     if (auto v = custom ? custom->lookup(g, i) : std::nullopt)
       return {*v, RuntimeSource::Custom};
     return {0.0, RuntimeSource::None};

@@ -45,7 +45,9 @@ void count_outcome(ScheduleResult& r, const CollectiveOutcome& c) {
 std::optional<double> overlap_time_of(const ScheduleAnalysis& a, NodeId n) {
   if (a.kind[n] == NodeKind::Compute)
     return a.runtimes.ms[n];
-  if (a.kind[n] != NodeKind::Other || a.runtimes.source[n] != RuntimeSource::Custom)
+  // Any other node with a runtime (the estimators give one only where the
+  // user does) runs on the compute stream: the simulation counts it too.
+  if (a.kind[n] != NodeKind::Other || !(a.runtimes.ms[n] > 0))
     return std::nullopt;
   if (is_collective_node(a.graph.nodes[n]) || is_wait_node(a.graph.nodes[n]))
     return std::nullopt;

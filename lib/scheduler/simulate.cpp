@@ -159,7 +159,9 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
         if (finish[src] >= 0)
           block_on(src, v);
       }
-      if (plan.role[v] == Role::Compute) {
+      // Every node with a runtime runs on the compute stream: the one cost
+      // table the scheduler also hides collectives behind.
+      if (plan.role[v] == Role::Compute || plan.ms[v] > 0) {
         if (events)
           events->push_back({SimEvent::Kind::Compute, v, -1, t, t + plan.ms[v]});
         t += plan.ms[v];
@@ -199,7 +201,7 @@ double critical_path_ms(const Graph& g, const RuntimeTable& rt) {
       issued[v] = issued[n.args[0].i];
       done[v] = done[n.args[0].i];
     } else {
-      done[v] = latest(done) + (is_compute_node(n) ? rt.ms[v] : 0.0);
+      done[v] = latest(done) + rt.ms[v]; // compute, or another node given a runtime
       issued[v] = done[v];
     }
     longest = std::max(longest, done[v]);
