@@ -21,6 +21,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/prefix_simulator.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/refine_order.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/limit_use.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/lower_bound.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/reorder.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/exposure_text.cpp

@@ -217,7 +217,7 @@ def hostile_reports():
     evil = "a`b``<img src=x onerror=alert(1)>``\n# heading"
     base["collectives"][0]["name"] = evil
     new = json.loads(json.dumps(base))
-    new["collectives"][0]["simulated_exposed_ms"] += 1.0
+    new["collectives"][0]["greedy_exposed_ms"] += 1.0
     new["collectives"][0]["exposed_ms"] += 1.0
     return json.dumps(base), json.dumps(new)
 

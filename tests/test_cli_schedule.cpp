@@ -24,7 +24,7 @@ TEST_CASE("schedule writes graph + report, verify passes, reruns are byte-identi
   CHECK(run_cli("verify " + in + " " + tmp.file("b.pb")).exit_code == 0);
   auto rep = nlohmann::json::parse(read_text(tmp.file("a.rep.json")));
   for (const char* key :
-       {"tool", "input", "config", "counts", "memory", "time_ms", "simulation", "collectives"})
+       {"tool", "input", "config", "counts", "memory", "greedy", "simulation", "collectives"})
     CHECK(rep.contains(key));
   CHECK(rep["config"]["max_in_flight_gb"] == 5.0);
   CHECK(rep["config"]["max_compute_pre_fetch"] == 200);

@@ -268,8 +268,8 @@ TEST_CASE("every collective variant is recognised with its kind, group and bytes
   CHECK(r.pos("rs_coal_wait0") < r.pos("rs_coal_wait1"));
   // A wait through getitem blocks in the simulation like any other (the
   // scheduler found nothing to hide rs_coal).
-  CHECK(r.collective("rs_coal")["exposed_ms"] == r.collective("rs_coal")["estimated_ms"]);
-  CHECK(r.collective("rs_coal")["simulated_exposed_ms"].get<double>() > 0);
+  CHECK(r.collective("rs_coal")["greedy_exposed_ms"] == r.collective("rs_coal")["estimated_ms"]);
+  CHECK(r.collective("rs_coal")["exposed_ms"].get<double>() > 0);
   // The out= buffers are read through the waits only after the writes land.
   CHECK(r.pos("ag_out") < r.pos("ag_out_wait"));
 

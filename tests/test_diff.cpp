@@ -25,7 +25,7 @@ nlohmann::json report(double step, double exposed, int64_t peak,
       {"simulation",
        {{"step_ms_after", step}, {"exposed_comm_ms_after", exposed}, {"compute_ms", 10.0}}},
       {"memory", {{"scheduled_peak_bytes", peak}}},
-      {"time_ms", {{"hideable_exposed", 0.5}}},
+      {"greedy", {{"hideable_exposed_ms", 0.5}}},
       {"collectives", cs}};
   if (buckets >= 0)
     r["bucketing"] = {{"buckets", nlohmann::json::array()}};

@@ -12,6 +12,7 @@
 #include "io/graph_file.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
+#include "report/report.h"
 #include "report/report_summary.h"
 #include "report/timeline.h"
 #include "scheduler/overlap_scheduler.h"
@@ -222,31 +223,43 @@ TEST_CASE("timeline: intervals of the late-gather graph, traced by hand") {
   CHECK(t.events[2].bytes > 0);
 }
 
-TEST_CASE("summary: after the search's moves, exposures are the final order's, with a reason") {
+TEST_CASE("report: exposures are the written graph's, with the greedy's reason or the queue") {
+  // A collective the greedy counted hidden but the written graph's
+  // simulation shows exposed (queued behind its group), and one the greedy
+  // counted exposed that the search's moves hid.
+  const Graph g = read_graph_file(source_path("testdata/example_llama_fsdp.json"));
   ScheduleReport r;
   ReportCollective queued;
-  queued.name = "rs_queued";
+  queued.name = "l0_qkv_rs";
   queued.kind = "reduce_scatter";
-  queued.exposed_ms = 0; // hidden by the greedy's accounting
-  queued.simulated_exposed_ms = 0.25;
+  queued.estimated_ms = 1.0;
+  queued.greedy_exposed_ms = 0;
   ReportCollective limited = queued;
-  limited.name = "ag_limited";
-  limited.exposed = true;
-  limited.exposed_ms = 0.5;
-  limited.simulated_exposed_ms = 0;
+  limited.name = "fwd0_qkv_ag";
+  limited.greedy_exposed_ms = 0.5;
   limited.why_exposed = {"over the budget"};
   r.collectives = {queued, limited};
-  // Upstream's listing: the greedy's accounting.
-  std::string text = report_summary(r);
-  CHECK(text.find("exposed ag_limited (reduce_scatter, 0.500 ms): over the budget") !=
-        std::string::npos);
-  CHECK(text.find("rs_queued") == std::string::npos);
-  // After moves: the simulation of the final order.
-  r.policy = ReportPolicy{"improved", 1.0, 3, 10, false};
-  text = report_summary(r);
-  CHECK(text.find("exposed rs_queued (reduce_scatter, 0.250 ms): queued behind its group's "
-                  "earlier collectives") != std::string::npos);
-  CHECK(text.find("ag_limited") == std::string::npos);
+  AnalyticalEstimator analytical(default_hardware());
+  const RuntimeTable rt = estimate_runtimes(g, nullptr, nullptr, analytical);
+  describe_written_graph(r, g, rt);
+  // In the input order (written as is here) both are exposed: fwd0_qkv_ag
+  // has no independent compute, l0_qkv_rs waits right after its start.
+  const SimulationResult in_order = simulate_step(g, rt, [&] {
+    std::vector<NodeId> o(g.nodes.size());
+    for (size_t i = 0; i < o.size(); ++i)
+      o[i] = static_cast<NodeId>(i);
+    return o;
+  }());
+  CHECK(r.collectives[0].exposed_ms ==
+        Approx(in_order.collective_exposed_ms[static_cast<size_t>(*g.find("l0_qkv_rs"))])
+            .margin(1e-6));
+  CHECK(r.collectives[0].exposed);
+  CHECK(r.collectives[0].why_exposed ==
+        std::vector<std::string>{"queued behind its group's earlier collectives"});
+  CHECK(r.collectives[1].why_exposed == std::vector<std::string>{"over the budget"});
+  const std::string text = report_summary(r);
+  CHECK(text.find("exposed l0_qkv_rs (reduce_scatter, ") != std::string::npos);
+  CHECK(r.simulation.step_ms_after == Approx(in_order.step_ms).margin(1e-6));
 }
 
 TEST_CASE("prefix simulator: a candidate's step equals a full simulation's, to the bit") {

@@ -96,7 +96,7 @@ TEST_CASE("default comms ordering: collectives stay in order, none hideable") {
   auto s = run_scenario("default_comms_ordering");
   check_order(s, {"all_reduce", "all_reduce_1", "all_reduce_2"});
   CHECK(s.out.report.counts.exposed == 3);
-  CHECK(s.out.report.counts.exposed_though_hideable == 0);
+  CHECK(s.out.report.greedy.exposed_though_hideable == 0);
   CHECK(s.collective("all_reduce")["why_exposed"][0] == "no compute node is independent of it");
 }
 
@@ -236,7 +236,7 @@ TEST_CASE("the report's direct text is its JSON tree printed with indent 2") {
   c.bytes = -5;
   c.estimated_ms = 0.1;
   c.exposed_ms = 1e-300;
-  c.simulated_exposed_ms = 3;
+  c.greedy_exposed_ms = 3;
   c.hidden_by = {"x", "y\t"};
   c.wait = "w";
   c.exposed = true;

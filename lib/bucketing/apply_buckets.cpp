@@ -264,16 +264,23 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       fresh.push_back(std::move(*n));
     // Raised nodes go just before the merged start, sunk ones just after
     // the split, each in their original order.
+    // A node two buckets both move goes where the first puts it (emitted
+    // twice, the order would not be a permutation); the topological pass
+    // below mends any input it then runs ahead of.
     std::vector<size_t>& before = emit_at(new_start_pos);
     for (NodeId v : b.hoisted) {
-      fate[v] = std::max(fate[v], uint8_t{kMoved});
+      if (fate[v] != kKept)
+        continue;
+      fate[v] = kMoved;
       before.push_back(old_marker(v));
     }
     before.insert(before.end(), {k_cat, k_start});
     std::vector<size_t>& after = emit_at(new_wait_pos); // `before` may move: not used below
     after.insert(after.end(), {k_wait, k_split});
     for (NodeId v : b.sunk) {
-      fate[v] = std::max(fate[v], uint8_t{kMoved});
+      if (fate[v] != kKept)
+        continue;
+      fate[v] = kMoved;
       after.push_back(old_marker(v));
     }
     for (size_t i = 0; i < b.members.size(); ++i) {

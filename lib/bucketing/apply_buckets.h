@@ -33,6 +33,7 @@ struct BucketSummary {
   std::vector<std::string> members; // the collectives it replaces, in order
   int64_t size_bytes = 0;
   std::vector<std::string> hiding_nodes;
+  double exposed_ms = 0; // in the written graph's simulation (set by the report)
 };
 
 struct BucketedGraph {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "report/exposure_text.h"
+#include "scheduler/lower_bound.h"
 #include "scheduler/simulate.h"
 
 namespace osched {
@@ -20,51 +21,22 @@ ScheduleReport build_report(const ReportInputs& in) {
   r.input = {g.name, in.input_hash, g.size(), g.rank, g.world_size};
   r.config = in.config;
   r.counts.collectives = s.collectives.size();
-  r.counts.exposed = s.exposed;
-  r.counts.exposed_though_hideable = s.bad_exposed;
-  r.counts.potentially_hidden = s.potentially_hidden;
-  for (const auto& c : s.collectives) {
-    if (c.exposed_ms > 0 && c.exposed_ms < c.estimated_ms)
-      ++r.counts.partially_exposed;
+  for (const auto& c : s.collectives)
     if (!c.schedulable)
       ++r.counts.unschedulable;
-  }
+  r.greedy.exposed = s.exposed;
+  r.greedy.exposed_though_hideable = s.bad_exposed;
+  r.greedy.potentially_hidden = s.potentially_hidden;
   r.memory = {s.original_peak_bytes, s.scheduled_peak_bytes, s.memory_budget_bytes,
               s.budget_retries, s.kept_original_order};
   r.warnings = unrecognised_collective_warnings(g);
-  r.time_ms = {report_round(s.total_exposed_ms), report_round(s.hideable_exposed_ms),
-               report_round(s.potential_exposed_ms), report_round(s.wasted_compute_ms)};
-  r.simulation = {report_round(in.before->step_ms), report_round(in.after->step_ms),
-                  report_round(in.after->compute_ms), report_round(in.before->exposed_comm_ms),
-                  report_round(in.after->exposed_comm_ms)};
-  // Lower bound: compute plus what no compute can hide, or the busiest group.
-  {
-    ReportLowerBound& lb = r.lower_bound;
-    std::map<std::string, double> per_group;
-    double unhideable = 0;
-    for (const auto& c : s.collectives) {
-      per_group[c.group] += c.estimated_ms;
-      if (!c.schedulable || !c.potentially_hideable)
-        unhideable += c.estimated_ms;
-    }
-    for (const auto& [group, ms] : per_group)
-      if (ms > lb.busiest_group_comm_ms) {
-        lb.busiest_group_comm_ms = ms;
-        lb.busiest_group = group;
-      }
-    lb.compute_ms = in.after->compute_ms;
-    lb.unhideable_comm_ms = unhideable;
-    lb.critical_path_ms =
-        in.critical_path_ms ? *in.critical_path_ms : critical_path_ms(g, *in.runtimes);
-    lb.step_ms =
-        std::max({lb.compute_ms + unhideable, lb.busiest_group_comm_ms, lb.critical_path_ms});
-    lb.gap_ms = std::max(0.0, in.after->step_ms - lb.step_ms);
-    lb.gap_percent = lb.step_ms > 0 ? 100.0 * lb.gap_ms / lb.step_ms : 0;
-    for (double* v : {&lb.step_ms, &lb.compute_ms, &lb.unhideable_comm_ms,
-                      &lb.busiest_group_comm_ms, &lb.critical_path_ms, &lb.gap_ms})
-      *v = report_round(*v);
-    lb.gap_percent = std::round(lb.gap_percent * 1000) / 1000;
-  }
+  r.greedy.total_exposed_ms = report_round(s.total_exposed_ms);
+  r.greedy.hideable_exposed_ms = report_round(s.hideable_exposed_ms);
+  r.greedy.potential_exposed_ms = report_round(s.potential_exposed_ms);
+  r.greedy.wasted_compute_ms = report_round(s.wasted_compute_ms);
+  // The input's order; what is written is described by describe_written_graph.
+  r.simulation.step_ms_before = report_round(in.before->step_ms);
+  r.simulation.exposed_comm_ms_before = report_round(in.before->exposed_comm_ms);
   r.collectives.reserve(s.collectives.size());
   for (const auto& c : s.collectives) {
     ReportCollective rc;
@@ -74,20 +46,65 @@ ScheduleReport build_report(const ReportInputs& in) {
     rc.bytes = c.size_bytes;
     rc.estimated_ms = report_round(c.estimated_ms);
     rc.estimate_source = std::string(runtime_source_name(in.runtimes->source[c.start]));
-    rc.exposed_ms = report_round(c.exposed_ms);
-    rc.simulated_exposed_ms = report_round(in.after->collective_exposed_ms[c.start]);
+    rc.greedy_exposed_ms = report_round(c.exposed_ms);
+    rc.exposed_ms_before = report_round(in.before->collective_exposed_ms[c.start]);
     for (NodeId h : c.hiding_nodes)
       rc.hidden_by.push_back(g.nodes[h].name);
     rc.schedulable = c.schedulable;
     if (c.wait >= 0)
       rc.wait = g.nodes[c.wait].name;
-    rc.exposed = c.exposed_ms > 0;
-    if (rc.exposed)
+    if (c.exposed_ms > 0) // the greedy's reasons; hidden ones have none worth reading
       for (const ExposureNote& n : c.why_exposed)
         rc.why_exposed.push_back(exposure_text(g, c, n));
     r.collectives.push_back(std::move(rc));
   }
   return r;
+}
+
+void describe_written_graph(ScheduleReport& r, const Graph& written, const RuntimeTable& rt) {
+  std::vector<NodeId> order(written.nodes.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = static_cast<NodeId>(i);
+  const SimulationResult sim = simulate_step(written, rt, order);
+  r.simulation.step_ms_after = report_round(sim.step_ms);
+  r.simulation.compute_ms = report_round(sim.compute_ms);
+  r.simulation.exposed_comm_ms_after = report_round(sim.exposed_comm_ms);
+
+  // Each collective's exposure where it is in the written graph; a bucket's
+  // members are gone from it, and the bucket carries theirs.
+  r.counts.exposed = r.counts.partially_exposed = 0;
+  for (ReportCollective& c : r.collectives) {
+    const std::optional<NodeId> at = written.find(c.name);
+    const double ms = at ? sim.collective_exposed_ms[static_cast<size_t>(*at)] : 0.0;
+    c.exposed_ms = report_round(ms);
+    c.exposed = ms > 0;
+    if (!c.exposed)
+      c.why_exposed.clear();
+    else if (c.why_exposed.empty())
+      // Hidden by the greedy's accounting, which sees each group's compute
+      // window but not its stream's queue.
+      c.why_exposed.push_back("queued behind its group's earlier collectives");
+    if (ms > 0 && ms >= c.estimated_ms - 1e-9)
+      ++r.counts.exposed;
+    else if (ms > 0)
+      ++r.counts.partially_exposed;
+  }
+  if (r.bucketing)
+    for (BucketSummary& b : r.bucketing->buckets)
+      if (const std::optional<NodeId> at = written.find(b.name))
+        b.exposed_ms = report_round(sim.collective_exposed_ms[static_cast<size_t>(*at)]);
+
+  const StepLowerBound b = step_lower_bound(written, rt, critical_path_ms(written, rt));
+  ReportLowerBound& lb = r.lower_bound;
+  lb.step_ms = report_round(b.step_ms);
+  lb.compute_ms = report_round(b.compute_ms);
+  lb.blocking_comm_ms = report_round(b.blocking_comm_ms);
+  lb.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
+  lb.busiest_group = b.busiest_group;
+  lb.critical_path_ms = report_round(b.critical_path_ms);
+  lb.complete = b.complete;
+  lb.gap_ms = report_round(std::max(0.0, sim.step_ms - b.step_ms));
+  lb.gap_percent = b.step_ms > 0 ? std::round(100.0 * (lb.gap_ms / b.step_ms) * 1000) / 1000 : 0.0;
 }
 
 } // namespace osched

@@ -22,14 +22,19 @@ struct ReportInputs {
   nlohmann::json config; // the full effective configuration
   const RuntimeTable* runtimes = nullptr;
   const ScheduleResult* schedule = nullptr;
-  const SimulationResult* before = nullptr;
-  const SimulationResult* after = nullptr;
-  // critical_path_ms(*graph, *runtimes) when the caller has it already
-  // (it depends on neither the schedule nor the simulations).
-  std::optional<double> critical_path_ms;
+  const SimulationResult* before = nullptr; // of the input's order
 };
 
+// The input, the configuration, the greedy's accounting and the input
+// order's figures; the written graph's come from describe_written_graph.
 ScheduleReport build_report(const ReportInputs& in);
+
+// Every figure about the written graph, from one simulation of it with its
+// own estimates (`rt`, as a run over that file would make them): the step,
+// compute and exposed communication after, each collective's exposure
+// (a bucket's on the bucket), the counts and the lower bound. So scheduling
+// the written graph again starts where this report ends.
+void describe_written_graph(ScheduleReport& r, const Graph& written, const RuntimeTable& rt);
 
 // Fixed precision keeps reports stable across platforms and easy to diff.
 double report_round(double v);

@@ -162,8 +162,8 @@ ReportDiff diff_reports(const json& base, const json& next) {
   add("buckets", bucket_count(base), bucket_count(next));
   add("compute_ms", number(base, "simulation", "compute_ms"),
       number(next, "simulation", "compute_ms"));
-  add("hideable_ms", number(base, "time_ms", "hideable_exposed"),
-      number(next, "time_ms", "hideable_exposed"));
+  add("hideable_ms", number(base, "greedy", "hideable_exposed_ms"),
+      number(next, "greedy", "hideable_exposed_ms"));
   add("collectives", static_cast<double>(cb.size()), static_cast<double>(cn.size()));
   using K = CollectiveChange::Kind;
   for (const auto& [name, b] : cb) {

@@ -42,7 +42,8 @@ nlohmann::json bucketing_json(const ReportBucketing& b) {
                        {"dtype", s.dtype},
                        {"members", s.members},
                        {"size_bytes", s.size_bytes},
-                       {"hiding_nodes", s.hiding_nodes}});
+                       {"hiding_nodes", s.hiding_nodes},
+                       {"exposed_ms", s.exposed_ms}});
   return {{"bucket_max_gb", b.bucket_max_gb},
           {"buckets", buckets},
           {"collectives_merged", b.collectives_merged},
@@ -64,7 +65,8 @@ nlohmann::json collective_json(const ReportCollective& c) {
                       {"estimated_ms", c.estimated_ms},
                       {"estimate_source", c.estimate_source},
                       {"exposed_ms", c.exposed_ms},
-                      {"simulated_exposed_ms", c.simulated_exposed_ms},
+                      {"exposed_ms_before", c.exposed_ms_before},
+                      {"greedy_exposed_ms", c.greedy_exposed_ms},
                       {"hidden_by", c.hidden_by},
                       {"schedulable", c.schedulable}};
   if (c.wait)
@@ -87,8 +89,6 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
   j["counts"] = {{"collectives", r.counts.collectives},
                  {"exposed", r.counts.exposed},
                  {"partially_exposed", r.counts.partially_exposed},
-                 {"exposed_though_hideable", r.counts.exposed_though_hideable},
-                 {"potentially_hidden", r.counts.potentially_hidden},
                  {"unschedulable", r.counts.unschedulable}};
   j["memory"] = {{"original_peak_bytes", r.memory.original_peak_bytes},
                  {"scheduled_peak_bytes", r.memory.scheduled_peak_bytes},
@@ -96,10 +96,15 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
                  {"budget_retries", r.memory.budget_retries},
                  {"kept_original_order", r.memory.kept_original_order}};
   j["warnings"] = r.warnings;
-  j["time_ms"] = {{"total_exposed", r.time_ms.total_exposed},
-                  {"hideable_exposed", r.time_ms.hideable_exposed},
-                  {"potential_exposed", r.time_ms.potential_exposed},
-                  {"wasted_compute", r.time_ms.wasted_compute}};
+  j["greedy"] = {{"about", "the greedy's own accounting while it placed nodes (upstream's "
+                           "counters), before later moves and bucketing"},
+                 {"exposed", r.greedy.exposed},
+                 {"exposed_though_hideable", r.greedy.exposed_though_hideable},
+                 {"potentially_hidden", r.greedy.potentially_hidden},
+                 {"total_exposed_ms", r.greedy.total_exposed_ms},
+                 {"hideable_exposed_ms", r.greedy.hideable_exposed_ms},
+                 {"potential_exposed_ms", r.greedy.potential_exposed_ms},
+                 {"wasted_compute_ms", r.greedy.wasted_compute_ms}};
   j["simulation"] = {{"step_ms_before", r.simulation.step_ms_before},
                      {"step_ms_after", r.simulation.step_ms_after},
                      {"compute_ms", r.simulation.compute_ms},
@@ -108,7 +113,8 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
   const ReportLowerBound& lb = r.lower_bound;
   j["lower_bound"] = {{"step_ms", lb.step_ms},
                       {"compute_ms", lb.compute_ms},
-                      {"unhideable_comm_ms", lb.unhideable_comm_ms},
+                      {"blocking_comm_ms", lb.blocking_comm_ms},
+                      {"complete", lb.complete},
                       {"busiest_group", lb.busiest_group},
                       {"busiest_group_comm_ms", lb.busiest_group_comm_ms},
                       {"critical_path_ms", lb.critical_path_ms},
@@ -170,6 +176,10 @@ struct PrettyWriter {
     number(c.estimated_ms);
     key("exposed_ms", depth + 1, false);
     number(c.exposed_ms);
+    key("exposed_ms_before", depth + 1, false);
+    number(c.exposed_ms_before);
+    key("greedy_exposed_ms", depth + 1, false);
+    number(c.greedy_exposed_ms);
     key("group", depth + 1, false);
     string(c.group);
     key("hidden_by", depth + 1, false);
@@ -180,8 +190,6 @@ struct PrettyWriter {
     string(c.name);
     key("schedulable", depth + 1, false);
     out += c.schedulable ? "true" : "false";
-    key("simulated_exposed_ms", depth + 1, false);
-    number(c.simulated_exposed_ms);
     if (c.wait) {
       key("wait", depth + 1, false);
       string(*c.wait);

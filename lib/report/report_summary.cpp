@@ -23,7 +23,7 @@ std::string mib(int64_t b) {
 std::string report_summary(const ScheduleReport& r) {
   std::ostringstream o;
   const ReportCounts& c = r.counts;
-  const ReportTimes& t = r.time_ms;
+  const ReportGreedy& gr = r.greedy;
   const ReportSimulation& sim = r.simulation;
   const ReportMemory& m = r.memory;
   o << "overlap-sched: " << escape_line(r.input.name) << " (" << r.input.nodes << " nodes, "
@@ -35,8 +35,8 @@ std::string report_summary(const ScheduleReport& r) {
       << "% faster)";
   o << "\n";
   o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute "
-    << fmt(r.lower_bound.compute_ms) << " + unhideable communication "
-    << fmt(r.lower_bound.unhideable_comm_ms) << ", busiest group "
+    << fmt(r.lower_bound.compute_ms) << " + blocking communication "
+    << fmt(r.lower_bound.blocking_comm_ms) << ", busiest group "
     << fmt(r.lower_bound.busiest_group_comm_ms) << ", or critical path "
     << fmt(r.lower_bound.critical_path_ms) << "); the step is " << fmt(r.lower_bound.gap_percent, 1)
     << "% above it\n";
@@ -45,17 +45,17 @@ std::string report_summary(const ScheduleReport& r) {
       << " ms, " << r.policy->moves << " moves kept of " << r.policy->trials << " tried"
       << (r.policy->budget_exhausted ? " (work budget spent)" : "") << "\n";
   o << "  exposed communication: " << fmt(sim.exposed_comm_ms_before) << " ms -> "
-    << fmt(sim.exposed_comm_ms_after)
-    << " ms (simulated); scheduler accounting: " << fmt(t.total_exposed) << " ms exposed, "
-    << fmt(t.hideable_exposed) << " ms of it hideable\n";
-  o << "  collectives: " << c.exposed << " fully exposed (" << c.exposed_though_hideable
-    << " though hideable), " << c.partially_exposed << " partially, " << c.potentially_hidden
-    << " potentially hidden\n";
+    << fmt(sim.exposed_comm_ms_after) << " ms (simulated)\n";
+  o << "  collectives: " << c.exposed << " fully exposed, " << c.partially_exposed
+    << " partially (simulated)\n";
+  o << "  greedy accounting: " << gr.exposed << " exposed (" << gr.exposed_though_hideable
+    << " though hideable), " << gr.potentially_hidden << " potentially hidden, "
+    << fmt(gr.total_exposed_ms) << " ms exposed, " << fmt(gr.hideable_exposed_ms)
+    << " ms of it hideable, " << fmt(gr.wasted_compute_ms) << " ms compute wasted\n";
   o << "  peak memory: " << mib(m.original_peak_bytes) << " -> " << mib(m.scheduled_peak_bytes)
     << " (budget " << mib(m.budget_bytes) << ")\n";
   if (m.kept_original_order)
     o << "  kept the original order: every reordering found passed the peak-memory budget\n";
-  o << "  wasted compute: " << fmt(t.wasted_compute) << " ms\n";
   for (const std::string& w : r.warnings)
     o << "  warning: " << w << "\n";
   if (r.benchmark) {
@@ -77,27 +77,19 @@ std::string report_summary(const ScheduleReport& r) {
   }
   if (r.overlap_deps)
     o << "  overlap deps: " << r.overlap_deps->control_deps_added << " control_deps added\n";
-  // After the improved policy's moves the greedy's accounting no longer
-  // describes the order: list what the simulation of the final order shows
-  // (with the limit the greedy met, where it met one).
-  const bool refined = r.policy && r.policy->moves > 0;
+  // What the simulation of the written graph shows, with the limit the
+  // greedy met where it met one.
   int shown = 0;
   for (const ReportCollective& col : r.collectives) {
-    const double ms = refined ? col.simulated_exposed_ms : col.exposed_ms;
-    if ((!refined && !col.exposed) || ms <= 0)
+    const double ms = col.exposed_ms;
+    if (!col.exposed || ms <= 0)
       continue;
     if (shown++ == 5) {
       o << "  ... more exposed collectives in the JSON report\n";
       break;
     }
-    o << "  exposed " << escape_line(col.name) << " (" << col.kind << ", " << fmt(ms) << " ms): "
-      << (!col.why_exposed.empty() ? col.why_exposed[0]
-          : refined && col.exposed_ms <= 0
-              // Hidden by the greedy's accounting, which sees each group's
-              // compute window but not its stream's queue.
-              ? std::string("queued behind its group's earlier collectives")
-              : std::string("-"))
-      << "\n";
+    o << "  exposed " << escape_line(col.name) << " (" << col.kind << ", " << fmt(ms)
+      << " ms): " << (!col.why_exposed.empty() ? col.why_exposed[0] : std::string("-")) << "\n";
   }
   // Names come from the input: no line of theirs may break the summary's.
   std::string text = o.str(), safe;

@@ -1,6 +1,10 @@
 #pragma once
 // The schedule report as data: sections filled by the pipeline as each pass
-// finishes, optional ones present only when that pass ran. Its JSON (byte-
+// finishes, optional ones present only when that pass ran. Every figure
+// about the result (counts, per-collective exposure, the step, the bound)
+// describes the written graph, from one simulation of it
+// (report/written_graph.h); the greedy's own accounting, with upstream's
+// meanings, sits apart in `greedy`. Its JSON (byte-
 // identical for identical input and options) and the stderr summary are
 // both written from this struct (report/report_json.h, report/report_summary.h).
 // Times are rounded to 6 decimals when filled, so both show the same values.
@@ -22,10 +26,11 @@ struct ReportInputSection {
   int64_t nodes = 0, rank = 0, world_size = 1;
 };
 
+// Of the input's collectives, in the written graph's simulation: fully
+// exposed (the compute stream waited its whole transfer), partially.
 struct ReportCounts {
   size_t collectives = 0;
-  int exposed = 0, partially_exposed = 0, exposed_though_hideable = 0, potentially_hidden = 0,
-      unschedulable = 0;
+  int exposed = 0, partially_exposed = 0, unschedulable = 0;
 };
 
 struct ReportMemory {
@@ -34,8 +39,14 @@ struct ReportMemory {
   bool kept_original_order = false;
 };
 
-struct ReportTimes {
-  double total_exposed = 0, hideable_exposed = 0, potential_exposed = 0, wasted_compute = 0;
+// Upstream's counters as the greedy kept them while it placed nodes (what it
+// believed hidden; before the improved policy's moves and bucketing).
+struct ReportGreedy {
+  int exposed = 0;                 // nothing hid any of it
+  int exposed_though_hideable = 0; // ... though some compute is independent of it
+  int potentially_hidden = 0;      // some compute node is independent of it
+  double total_exposed_ms = 0, hideable_exposed_ms = 0, potential_exposed_ms = 0,
+         wasted_compute_ms = 0;
 };
 
 struct ReportSimulation {
@@ -43,13 +54,13 @@ struct ReportSimulation {
          exposed_comm_ms_after = 0;
 };
 
-// The step no order can beat under the same estimates: compute plus the
-// communication no compute can hide, the busiest group's communication, or
-// the longest chain of blocking dependencies, whichever is largest.
+// The step no order of the written graph can beat under the simulation
+// (scheduler/lower_bound.h says why each term holds).
 struct ReportLowerBound {
-  double step_ms = 0, compute_ms = 0, unhideable_comm_ms = 0, busiest_group_comm_ms = 0,
+  double step_ms = 0, compute_ms = 0, blocking_comm_ms = 0, busiest_group_comm_ms = 0,
          critical_path_ms = 0;
   std::string busiest_group;
+  bool complete = true;               // every collective examined for blocking
   double gap_ms = 0, gap_percent = 0; // of the scheduled step above it
 };
 
@@ -66,8 +77,11 @@ struct ReportCollective {
   int64_t bytes = 0;
   double estimated_ms = 0;
   std::string estimate_source;
-  double exposed_ms = 0, simulated_exposed_ms = 0;
-  std::vector<std::string> hidden_by;
+  // In the written graph's simulation (0 for a bucket's member: the bucket
+  // carries its exposure); the greedy's accounting apart.
+  double exposed_ms = 0, greedy_exposed_ms = 0;
+  double exposed_ms_before = 0;       // in the input order's simulation
+  std::vector<std::string> hidden_by; // the nodes the greedy started it behind
   bool schedulable = true;
   std::optional<std::string> wait;
   bool exposed = false; // exposed_ms > 0 before rounding: why_exposed is shown
@@ -93,7 +107,7 @@ struct ScheduleReport {
   ReportCounts counts;
   ReportMemory memory;
   std::vector<std::string> warnings;
-  ReportTimes time_ms;
+  ReportGreedy greedy;
   ReportSimulation simulation;
   ReportLowerBound lower_bound;
   std::optional<ReportPolicy> policy;

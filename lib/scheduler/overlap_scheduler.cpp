@@ -250,11 +250,20 @@ private:
 
   // Upstream forces waits only for the in-flight byte limit; the memory
   // budget is checked where collectives are prefetched.
+  // A wait can be forced only once all its inputs are placed: a pinned
+  // graph's waits (overlap deps) also follow the compute that hides them.
+  bool forceable(int32_t idx) const { return in_degree_[colls_[idx].wait] == 0; }
+  int32_t oldest_forceable() const {
+    for (int32_t idx : in_flight_)
+      if (forceable(idx))
+        return idx;
+    return -1;
+  }
   bool should_force_wait() const {
-    return !in_flight_.empty() && in_flight_bytes_ >= max_in_flight_;
+    return !in_flight_.empty() && in_flight_bytes_ >= max_in_flight_ && oldest_forceable() >= 0;
   }
 
-  void force_oldest_wait() { handle_wait(colls_[in_flight_.front()].wait); }
+  void force_oldest_wait() { handle_wait(colls_[oldest_forceable()].wait); }
 
   void handle_collective_start(NodeId n) {
     int32_t idx = a_.collective_of[n];
@@ -276,7 +285,7 @@ private:
     // Waiting on a collective also waits on every earlier one of its group.
     std::vector<int32_t> earlier;
     for (auto it = in_flight_.begin(); it != pos; ++it)
-      if (a_.group_of[*it] == a_.group_of[idx])
+      if (a_.group_of[*it] == a_.group_of[idx] && forceable(*it))
         earlier.push_back(*it);
     for (int32_t e : earlier)
       handle_wait(colls_[e].wait);
@@ -433,6 +442,7 @@ private:
         continue;
       }
       while (!in_flight_.empty() && max_in_flight_ - in_flight_bytes_ < c.memory_bytes &&
+             forceable(in_flight_.front()) &&
              wait_is_hidden(colls_[in_flight_.front()].wait, overlap))
         force_oldest_wait();
       if (max_in_flight_ - in_flight_bytes_ < c.memory_bytes) {

@@ -1,5 +1,7 @@
 #include "scheduler/reorder.h"
 
+#include <stdexcept>
+
 namespace osched {
 
 void remap_refs(std::vector<Node>& nodes, const std::vector<NodeId>& new_index) {
@@ -31,6 +33,9 @@ void permute_nodes(std::vector<Node>& nodes, const std::vector<NodeId>& order) {
     Node carry = std::move(nodes[start]);
     size_t j = start;
     while (static_cast<size_t>(order[j]) != start) {
+      // Not a permutation: a bug of the caller's, never a hang.
+      if (static_cast<size_t>(order[j]) >= order.size() || placed[order[j]])
+        throw std::logic_error("permute_nodes: the order is not a permutation");
       nodes[j] = std::move(nodes[order[j]]);
       placed[j] = true;
       j = static_cast<size_t>(order[j]);

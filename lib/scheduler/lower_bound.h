@@ -1,0 +1,42 @@
+#pragma once
+// A step no order of the graph can beat under the simulation's rules
+// (scheduler/simulate.h), whatever the scheduler does. Four facts each give
+// a bound; the largest is reported:
+// - compute: the compute stream runs every node with a runtime once, one
+//   at a time, so the step is at least their sum;
+// - busiest group: a group's stream runs its collectives one at a time and
+//   the step ends after the last, so at least the largest group's sum;
+// - critical path: the longest chain of blocking dependencies;
+// - compute + blocking communication: a collective is blocking when every
+//   node of the compute stream is an ancestor of it (done before it is
+//   issued) or a descendant of a node that blocks on it (run after it ends):
+//   while it transfers the compute stream is idle. One group's blocking
+//   collectives run one after another, so the step is at least the compute
+//   plus the largest group's blocking sum. (Two groups' blocking transfers
+//   may run at once: they are not added.)
+// Finding blocking collectives walks the graph once per collective; past a
+// work limit the rest count as not blocking, which keeps the bound a bound.
+
+#include <cstdint>
+#include <string>
+
+#include "cost/estimator.h"
+#include "graph/graph.h"
+
+namespace osched {
+
+struct StepLowerBound {
+  double step_ms = 0;
+  double compute_ms = 0;
+  double blocking_comm_ms = 0; // the largest group's blocking collectives
+  double busiest_group_comm_ms = 0;
+  std::string busiest_group;
+  double critical_path_ms = 0;
+  bool complete = true; // every collective examined (false: the work limit was hit)
+};
+
+// `critical_path_ms`: simulate.h's critical_path_ms of the same graph.
+StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double critical_path_ms,
+                                int64_t work_limit = int64_t{1} << 28);
+
+} // namespace osched
