@@ -150,3 +150,19 @@ TEST_CASE("diff: graphs are scheduled with the given options") {
               " --max-in-flight-gb 0.5 --fail-on 'exposed_count>+0'");
   CHECK(r.exit_code == 1);
 }
+
+TEST_CASE("diff: a 100x tighter in-flight limit is a regression (the limit is kept, so it costs)") {
+  TempDir dir;
+  const std::string g = source_path("testdata/example_llama_fsdp.json");
+  REQUIRE(run_cli("schedule '" + g + "' -q -o '" + dir.file("a.json") + "' --report '" +
+                  dir.file("a.report.json") + "'")
+              .exit_code == 0);
+  REQUIRE(run_cli("schedule '" + g + "' -q --max-in-flight-gb 0.05 -o '" + dir.file("b.json") +
+                  "' --report '" + dir.file("b.report.json") + "'")
+              .exit_code == 0);
+  CliResult r = run_cli("diff '" + dir.file("a.report.json") + "' '" + dir.file("b.report.json") +
+                        "' --fail-on 'step_ms>+2%,exposed_count>+0'");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("REGRESSION: step_ms") != std::string::npos);
+  CHECK(r.out.find("REGRESSION: exposed_count") != std::string::npos);
+}

@@ -122,6 +122,8 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
   };
   if (!buckets.empty() && step)
     keep_buckets_that_do_not_slow(scheduled, intervals, *step, buckets, r);
+  else if (step) // nothing to merge: the step without buckets is the step
+    r.unbucketed_step_ms = r.bucketed_step_ms = step->simulate(scheduled, {}).step_ms;
   if (!buckets.empty()) {
     // While a bucket is in flight (its first member's start up to the split
     // after its wait) it adds at most twice its bytes: the flat input and

@@ -184,10 +184,10 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
   r.buckets = std::move(br.bucketed.buckets);
   r.collectives_merged = br.collectives_merged;
   r.collectives_after = intervals.size();
-  r.simulated_step_ms = final_sim.step_ms;
-  r.unbucketed_step_ms = br.unbucketed_step_ms;
-  r.predicted_step_ms = br.bucketed_step_ms;
-  r.exposed_comm_ms = final_sim.exposed_comm_ms;
+  r.simulated_step_ms = report_round(final_sim.step_ms);
+  r.unbucketed_step_ms = report_round(br.unbucketed_step_ms);
+  r.predicted_step_ms = report_round(br.bucketed_step_ms);
+  r.exposed_comm_ms = report_round(final_sim.exposed_comm_ms);
   r.peak_bytes = br.peak_bytes;
   r.dropped_for_memory = br.dropped_for_memory;
   r.dropped_for_time = br.dropped_for_time;

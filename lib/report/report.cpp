@@ -89,6 +89,12 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
     else if (ms > 0)
       ++r.counts.partially_exposed;
   }
+  if (r.bucketing) {
+    // The bucketing pass's own simulation of its result reused estimates;
+    // the written graph's is the one figure.
+    r.bucketing->simulated_step_ms = r.simulation.step_ms_after;
+    r.bucketing->exposed_comm_ms = r.simulation.exposed_comm_ms_after;
+  }
   if (r.bucketing)
     for (BucketSummary& b : r.bucketing->buckets)
       if (const std::optional<NodeId> at = written.find(b.name))
