@@ -65,7 +65,8 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   std::vector<NodeId> order(written.nodes.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = static_cast<NodeId>(i);
-  const SimulationResult sim = simulate_step(written, rt, order);
+  const SimulationPlan plan = make_simulation_plan(written, rt);
+  const SimulationResult sim = simulate_step(plan, order);
   r.simulation.step_ms_after = report_round(sim.step_ms);
   r.simulation.compute_ms = report_round(sim.compute_ms);
   r.simulation.exposed_comm_ms_after = report_round(sim.exposed_comm_ms);
@@ -100,7 +101,7 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
       if (const std::optional<NodeId> at = written.find(b.name))
         b.exposed_ms = report_round(sim.collective_exposed_ms[static_cast<size_t>(*at)]);
 
-  const StepLowerBound b = step_lower_bound(written, rt, critical_path_ms(written, rt));
+  const StepLowerBound b = step_lower_bound(written, plan, critical_path_ms(written, rt));
   ReportLowerBound& lb = r.lower_bound;
   lb.step_ms = report_round(b.step_ms);
   lb.compute_ms = report_round(b.compute_ms);

@@ -10,8 +10,12 @@ namespace osched {
 
 StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double critical_path_ms,
                                 int64_t work_limit) {
+  return step_lower_bound(g, make_simulation_plan(g, rt), critical_path_ms, work_limit);
+}
+
+StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
+                                int64_t work_limit) {
   using Role = SimulationPlan::Role;
-  const SimulationPlan plan = make_simulation_plan(g, rt);
   const size_t n = g.nodes.size();
   StepLowerBound b;
   b.critical_path_ms = critical_path_ms;
@@ -27,6 +31,8 @@ StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double c
   std::map<std::string, double> per_group, blocking_per_group;
   const InputLists inputs = build_input_lists(g); // data and control: every order keeps them
   const UserLists users = build_user_lists(g, inputs);
+  if (work_limit < 0)
+    work_limit = 2 * static_cast<int64_t>(n + inputs.inputs.size()) + (int64_t{1} << 20);
   // Nodes that block on each collective (the simulation's readers of it),
   // grouped by collective.
   std::vector<std::pair<NodeId, NodeId>> blocked_by; // (collective, reader)

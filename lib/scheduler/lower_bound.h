@@ -15,7 +15,8 @@
 //   plus the largest group's blocking sum. (Two groups' blocking transfers
 //   may run at once: they are not added.)
 // Finding blocking collectives walks the graph once per collective; past a
-// work limit the rest count as not blocking, which keeps the bound a bound.
+// work limit (by default a few times the graph's size, so the cost stays
+// linear) the rest count as not blocking, which keeps the bound a bound.
 
 #include <cstdint>
 #include <string>
@@ -36,7 +37,12 @@ struct StepLowerBound {
 };
 
 // `critical_path_ms`: simulate.h's critical_path_ms of the same graph.
+// `work_limit`: edges walked at most; negative for the default.
 StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double critical_path_ms,
-                                int64_t work_limit = int64_t{1} << 28);
+                                int64_t work_limit = -1);
+struct SimulationPlan;
+// The same over the graph's simulation plan, when the caller has it.
+StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
+                                int64_t work_limit = -1);
 
 } // namespace osched
