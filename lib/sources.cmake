@@ -22,6 +22,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/refine_order.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/limit_use.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/lower_bound.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/order_search.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/scheduler/reorder.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/report.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/report/exposure_text.cpp

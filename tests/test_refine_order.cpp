@@ -15,9 +15,11 @@
 #include "report/report.h"
 #include "report/report_summary.h"
 #include "report/timeline.h"
+#include "scheduler/order_search.h"
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/prefix_simulator.h"
 #include "scheduler/refine_order.h"
+#include "scheduler/schedule_analysis.h"
 #include "scheduler/simulate.h"
 #include "test_support.h"
 
@@ -296,4 +298,25 @@ TEST_CASE("prefix simulator: a candidate's step equals a full simulation's, to t
   std::vector<NodeId> trial = other;
   std::swap(trial[n / 2], trial[n / 2 + 1]);
   CHECK(prefix.step_ms(trial, n / 2, n / 2 + 1) == simulate_step(plan, trial).step_ms);
+}
+
+TEST_CASE("policy: --policy names an order search; upstream stops at the greedy, improved "
+          "searches within its limits") {
+  const Graph g = read_graph_file(source_path("testdata/example_llama_fsdp.json"));
+  AnalyticalEstimator analytical(default_hardware());
+  const RuntimeTable rt = estimate_runtimes(g, nullptr, nullptr, analytical);
+  const SchedulerOptions options;
+  const ScheduleAnalysis a(g, rt, options);
+  const SimulationPlan plan = make_simulation_plan(g, rt);
+  const std::vector<NodeId> greedy = schedule_overlap(a, options).order;
+  const SearchInput in{a, plan, options, INT64_MAX, 1000};
+  REQUIRE(order_search_for("upstream"));
+  CHECK(order_search_for("upstream")->name() == "upstream");
+  CHECK_FALSE(order_search_for("upstream")->improve(in, greedy));
+  REQUIRE(order_search_for("improved"));
+  const std::optional<RefineResult> r = order_search_for("improved")->improve(in, greedy);
+  REQUIRE(r);
+  CHECK(r->step_ms_after <= simulate_step(plan, greedy).step_ms);
+  CHECK(r->step_ms_after == Approx(simulate_step(plan, r->order).step_ms));
+  CHECK(order_search_for("fastest") == nullptr);
 }

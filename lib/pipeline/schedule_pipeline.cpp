@@ -10,10 +10,12 @@
 #include "bucketing/overlap_deps.h"
 #include "bucketing/overlap_interval.h"
 #include "io/content_hash.h"
+#include "io/escape.h"
+#include "pipeline/job_errors.h"
 #include "pipeline/schedule_options.h"
 #include "report/report.h"
+#include "scheduler/order_search.h"
 #include "scheduler/overlap_scheduler.h"
-#include "scheduler/refine_order.h"
 #include "scheduler/reorder.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/simulate.h"
@@ -91,14 +93,16 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   // Decoded once for the search's trials and the two simulations reported.
   const SimulationPlan plan = make_simulation_plan(in.graph, rt);
   std::optional<ReportPolicy> policy;
-  if (config.policy == "improved") {
-    const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
-    const LimitUse caps = limit_caps(config.scheduler, measure_limit_use(*analysis, sched.order));
-    RefineResult ref =
-        refine_order(*analysis, plan, sched.order, limit, caps,
-                     refine_trial_budget(in.graph.nodes.size(), config.policy_time_ms));
-    policy = ReportPolicy{"improved", report_round(ref.step_ms_before), ref.moves, ref.trials,
-                          ref.budget_exhausted};
+  const std::unique_ptr<OrderSearch> search = order_search_for(config.policy);
+  if (!search)
+    throw InputError("--policy: unknown policy '" + escape_excerpt(config.policy) + "'");
+  const SearchInput search_in{*analysis, plan, config.scheduler,
+                              std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes),
+                              refine_trial_budget(in.graph.nodes.size(), config.policy_time_ms)};
+  if (std::optional<RefineResult> found = search->improve(search_in, sched.order)) {
+    RefineResult& ref = *found;
+    policy = ReportPolicy{std::string(search->name()), report_round(ref.step_ms_before), ref.moves,
+                          ref.trials, ref.budget_exhausted};
     sched.order = std::move(ref.order);
     sched.scheduled_peak_bytes = ref.peak_bytes;
     // Moves from the original order (kept by the greedy for the budget)
