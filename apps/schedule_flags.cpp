@@ -44,10 +44,11 @@ void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfi
 }
 
 void load_runtime_estimates(ScheduleConfig& cfg) {
-  if (cfg.runtime_estimates.empty())
-    return;
   try {
-    cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
+    if (!cfg.runtime_estimates.empty())
+      cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
+    if (!cfg.collective_table.empty())
+      cfg.collective_table_data = load_collective_table(cfg.collective_table);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }

@@ -124,14 +124,15 @@ std::string_view runtime_source_name(RuntimeSource s) {
     return "custom";
   case RuntimeSource::Benchmark:
     return "benchmark";
+  case RuntimeSource::Table:
+    return "table";
   }
   return "none";
 }
 
-std::pair<double, RuntimeSource> estimate_runtime(const Graph& g, NodeId i,
-                                                  const CustomEstimates* custom,
-                                                  RuntimeEstimator* primary,
-                                                  RuntimeEstimator& fallback) {
+std::pair<double, RuntimeSource>
+estimate_runtime(const Graph& g, NodeId i, const CustomEstimates* custom, RuntimeEstimator* primary,
+                 RuntimeEstimator& fallback, const CollectiveTable* table) {
   const Node& n = g.nodes[i];
   const std::optional<CollectiveInfo> coll = decode_collective(g, i);
   // No kernel: inputs, the output, waits (a synchronisation), metadata reads
@@ -157,17 +158,21 @@ std::pair<double, RuntimeSource> estimate_runtime(const Graph& g, NodeId i,
   if (v)
     return {*v,
             primary->name() == "analytical" ? RuntimeSource::Analytical : RuntimeSource::Benchmark};
+  if (coll && table)
+    if (auto t = table->time_ms(*coll))
+      return {*t, RuntimeSource::Table};
   v = coll ? fallback.collective_ms(g, *coll) : fallback.compute_ms(g, i);
   return {v.value_or(0.0), v ? RuntimeSource::Analytical : RuntimeSource::None};
 }
 
 RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
-                               RuntimeEstimator* primary, RuntimeEstimator& fallback) {
+                               RuntimeEstimator* primary, RuntimeEstimator& fallback,
+                               const CollectiveTable* table) {
   RuntimeTable t;
   t.ms.assign(g.nodes.size(), 0.0);
   t.source.assign(g.nodes.size(), RuntimeSource::None);
   for (NodeId i = 0; i < g.size(); ++i)
-    std::tie(t.ms[i], t.source[i]) = estimate_runtime(g, i, custom, primary, fallback);
+    std::tie(t.ms[i], t.source[i]) = estimate_runtime(g, i, custom, primary, fallback, table);
   return t;
 }
 

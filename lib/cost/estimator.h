@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cost/collective_table.h"
 #include "cost/hardware.h"
 #include "graph/collective_info.h"
 #include "graph/graph.h"
@@ -57,7 +58,7 @@ CustomEstimates parse_custom_estimates(const std::string& text, const std::strin
 // "TARGET|dtype[d0,d1]|..." over the node's tensor inputs in argument order.
 std::string op_shape_key(const Graph& g, NodeId n);
 
-enum class RuntimeSource : uint8_t { None, Analytical, Custom, Benchmark };
+enum class RuntimeSource : uint8_t { None, Analytical, Custom, Benchmark, Table };
 std::string_view runtime_source_name(RuntimeSource s);
 
 struct RuntimeTable {
@@ -67,13 +68,15 @@ struct RuntimeTable {
 
 // Custom estimates first, then `primary`, then `fallback` (analytical).
 RuntimeTable estimate_runtimes(const Graph& g, const CustomEstimates* custom,
-                               RuntimeEstimator* primary, RuntimeEstimator& fallback);
+                               RuntimeEstimator* primary, RuntimeEstimator& fallback,
+                               const CollectiveTable* table = nullptr);
 
 // The same for node `n` alone: it depends only on the node and the tensors
 // it reads, so a node that reads the same tensors elsewhere has the same.
-std::pair<double, RuntimeSource> estimate_runtime(const Graph& g, NodeId n,
-                                                  const CustomEstimates* custom,
-                                                  RuntimeEstimator* primary,
-                                                  RuntimeEstimator& fallback);
+// `table`, when given, costs the collectives it has a row for, after user
+// estimates and measurements and before the models.
+std::pair<double, RuntimeSource>
+estimate_runtime(const Graph& g, NodeId n, const CustomEstimates* custom, RuntimeEstimator* primary,
+                 RuntimeEstimator& fallback, const CollectiveTable* table = nullptr);
 
 } // namespace osched

@@ -110,11 +110,16 @@ BatchPaths batch_paths(const BatchItem& item, const std::string& out_dir, GraphF
 std::string batch_options_fingerprint(const ScheduleConfig& cfg) {
   nlohmann::json j = schedule_options_echo(cfg);
   j["tool"] = OSCHED_VERSION;
-  if (!cfg.runtime_estimates.empty()) {
+  // The contents of the files the options name, not just their paths.
+  for (const auto& [key, path] :
+       {std::pair<const char*, const std::string&>{"estimates_hash", cfg.runtime_estimates},
+        {"collective_table_hash", cfg.collective_table}}) {
+    if (path.empty())
+      continue;
     try {
-      j["estimates_hash"] = content_hash(read_file_bytes(cfg.runtime_estimates));
+      j[key] = content_hash(read_file_bytes(path));
     } catch (const std::exception&) {
-      j["estimates_hash"] = "unreadable";
+      j[key] = "unreadable";
     }
   }
   return content_hash(j.dump());

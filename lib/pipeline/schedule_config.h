@@ -28,12 +28,15 @@ struct ScheduleConfig {
   std::string policy = "improved";
   int policy_time_ms = 500;      // the improved policy's work budget
   std::string runtime_estimates; // path of user estimates; "" for none
+  std::string collective_table;  // path of a measured collective table; "" for none
   std::string gpu;               // target GPU name; "" keeps the graph's or the default
   std::optional<int> gpus_per_node;
   nlohmann::json hardware_overrides; // applied after the graph's own `hardware`
 
   // Loaded from `runtime_estimates` by the job, or set directly by embedders.
   std::optional<CustomEstimates> custom_estimates;
+  // Loaded from `collective_table` likewise.
+  std::optional<CollectiveTable> collective_table_data;
   // Keep the simulated timelines of the original and the output order
   // (schedule --trace/--html); not an option of the table: an output.
   bool record_timelines = false;

@@ -100,6 +100,8 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     try {
       if (!cfg.runtime_estimates.empty())
         cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
+      if (!cfg.collective_table.empty())
+        cfg.collective_table_data = load_collective_table(cfg.collective_table);
     } catch (const std::invalid_argument& e) {
       throw InputError(e.what());
     }

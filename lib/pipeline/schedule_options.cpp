@@ -128,6 +128,10 @@ std::vector<OptionSpec> build_table() {
                        "JSON of user estimates in ms (by node name or op), taking precedence",
                        [](C& c) -> std::string& { return c.runtime_estimates; }));
   t.push_back(row<std::string>(
+      "--collective-table", "collective_table",
+      "measured collective times (autoparallel's colls*.table format), after user estimates",
+      [](C& c) -> std::string& { return c.collective_table; }));
+  t.push_back(row<std::string>(
       "--gpu", "", "target GPU for the analytical model (H100-SXM, H200, A100-SXM, B200, V100)",
       [](C& c) -> std::string& { return c.gpu; }));
   t.back().check = check_gpu;

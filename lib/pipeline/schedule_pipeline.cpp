@@ -58,9 +58,12 @@ struct Estimators {
   const CustomEstimates* custom;
   RuntimeEstimator* measured;
   AnalyticalEstimator analytical;
-  RuntimeTable of(const Graph& g) { return estimate_runtimes(g, custom, measured, analytical); }
+  const CollectiveTable* table;
+  RuntimeTable of(const Graph& g) {
+    return estimate_runtimes(g, custom, measured, analytical, table);
+  }
   double ms_of(const Graph& g, NodeId n) {
-    return estimate_runtime(g, n, custom, measured, analytical).first;
+    return estimate_runtime(g, n, custom, measured, analytical, table).first;
   }
 };
 
@@ -132,6 +135,18 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   ri.before = &before;
   report = build_report(ri);
   report.policy = std::move(policy);
+  if (const CollectiveTable* table = est.table) {
+    size_t missed = 0;
+    for (const CollectiveOutcome& c : sched.collectives)
+      missed += rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Table &&
+                rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Custom &&
+                rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Benchmark;
+    if (missed > 0)
+      report.warnings.push_back(std::to_string(missed) + " collective(s) with no row in " +
+                                table->path +
+                                " for their kind, group and size (or no known input size): "
+                                "costed by the analytical model");
+  }
   phases.emplace_back("report", seconds_since(t));
   t = std::chrono::steady_clock::now();
   if (scheduled_plan)
@@ -214,7 +229,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   Estimators est{config.custom_estimates ? &*config.custom_estimates : nullptr, in.measured,
-                 AnalyticalEstimator(in.hardware)};
+                 AnalyticalEstimator(in.hardware),
+                 config.collective_table_data ? &*config.collective_table_data : nullptr};
   ScheduleOutput out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;

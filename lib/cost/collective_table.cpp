@@ -1,0 +1,159 @@
+#include "cost/collective_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/escape.h"
+#include "io/graph_file.h"
+
+namespace osched {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+[[noreturn]] void fail(const std::string& path, int line, const std::string& why) {
+  throw std::invalid_argument(path + ":" + std::to_string(line) + ": " + why);
+}
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;)
+    out.push_back(w);
+  return out;
+}
+
+} // namespace
+
+const char* table_collective_name(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::AllGather:
+    return "all_gather_into_tensor";
+  case CollectiveKind::ReduceScatter:
+    return "reduce_scatter_tensor";
+  case CollectiveKind::AllReduce:
+    return "all_reduce";
+  case CollectiveKind::AllToAll:
+    return "all_to_all_single";
+  case CollectiveKind::Broadcast:
+    return "broadcast";
+  }
+  return "";
+}
+
+double table_time_at(const CollectiveTableRow& row, double mib) {
+  const auto& p = row.points;
+  if (p.size() == 1 || mib <= p.front().first)
+    return p.front().second; // below the first column: its time
+  // Past the last column: the line through the last two.
+  size_t hi = 1;
+  while (hi + 1 < p.size() && p[hi].first < mib)
+    ++hi;
+  if (p[hi].first == mib)
+    return p[hi].second; // a column's own time, exactly
+  const auto& [x0, y0] = p[hi - 1];
+  const auto& [x1, y1] = p[hi];
+  return std::max(0.0, y0 + (y1 - y0) * (mib - x0) / (x1 - x0));
+}
+
+const CollectiveTableRow* CollectiveTable::find(CollectiveKind kind, const std::string& group,
+                                                int group_size) const {
+  const std::string name = table_collective_name(kind);
+  for (const CollectiveTableRow& r : rows)
+    if (r.collective == name && r.group == group && r.group_size == group_size)
+      return &r;
+  return nullptr;
+}
+
+std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c) const {
+  if (!c.input_bytes)
+    return std::nullopt;
+  auto mapped = group_mapping.find(c.group);
+  const std::string& group = mapped == group_mapping.end() ? c.group : mapped->second;
+  const CollectiveTableRow* row = find(c.kind, group, c.group_size);
+  if (!row)
+    return std::nullopt;
+  return table_time_at(*row, static_cast<double>(*c.input_bytes) / kMiB);
+}
+
+CollectiveTable parse_collective_table(const std::string& text, const std::string& path) {
+  CollectiveTable t;
+  t.path = path;
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  std::vector<double> sizes; // MiB per column
+  bool header = false, separator = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    const std::vector<std::string> w = words(line);
+    if (w.empty())
+      continue;
+    if (!header) {
+      // "Group  Group Size  Collective  1MB (ms)  2MB (ms) ..."
+      for (const std::string& x : w) {
+        if (x.size() > 2 && x.compare(x.size() - 2, 2, "MB") == 0) {
+          char* end = nullptr;
+          const double mib = std::strtod(x.c_str(), &end);
+          if (end != x.c_str() + x.size() - 2 || !(mib > 0) || !std::isfinite(mib))
+            fail(path, line_no, "column '" + escape_excerpt(x) + "' is not a size in MB");
+          if (!sizes.empty() && mib <= sizes.back())
+            fail(path, line_no, "size columns must increase");
+          sizes.push_back(mib);
+        }
+      }
+      if (w[0] != "Group" || sizes.empty())
+        fail(path, line_no,
+             "not a collective table (expected a header 'Group  Group Size  "
+             "Collective  1MB (ms) ...')");
+      header = true;
+      continue;
+    }
+    if (!separator && w.size() >= 1 && w[0].find_first_not_of('-') == std::string::npos) {
+      separator = true;
+      continue;
+    }
+    if (w.size() != 3 + sizes.size())
+      fail(path, line_no,
+           "expected group, group size, collective and " + std::to_string(sizes.size()) +
+               " times, found " + std::to_string(w.size()) + " fields");
+    CollectiveTableRow r;
+    r.group = w[0];
+    char* end = nullptr;
+    const long gs = std::strtol(w[1].c_str(), &end, 10);
+    if (*end != '\0' || gs < 1 || gs > (1 << 20))
+      fail(path, line_no, "group size '" + escape_excerpt(w[1]) + "' is not an integer from 1");
+    r.group_size = static_cast<int>(gs);
+    r.collective = w[2];
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const double ms = std::strtod(w[3 + i].c_str(), &end);
+      if (*end != '\0' || !(ms >= 0) || ms > 1e9)
+        fail(path, line_no, "time '" + escape_excerpt(w[3 + i]) + "' is not a number of ms from 0");
+      r.points.emplace_back(sizes[i], ms);
+    }
+    for (const CollectiveTableRow& other : t.rows)
+      if (other.group == r.group && other.group_size == r.group_size &&
+          other.collective == r.collective)
+        fail(path, line_no,
+             "a second row for group " + escape_excerpt(r.group) + ", size " +
+                 std::to_string(r.group_size) + ", " + escape_excerpt(r.collective));
+    t.rows.push_back(std::move(r));
+  }
+  if (!header)
+    fail(path, line_no, "empty collective table");
+  return t;
+}
+
+CollectiveTable load_collective_table(const std::string& path) {
+  try {
+    return parse_collective_table(read_file_bytes(path), path);
+  } catch (const IoError& e) {
+    throw std::invalid_argument(e.what());
+  }
+}
+
+} // namespace osched

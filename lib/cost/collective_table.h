@@ -1,0 +1,52 @@
+#pragma once
+// Measured collective times in the table format of autoparallel's overlap
+// simulator (colls*.table): one row per (group, group size, collective),
+// a time in ms at each message size column ("1MB (ms)" ... "2048MB (ms)",
+// MB meaning MiB). A collective is looked up by its kind, its process group
+// (through an optional mapping to the table's groups) and its group size,
+// at its input tensor's size, with upstream's rule: below the first column
+// that column's time; linear interpolation between columns; linear
+// extrapolation from the last two columns beyond the last.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graph/collective_info.h"
+
+namespace osched {
+
+struct CollectiveTableRow {
+  std::string group;
+  int group_size = 0;
+  std::string collective;                        // "all_gather_into_tensor", ...
+  std::vector<std::pair<double, double>> points; // (MiB, ms), by size
+};
+
+struct CollectiveTable {
+  std::string path;
+  std::vector<CollectiveTableRow> rows;
+  std::map<std::string, std::string> group_mapping; // graph group -> table group
+
+  // The row for a collective of `kind` in table group `group` of
+  // `group_size` ranks, or nullptr.
+  const CollectiveTableRow* find(CollectiveKind kind, const std::string& group,
+                                 int group_size) const;
+  // The collective's time, or nullopt when no row matches or its input size
+  // is unknown (the caller's model then costs it).
+  std::optional<double> time_ms(const CollectiveInfo& c) const;
+};
+
+// Time of `row` at `mib` MiB by upstream's rule.
+double table_time_at(const CollectiveTableRow& row, double mib);
+
+// Throws std::invalid_argument("PATH:LINE: reason").
+CollectiveTable parse_collective_table(const std::string& text, const std::string& path);
+CollectiveTable load_collective_table(const std::string& path);
+
+// The table's name for a collective kind ("all_gather_into_tensor", ...).
+const char* table_collective_name(CollectiveKind kind);
+
+} // namespace osched

@@ -1,0 +1,120 @@
+// The measured collective table: reading autoparallel's format and looking
+// a collective up, with every expectation computed by hand from the rows.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cost/collective_table.h"
+#include "test_support.h"
+
+using namespace osched;
+using namespace osched::test;
+
+namespace {
+
+const char* kTable =
+    "  Group    Group Size  Collective                    1MB (ms)    2MB (ms)    4MB (ms)\n"
+    "-------  ------------  --------------------------  ----------  ----------  ----------\n"
+    "      1             8  all_reduce                      0.028       0.041       0.0628\n"
+    "      0             8  all_gather_into_tensor          0.2397      0.4059      0.7181\n"
+    "      0             8  all_gather_into_tensor_out      9.0         9.0         9.0\n"
+    "      0            64  reduce_scatter_tensor           1.0         3.0         7.0\n";
+
+CollectiveInfo coll(CollectiveKind kind, const std::string& group, int size, double mib) {
+  CollectiveInfo c;
+  c.kind = kind;
+  c.group = group;
+  c.group_size = size;
+  c.input_bytes = static_cast<int64_t>(mib * 1024 * 1024);
+  return c;
+}
+
+} // namespace
+
+TEST_CASE("collective table: rows, columns and upstream's lookup rule, by hand") {
+  const CollectiveTable t = parse_collective_table(kTable, "t.table");
+  REQUIRE(t.rows.size() == 4);
+  CHECK(t.rows[1].points ==
+        std::vector<std::pair<double, double>>{{1, 0.2397}, {2, 0.4059}, {4, 0.7181}});
+  const auto ag = [&](double mib) {
+    return t.time_ms(coll(CollectiveKind::AllGather, "0", 8, mib));
+  };
+  CHECK(*ag(2) == 0.4059);                                 // a column exactly
+  CHECK(*ag(3) == Approx(0.4059 + (0.7181 - 0.4059) / 2)); // halfway between 2 and 4 MiB
+  CHECK(*ag(0.25) == 0.2397);                              // below 1 MiB: the 1 MiB time
+  CHECK(*ag(8) == Approx(0.7181 + (0.7181 - 0.4059) * 2)); // beyond: the last two's line
+  // The _out row is not the all-gather's: kinds are looked up by base name.
+  CHECK(*ag(1) == 0.2397);
+  // Group size and group must both match.
+  CHECK(t.time_ms(coll(CollectiveKind::ReduceScatter, "0", 64, 1.5)) == Approx(2.0));
+  CHECK_FALSE(t.time_ms(coll(CollectiveKind::ReduceScatter, "0", 8, 1)));
+  CHECK_FALSE(t.time_ms(coll(CollectiveKind::AllReduce, "0", 8, 1)));
+  CHECK_FALSE(t.time_ms(coll(CollectiveKind::AllToAll, "1", 8, 1)));
+  // Unknown input size: no lookup (the model costs it).
+  CollectiveInfo unknown = coll(CollectiveKind::AllReduce, "1", 8, 1);
+  unknown.input_bytes.reset();
+  CHECK_FALSE(t.time_ms(unknown));
+}
+
+TEST_CASE("collective table: a group mapping sends the graph's groups to the table's") {
+  CollectiveTable t = parse_collective_table(kTable, "t.table");
+  t.group_mapping = {{"513", "1"}};
+  CHECK(*t.time_ms(coll(CollectiveKind::AllReduce, "513", 8, 4)) == 0.0628);
+  CHECK_FALSE(t.time_ms(coll(CollectiveKind::AllReduce, "521", 8, 4)));
+}
+
+TEST_CASE("collective table: the corpus tables read, and bad tables are one error with the line") {
+  const std::string dir = source_path("../shared/corpus/autoparallel");
+  if (std::filesystem::exists(dir + "/colls8_8.table")) {
+    const CollectiveTable t = load_collective_table(dir + "/colls8_8.table");
+    REQUIRE(t.rows.size() == 5);
+    CHECK(t.rows[0].points.size() == 12);
+    CHECK(t.rows[0].points.back() == std::pair<double, double>{2048, 10.4952});
+  }
+  auto error = [](const std::string& text) {
+    try {
+      parse_collective_table(text, "bad.table");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error("") == "bad.table:0: empty collective table");
+  CHECK(error("hello\n").rfind("bad.table:1: not a collective table", 0) == 0);
+  CHECK(error("Group  Group Size  Collective  1MB (ms)  2MB (ms)\n---\n0 8 all_reduce 1\n") ==
+        "bad.table:3: expected group, group size, collective and 2 times, found 4 fields");
+  CHECK(error("Group  Group Size  Collective  1MB (ms)\n---\n0 x all_reduce 1\n") ==
+        "bad.table:3: group size 'x' is not an integer from 1");
+  CHECK(error("Group  Group Size  Collective  1MB (ms)\n---\n0 8 all_reduce -1\n") ==
+        "bad.table:3: time '-1' is not a number of ms from 0");
+  CHECK(error("Group  Group Size  Collective  2MB (ms)  1MB (ms)\n") ==
+        "bad.table:1: size columns must increase");
+  CHECK(
+      error("Group  Group Size  Collective  1MB (ms)\n---\n0 8 all_reduce 1\n0 8 all_reduce 2\n") ==
+      "bad.table:4: a second row for group 0, size 8, all_reduce");
+}
+
+TEST_CASE("collective table: schedule costs collectives from it and names the misses") {
+  TempDir dir;
+  // fsdp_tiny's all-gathers run in group "0" of 4 ranks.
+  std::ofstream(dir.file("t.table")) << kTable << "0  4  all_gather_into_tensor  0.5  0.6  0.7\n";
+  CliResult r = run_cli("schedule '" + source_path("testdata/fsdp_tiny.json") +
+                        "' --collective-table '" + dir.file("t.table") + "' -o '" +
+                        dir.file("o.json") + "' --report '" + dir.file("r.json") + "'");
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json rep = nlohmann::json::parse(read_text(dir.file("r.json")));
+  int from_table = 0;
+  for (const auto& c : rep["collectives"])
+    from_table += c["estimate_source"] == "table";
+  CHECK(from_table > 0);
+  // Its reduce-scatters have no row: counted in a warning, costed by the model.
+  bool warned = false;
+  for (const auto& w : rep["warnings"])
+    warned |= w.get<std::string>().find("no row in") != std::string::npos;
+  CHECK(warned == (from_table < static_cast<int>(rep["collectives"].size())));
+  CHECK(run_cli("schedule '" + source_path("testdata/fsdp_tiny.json") + "' --collective-table '" +
+                dir.file("missing.table") + "' -o '" + dir.file("o2.json") + "'")
+            .exit_code == 2);
+}
