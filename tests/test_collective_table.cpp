@@ -118,3 +118,42 @@ TEST_CASE("collective table: schedule costs collectives from it and names the mi
                 dir.file("missing.table") + "' -o '" + dir.file("o2.json") + "'")
             .exit_code == 2);
 }
+
+TEST_CASE("collective table: import-fx records a repro's table and mapping, schedule uses it "
+          "when it sits beside the graph") {
+  TempDir dir;
+  std::string repro = read_text(source_path("testdata/fx/repro_load_args.py"));
+  repro += "\ndef get_colls_estimations_file():\n    return \"t.table\"\n"
+           "\ndef get_colls_group_mapping():\n    return {'0': 'fsdp', '9': '1'}\n";
+  std::ofstream(dir.file("repro.py")) << repro;
+  REQUIRE(run_cli("import-fx '" + dir.file("repro.py") + "' -o '" + dir.file("g.json") + "'")
+              .exit_code == 0);
+  const nlohmann::json g = nlohmann::json::parse(read_text(dir.file("g.json")));
+  CHECK(g["collective_table"] ==
+        nlohmann::json{{"file", "t.table"}, {"group_mapping", {{"0", "fsdp"}, {"9", "1"}}}});
+  auto sources = [&](const std::string& extra) {
+    CliResult r = run_cli("schedule '" + dir.file("g.json") + "' -q -o '" + dir.file("o.json") +
+                          "' --report '" + dir.file("r.json") + "' " + extra);
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json rep = nlohmann::json::parse(read_text(dir.file("r.json")));
+    std::string s;
+    for (const auto& c : rep["collectives"])
+      s += c["estimate_source"].get<std::string>() + " ";
+    return s;
+  };
+  // No table beside the graph: the model.
+  CHECK(sources("") == "analytical analytical ");
+  // The repro's group '0' reads the table's 'fsdp' rows (4 ranks).
+  std::ofstream(dir.file("t.table"))
+      << "Group  Group Size  Collective  1MB (ms)  2MB (ms)\n---  ---  ---  ---  ---\n"
+         "fsdp  4  all_gather_into_tensor  0.5  0.6\nfsdp  4  reduce_scatter_tensor  0.7  0.8\n";
+  CHECK(sources("") == "table table ");
+  CHECK(sources("--collective-table none") == "analytical analytical ");
+  // A malformed mapping in the repro is one error on its line.
+  std::ofstream(dir.file("bad.py"))
+      << repro.substr(0, repro.rfind("return {")) << "return {'0': 1}\n";
+  CliResult bad = run_cli("import-fx '" + dir.file("bad.py") + "' -o '" + dir.file("b.json") + "'");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("get_colls_group_mapping() must return a dict of group names") !=
+        std::string::npos);
+}

@@ -62,6 +62,18 @@ public:
       fail(e.line, e.what());
     }
     read_load_args(prog);
+    // The repro's measured collective table, for schedule to find beside
+    // the graph (graph-format.md's `collective_table`).
+    if (!prog.colls_table_file.empty()) {
+      nlohmann::json t = {{"file", prog.colls_table_file}};
+      if (!prog.colls_group_mapping.empty()) {
+        nlohmann::json m = nlohmann::json::object();
+        for (const auto& [from, to] : prog.colls_group_mapping)
+          m[from] = to;
+        t["group_mapping"] = m;
+      }
+      g_.extra["collective_table"] = t;
+    }
     for (const auto& p : prog.params)
       add_placeholder(p);
     for (const auto& st : prog.body)

@@ -710,6 +710,50 @@ FxExpr parse_fx_expression(const std::string& text, int line) {
   return e;
 }
 
+// The `return` of a repro's zero-argument function `name`, or nullptr.
+static const LogicalLine* returned_by(const std::vector<LogicalLine>& lines,
+                                      std::string_view name) {
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (!starts_with(lines[k].text, "def " + std::string(name) + "("))
+      continue;
+    for (size_t j = k + 1; j < lines.size() && lines[j].indent > lines[k].indent; ++j)
+      if (starts_with(lines[j].text, "return "))
+        return &lines[j];
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// get_colls_estimations_file() returns a string; get_colls_group_mapping()
+// a dict of strings to strings.
+static void read_colls_functions(const std::vector<LogicalLine>& lines, FxProgram& prog) {
+  if (const LogicalLine* l = returned_by(lines, "get_colls_estimations_file")) {
+    const FxExpr e = parse_fx_expression(fx_trim(l->text.substr(7)), l->line);
+    if (e.kind != FxExpr::Kind::String || e.text.empty())
+      throw FxSyntaxError(l->line, "get_colls_estimations_file() must return a file name");
+    prog.colls_table_file = e.text;
+  }
+  if (const LogicalLine* l = returned_by(lines, "get_colls_group_mapping")) {
+    const std::string code = fx_trim(l->text.substr(7));
+    Parser p(Lexer(code, l->line), l->line);
+    p.expect("{");
+    while (!p.at_punct("}")) {
+      const Token key = p.next();
+      p.expect(":");
+      const Token value = p.next();
+      if (key.kind != Token::Kind::String || value.kind != Token::Kind::String)
+        p.fail("get_colls_group_mapping() must return a dict of group names");
+      prog.colls_group_mapping.emplace_back(key.text, value.text);
+      if (!p.at_punct(","))
+        break;
+      p.next();
+    }
+    p.expect("}");
+    if (!p.at_end())
+      p.fail("unexpected text after the mapping" + p.found());
+  }
+}
+
 FxProgram parse_fx_text(const std::string& text, int graph_index) {
   std::vector<LogicalLine> lines = logical_lines(text);
   FxProgram prog;
@@ -755,6 +799,7 @@ FxProgram parse_fx_text(const std::string& text, int graph_index) {
   }
   if (!prog.has_return)
     throw FxSyntaxError(def.line, "forward has no return statement");
+  read_colls_functions(lines, prog);
   // A repro's load_args block, wherever it is.
   for (size_t k = 0; k < lines.size(); ++k) {
     if (!starts_with(lines[k].text, "def load_args("))

@@ -65,6 +65,10 @@ struct FxProgram {
   int return_line = 0;
   int forward_line = 0;
   std::vector<FxLoadArg> load_args;
+  // A repro's measured collective table: get_colls_estimations_file()'s
+  // file name and get_colls_group_mapping()'s graph group -> table group.
+  std::string colls_table_file;
+  std::vector<std::pair<std::string, std::string>> colls_group_mapping;
 };
 
 // Parses the `graph_index`-th `def forward` in `text` (0 = first) and the

@@ -1,5 +1,6 @@
 #include "pipeline/schedule_job.h"
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -78,6 +79,36 @@ BenchmarkTable measure(const ScheduleConfig& cfg, const Graph& g, const Hardware
 
 } // namespace
 
+// The table a graph names (import-fx records a repro's
+// get_colls_estimations_file() and group mapping), when that file sits
+// beside the input; nullopt otherwise.
+static std::optional<CollectiveTable> recorded_collective_table(const Graph& g,
+                                                                const std::string& input) {
+  auto it = g.extra.find("collective_table");
+  if (it == g.extra.end() || !it->is_object() || !it->contains("file") ||
+      !(*it)["file"].is_string() || input == "-")
+    return std::nullopt;
+  const std::string name = (*it)["file"].get<std::string>();
+  if (name.empty() || name.find('/') != std::string::npos)
+    throw std::invalid_argument(input + ": collective_table.file: must be a file name");
+  const std::string path = (std::filesystem::path(input).parent_path() / name).string();
+  if (!std::filesystem::exists(path))
+    return std::nullopt;
+  CollectiveTable t = load_collective_table(path);
+  if (it->contains("group_mapping")) {
+    const nlohmann::json& m = (*it)["group_mapping"];
+    if (!m.is_object())
+      throw std::invalid_argument(input + ": collective_table.group_mapping: must be an object");
+    for (const auto& [from, to] : m.items()) {
+      if (!to.is_string())
+        throw std::invalid_argument(input + ": collective_table.group_mapping." + from +
+                                    ": must be a group name");
+      t.group_mapping[from] = to.get<std::string>();
+    }
+  }
+  return t;
+}
+
 ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
                                    const ScheduleConfig& given_cfg) {
   ScheduleConfig cfg = given_cfg;
@@ -100,8 +131,14 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     try {
       if (!cfg.runtime_estimates.empty())
         cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
-      if (!cfg.collective_table.empty())
+      if (cfg.collective_table == "none") {
+        // told not to use the table the graph names
+      } else if (!cfg.collective_table.empty()) {
         cfg.collective_table_data = load_collective_table(cfg.collective_table);
+      } else if (auto recorded = recorded_collective_table(in.graph, input)) {
+        cfg.collective_table = recorded->path; // the report's config says which
+        cfg.collective_table_data = std::move(*recorded);
+      }
     } catch (const std::invalid_argument& e) {
       throw InputError(e.what());
     }
