@@ -47,7 +47,7 @@ void load_runtime_estimates(ScheduleConfig& cfg) {
   try {
     if (!cfg.runtime_estimates.empty())
       cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
-    if (!cfg.collective_table.empty())
+    if (!cfg.collective_table.empty() && cfg.collective_table != "none")
       cfg.collective_table_data = load_collective_table(cfg.collective_table);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());

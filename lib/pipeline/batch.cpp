@@ -114,7 +114,7 @@ std::string batch_options_fingerprint(const ScheduleConfig& cfg) {
   for (const auto& [key, path] :
        {std::pair<const char*, const std::string&>{"estimates_hash", cfg.runtime_estimates},
         {"collective_table_hash", cfg.collective_table}}) {
-    if (path.empty())
+    if (path.empty() || path == "none")
       continue;
     try {
       j[key] = content_hash(read_file_bytes(path));
