@@ -245,7 +245,8 @@ TEST_CASE("report: exposures are the written graph's, with the greedy's reason o
   const RuntimeTable rt = estimate_runtimes(g, nullptr, nullptr, analytical);
   describe_written_graph(r, g, rt);
   // In the input order (written as is here) both are exposed: fwd0_qkv_ag
-  // has no independent compute, l0_qkv_rs waits right after its start.
+  // has no independent compute, l0_qkv_rs waits right after its start with
+  // its group's stream idle (no compute between, no queue).
   const SimulationResult in_order = simulate_step(g, rt, [&] {
     std::vector<NodeId> o(g.nodes.size());
     for (size_t i = 0; i < o.size(); ++i)
@@ -257,7 +258,8 @@ TEST_CASE("report: exposures are the written graph's, with the greedy's reason o
             .margin(1e-6));
   CHECK(r.collectives[0].exposed);
   CHECK(r.collectives[0].why_exposed ==
-        std::vector<std::string>{"queued behind its group's earlier collectives"});
+        std::vector<std::string>{
+            "too little compute ran between its start and its wait in the written order"});
   CHECK(r.collectives[1].why_exposed == std::vector<std::string>{"over the budget"});
   const std::string text = report_summary(r);
   CHECK(text.find("exposed l0_qkv_rs (reduce_scatter, ") != std::string::npos);
@@ -319,4 +321,45 @@ TEST_CASE("policy: --policy names an order search; upstream stops at the greedy,
   CHECK(r->step_ms_after <= simulate_step(plan, greedy).step_ms);
   CHECK(r->step_ms_after == Approx(simulate_step(plan, r->order).step_ms));
   CHECK(order_search_for("fastest") == nullptr);
+}
+
+TEST_CASE("report: a collective issued while its group's stream is busy is said to be queued") {
+  // ar1 and ar2 (tp, 2 ms each) are issued back to back, then both waited
+  // on: ar2 starts when ar1 ends, in the queue; ar1 had nothing to run
+  // behind it.
+  const Graph g = inline_graph(
+      R"({"name": "ar1", "op": "call_function", "target": "_c10d_functional.all_reduce.default",
+          "args": [{"node": "x"}, "sum", "tp"],
+          "val": {"dtype": "float32", "shape": [4, 8], "stride": [8, 1], "device": "cuda:0"}},
+         {"name": "ar2", "op": "call_function", "target": "_c10d_functional.all_reduce.default",
+          "args": [{"node": "x"}, "sum", "tp"],
+          "val": {"dtype": "float32", "shape": [4, 8], "stride": [8, 1], "device": "cuda:0"}},
+         {"name": "w1", "op": "call_function", "target": "_c10d_functional.wait_tensor.default",
+          "args": [{"node": "ar1"}],
+          "val": {"dtype": "float32", "shape": [4, 8], "stride": [8, 1], "device": "cuda:0"}},
+         {"name": "w2", "op": "call_function", "target": "_c10d_functional.wait_tensor.default",
+          "args": [{"node": "ar2"}],
+          "val": {"dtype": "float32", "shape": [4, 8], "stride": [8, 1], "device": "cuda:0"}})",
+      R"([{"node": "w1"}, {"node": "w2"}])");
+  RuntimeTable rt;
+  rt.ms.assign(g.nodes.size(), 0.0);
+  rt.source.assign(g.nodes.size(), RuntimeSource::Custom);
+  rt.ms[static_cast<size_t>(*g.find("ar1"))] = 2;
+  rt.ms[static_cast<size_t>(*g.find("ar2"))] = 2;
+  ScheduleReport r;
+  for (const char* name : {"ar1", "ar2"}) {
+    ReportCollective c;
+    c.name = name;
+    c.estimated_ms = 2;
+    r.collectives.push_back(c);
+  }
+  describe_written_graph(r, g, rt);
+  CHECK(r.collectives[0].exposed_ms == 2.0);
+  CHECK(r.collectives[1].exposed_ms == 2.0); // from 2 ms, when w1 returns, to 4 ms
+  CHECK(r.collectives[0].why_exposed ==
+        std::vector<std::string>{
+            "too little compute ran between its start and its wait in the written order"});
+  CHECK(r.collectives[1].why_exposed ==
+        std::vector<std::string>{"queued behind its group's earlier collectives"});
+  CHECK(r.simulation.step_ms_after == 4.0);
 }

@@ -66,7 +66,21 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = static_cast<NodeId>(i);
   const SimulationPlan plan = make_simulation_plan(written, rt);
-  const SimulationResult sim = simulate_step(plan, order);
+  std::vector<SimEvent> events;
+  const SimulationResult sim = simulate_step(plan, order, {}, &events);
+  // Collectives that started the moment the one before them on their
+  // group's stream ended: they waited in its queue.
+  std::vector<char> queued(written.nodes.size(), 0);
+  {
+    std::vector<double> stream_end(static_cast<size_t>(plan.groups), -1.0);
+    for (const SimEvent& e : events) {
+      if (e.kind != SimEvent::Kind::Collective)
+        continue;
+      double& end = stream_end[static_cast<size_t>(plan.group[static_cast<size_t>(e.node)])];
+      queued[static_cast<size_t>(e.node)] = end > 0 && e.start_ms == end;
+      end = e.end_ms;
+    }
+  }
   r.simulation.step_ms_after = report_round(sim.step_ms);
   r.simulation.compute_ms = report_round(sim.compute_ms);
   r.simulation.exposed_comm_ms_after = report_round(sim.exposed_comm_ms);
@@ -82,9 +96,12 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
     if (!c.exposed)
       c.why_exposed.clear();
     else if (c.why_exposed.empty())
-      // Hidden by the greedy's accounting, which sees each group's compute
-      // window but not its stream's queue.
-      c.why_exposed.push_back("queued behind its group's earlier collectives");
+      // Hidden by the greedy's accounting, exposed in the written order:
+      // say what the simulation shows, not a guess.
+      c.why_exposed.push_back(queued[static_cast<size_t>(*at)]
+                                  ? "queued behind its group's earlier collectives"
+                                  : "too little compute ran between its start and its wait in "
+                                    "the written order");
     if (ms > 0 && ms >= c.estimated_ms - 1e-9)
       ++r.counts.exposed;
     else if (ms > 0)
