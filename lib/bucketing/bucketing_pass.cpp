@@ -1,7 +1,6 @@
 #include "bucketing/bucketing_pass.h"
 
 #include <algorithm>
-#include <future>
 #include <numeric>
 
 #include "io/proto_io.h"
@@ -107,17 +106,10 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
     std::iota(identity.begin(), identity.end(), 0);
     return memory_peak(build_storage_map(g), identity);
   };
-  // The result's peak (unless the budget check measured it already) and
-  // its simulation are independent reads of the final graph: on two
-  // threads.
+  // The result's peak, unless the budget check measured it already.
   auto finish = [&](bool peak_known) {
-    std::future<int64_t> peak;
     if (!peak_known)
-      peak = std::async(std::launch::async, [&] { return peak_of(r.bucketed.graph); });
-    if (step && step->simulate_rewritten)
-      r.rewritten = step->simulate_rewritten(r.bucketed);
-    if (!peak_known)
-      r.peak_bytes = peak.get();
+      r.peak_bytes = peak_of(r.bucketed.graph);
     return std::move(r);
   };
   if (!buckets.empty() && step)

@@ -31,7 +31,6 @@ struct BucketingResult {
   int64_t peak_bytes = 0;        // of the rewritten graph, in its order
   double unbucketed_step_ms = 0; // simulated, when the step was checked
   double bucketed_step_ms = 0;   // the same with the buckets kept (before any dropped for memory)
-  SimulationResult rewritten;    // StepCheck::simulate_rewritten's, when given
 };
 
 // How the step is judged before anything is rewritten: the scheduled graph
@@ -40,8 +39,6 @@ struct BucketingResult {
 struct StepCheck {
   std::function<SimulationResult(const Graph&, const std::vector<MergedCollective>&)> simulate;
   std::function<double(const Graph&, const Bucket&)> merged_ms;
-  // Optional: the final graph simulated, run while its peak is counted.
-  std::function<SimulationResult(const BucketedGraph&)> simulate_rewritten;
 };
 
 // `budget_bytes` <= 0: no memory limit. Without `step`, the step is not

@@ -3,7 +3,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <future>
 #include <numeric>
 
 #include "bucketing/bucketing_pass.h"
@@ -184,37 +183,18 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
   step.merged_ms = [&](const Graph& graph, const Bucket& b) {
     return est.of(merged_collective_graph(graph, intervals, b)).ms[1];
   };
-  // The final graph is simulated anew. A node that reads only nodes the
-  // rewrite kept reads the same tensors as before, so keeps its estimate;
-  // the merged collectives and the readers of their splits are estimated.
-  step.simulate_rewritten = [&](const BucketedGraph& out) {
-    const Graph& bg = out.graph;
-    const std::vector<NodeId>& origin = out.origin;
-    RuntimeTable rt;
-    rt.ms.resize(bg.nodes.size());
-    for (NodeId i = 0; i < bg.size(); ++i) {
-      const bool was = origin.empty() || origin[i] >= 0;
-      bool same_inputs = was;
-      if (was && !origin.empty())
-        for_each_data_input(bg.nodes[i], [&](NodeId in) { same_inputs &= origin[in] >= 0; });
-      rt.ms[i] = same_inputs ? plan.ms[origin.empty() ? i : origin[i]] : est.ms_of(bg, i);
-    }
-    return simulate_step(bg, rt, identity_order(bg.nodes.size()));
-  };
+  // The written graph's step and exposure come from describe_written_graph.
   BucketingResult br =
       bucket_collectives(std::move(g), intervals, bo, limit, sched.scheduled_peak_bytes, &step);
   g = std::move(br.bucketed.graph);
   intervals = std::move(br.bucketed.intervals);
-  const SimulationResult& final_sim = br.rewritten;
   ReportBucketing r;
   r.bucket_max_gb = config.bucket_max_gb;
   r.buckets = std::move(br.bucketed.buckets);
   r.collectives_merged = br.collectives_merged;
   r.collectives_after = intervals.size();
-  r.simulated_step_ms = report_round(final_sim.step_ms);
   r.unbucketed_step_ms = report_round(br.unbucketed_step_ms);
   r.predicted_step_ms = report_round(br.bucketed_step_ms);
-  r.exposed_comm_ms = report_round(final_sim.exposed_comm_ms);
   r.peak_bytes = br.peak_bytes;
   r.dropped_for_memory = br.dropped_for_memory;
   r.dropped_for_time = br.dropped_for_time;

@@ -108,15 +108,12 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
       ++r.counts.partially_exposed;
   }
   if (r.bucketing) {
-    // The bucketing pass's own simulation of its result reused estimates;
-    // the written graph's is the one figure.
     r.bucketing->simulated_step_ms = r.simulation.step_ms_after;
     r.bucketing->exposed_comm_ms = r.simulation.exposed_comm_ms_after;
-  }
-  if (r.bucketing)
     for (BucketSummary& b : r.bucketing->buckets)
       if (const std::optional<NodeId> at = written.find(b.name))
         b.exposed_ms = report_round(sim.collective_exposed_ms[static_cast<size_t>(*at)]);
+  }
 
   const StepLowerBound b = step_lower_bound(written, plan, critical_path_ms(written, rt));
   ReportLowerBound& lb = r.lower_bound;
