@@ -98,10 +98,21 @@ FxImportOptions resolve_options(const ImportArgs& a) {
   return o;
 }
 
-void print_summary(const std::string& in, const FxImportResult& r) {
+void print_summary(const std::string& in, const FxImportResult& r, bool chosen) {
   std::cerr << "import-fx: " << escape_line(in == "-" ? "<stdin>" : in) << ": " << r.graph.size()
             << " nodes, " << r.graph.process_groups.size() << " process group(s), world size "
             << r.graph.world_size << "\n";
+  if (r.graph_count > 1)
+    std::cerr << "import-fx: note: took graph " << r.graph_index << " of " << r.graph_count
+              << (r.graph_class.empty() ? "" : " (class " + escape_line(r.graph_class) + ")")
+              << (chosen ? "" : ", the largest; --graph N picks another") << "\n";
+  if (!r.unhinted_symbols.empty()) {
+    std::cerr << "import-fx: note: " << r.unhinted_symbols.size()
+              << " size(s) read from data stay symbolic and count 0 in costs (set --hint NAME=N):";
+    for (size_t i = 0; i < r.unhinted_symbols.size() && i < 5; ++i)
+      std::cerr << " '" << escape_quoted(r.unhinted_symbols[i]) << "'";
+    std::cerr << (r.unhinted_symbols.size() > 5 ? " ...\n" : "\n");
+  }
   if (r.unknown_shapes > 0) {
     std::cerr << "import-fx: warning: " << r.unknown_shapes
               << " node(s) without shape, costed as 0:";
@@ -130,7 +141,7 @@ void add_import_fx_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-o,--output", a->out, "output graph (.json or .pb, - for stdout)")->required();
   cmd->add_option("--format", a->format, "output format: auto (by extension), json, pb");
   cmd->add_option("--graph", a->opts.graph_index,
-                  "which forward graph of the file to import (0 = first; logs hold several)")
+                  "which forward graph of the file to import (0 = first; default: the largest)")
       ->check(CLI::Range(0, 1000000));
   cmd->add_option("--name", a->opts.name, "graph name (default: the file's stem)");
   cmd->add_option("--rank", a->opts.rank, "this graph's rank")->check(CLI::Range(0, 1 << 20));
@@ -174,7 +185,7 @@ void add_import_fx_command(CLI::App& app, int& exit_code) {
         throw OutputError(e.what());
       }
       if (!a->quiet)
-        print_summary(a->in, r);
+        print_summary(a->in, r, a->opts.graph_index >= 0);
       return kOk;
     });
   });

@@ -131,6 +131,14 @@ TEST_CASE("import-fx: annotations give shapes, strides, dtypes and devices") {
 
 TEST_CASE("import-fx: TORCH_LOGS prefixes, several graphs, groups without a size") {
   FxImportOptions opts;
+  // By default the largest graph of the file: here the backward.
+  opts.world_size = 4;
+  FxImportResult largest = import_file("testdata/fx/tp_post_grad_graphs.log", opts);
+  CHECK(largest.graph_index == 1);
+  CHECK(largest.graph_count == 2);
+  CHECK(largest.graph.find("tangents_1"));
+  opts.world_size.reset();
+  opts.graph_index = 0;
   CHECK(import_error(read_text(source_path("testdata/fx/tp_post_grad_graphs.log")), opts)
             .find("g.py:12: node 'all_reduce': group 'tp' states no group_size") == 0);
   opts.world_size = 4;
@@ -269,7 +277,9 @@ TEST_CASE("import-fx: Python forms FX prints") {
       "        cat: \"f32[4, 3]\" = torch.ops.aten.cat.default([add, y], -1);  add = None\n"
       "        neg: \"f32[4, 3]\" = torch.ops.aten.clamp.default(cat, -inf_ok, None) if False "
       "else cat\n");
-  CHECK(import_error(text).find("g.py:7: ") == 0); // not the FX subset
+  // Not the FX subset; the column is that of `if` (76 characters before it).
+  CHECK(import_error(text).find("g.py:7:77: unexpected text after the expression before 'if'") ==
+        0);
   text = forward("L_x_ : torch.Tensor, y: \"f32[2, 3]\"",
                  "        l_x_ = L_x_\n"
                  "        _tensor_constant0 = self._tensor_constant0\n"
@@ -325,7 +335,7 @@ TEST_CASE("import-fx: errors name the file and line and leave no output") {
                          "        return (y,)\n"),
        "g.py:3: node 'y': annotation 'f32[4][1, 1]': 2 strides for 1 dims"},
       {forward(ok_param, "        y = torch.ops.aten.relu.default(x, 'open)\n"),
-       "g.py:3: unterminated string"},
+       "g.py:3:44: unterminated string"},
       {forward(ok_param, "        y = torch.ops.aten.relu.default(x)\n"), "forward has no return"},
       {forward(ok_param, "        x = torch.ops.aten.relu.default(x)\n        return (x,)\n"),
        "g.py:3: name 'x' defined twice"},
@@ -334,7 +344,7 @@ TEST_CASE("import-fx: errors name the file and line and leave no output") {
        "g.py:3: nested call 'torch.relu' in an argument"},
       {forward(ok_param, "        y = torch.ops.aten.view.default(x, " + std::string(100, '[') +
                              std::string(100, ']') + ")\n        return (y,)\n"),
-       "g.py:3: expression nested deeper than 64 levels"},
+       "g.py:3:108: expression nested deeper than 64 levels"},
       {forward(ok_param, "        y = 3\n        return (y,)\n"),
        "g.py:3: 'y' is assigned a constant, not a node"},
       {forward(ok_param, "        ag = torch.ops._c10d_functional.all_gather_into_tensor."
@@ -342,7 +352,7 @@ TEST_CASE("import-fx: errors name the file and line and leave no output") {
                          "all_gather_into_tensor.default(x, 4, '0')\n        return (ag, ag2)\n"),
        "g.py:4: node 'ag2': group '0' has size 4 here and 2 at node 'ag'"},
       {forward(ok_param, "        y: \"f32[4]\" = torch.ops.aten.relu.default(x, $)\n"),
-       "g.py:3: unexpected character '$'"},
+       "g.py:3:54: unexpected character '$'"},
       {forward(ok_param, "        y: \"f32[-24]\" = torch.ops.aten.relu.default(x)\n"
                          "        return (y,)\n"),
        "g.py:3: node 'y': negative size -24 = -24"},

@@ -59,7 +59,16 @@ public:
     try {
       prog = parse_fx_text(text, opts_.graph_index);
     } catch (const FxSyntaxError& e) {
-      fail(e.line, e.what());
+      fail(e.line, e.what(), e.col);
+    }
+    result_.graph_index = prog.graph_index;
+    result_.graph_count = prog.graph_count;
+    result_.graph_class = prog.graph_class;
+    for (const auto& [name, size] : prog.pg_sizes) {
+      if (size <= 0 || size > kMaxWorldSize)
+        fail(0, "get_pg_config(): group '" + escape_quoted(name) + "' has size " +
+                    std::to_string(size));
+      pg_sizes_[name] = size;
     }
     read_load_args(prog);
     // The repro's measured collective table, for schedule to find beside
@@ -87,10 +96,12 @@ public:
   }
 
 private:
-  [[noreturn]] void fail(int line, const std::string& msg) const {
+  [[noreturn]] void fail(int line, const std::string& msg, int col = 0) const {
     std::string where = file_;
     if (line > 0)
       where += ":" + std::to_string(line);
+    if (line > 0 && col > 0)
+      where += ":" + std::to_string(col);
     throw FxImportError(where + ": " + msg);
   }
 
@@ -259,6 +270,23 @@ private:
         v.edit_items().push_back(to_value(item, line, depth + 1));
       return v;
     }
+    case FxExpr::Kind::Dict: {
+      // A dict argument (flex_attention's kernel options, a triton
+      // wrapper's kwargs) becomes a list of [key, value] pairs: the graph
+      // format has no dicts, and node references inside stay edges.
+      Value v;
+      v.kind = Value::Kind::List;
+      for (size_t i = 0; i + 1 < e.items.size(); i += 2) {
+        Value pair;
+        pair.kind = Value::Kind::List;
+        pair.edit_items().push_back(to_value(e.items[i], line, depth + 1));
+        pair.edit_items().push_back(to_value(e.items[i + 1], line, depth + 1));
+        v.edit_items().push_back(std::move(pair));
+      }
+      return v;
+    }
+    case FxExpr::Kind::Invert:
+      fail(line, "'~' inside an argument");
     case FxExpr::Kind::Neg:
     case FxExpr::Kind::BinOp: {
       std::string why;
@@ -341,6 +369,18 @@ private:
         n.val.push_back(it->second);
       }
     }
+    FxScalar scalar;
+    if (symint_.back()) {
+      // A SymInt input: sizes that use it are the symbol it names.
+      scalar.scalar = true;
+      Dim d;
+      d.sym_id = intern_symbol(p.name);
+      auto h = hints_.find(p.name);
+      d.has_hint = h != hints_.end();
+      d.value = d.has_hint ? h->second : 0;
+      scalar.value = d;
+    }
+    scalars_.push_back(std::move(scalar));
     push(std::move(n), p.line);
   }
 
@@ -386,36 +426,53 @@ private:
       n.args.push_back(to_value(e.items[1], st.line));
       break;
     case FxExpr::Kind::BinOp: {
+      // FX prints these operator nodes (on SymInts, SymBools or tensors)
+      // as Python operators.
       static const std::map<std::string, std::string> kOps = {
           {"+", "operator.add"},       {"-", "operator.sub"},     {"*", "operator.mul"},
-          {"//", "operator.floordiv"}, {"/", "operator.truediv"}, {"%", "operator.mod"}};
+          {"//", "operator.floordiv"}, {"/", "operator.truediv"}, {"%", "operator.mod"},
+          {"**", "operator.pow"},      {"@", "operator.matmul"},  {"&", "operator.and_"},
+          {"|", "operator.or_"},       {"^", "operator.xor"},     {"<<", "operator.lshift"},
+          {">>", "operator.rshift"},   {"==", "operator.eq"},     {"!=", "operator.ne"},
+          {"<", "operator.lt"},        {"<=", "operator.le"},     {">", "operator.gt"},
+          {">=", "operator.ge"}};
       n.target = kOps.at(e.text);
       n.args.push_back(to_value(e.items[0], st.line));
       n.args.push_back(to_value(e.items[1], st.line));
       break;
     }
     case FxExpr::Kind::Neg:
-      n.target = "operator.neg";
+    case FxExpr::Kind::Invert:
+      n.target = e.kind == FxExpr::Kind::Neg ? "operator.neg" : "operator.invert";
       n.args.push_back(to_value(e.items[0], st.line));
       break;
     default:
       fail(st.line, "'" + escape_quoted(st.name) + "' is assigned a constant, not a node");
     }
-    if (!st.annotation.empty()) {
-      set_val_from_annotation(n, st.annotation, st.line);
-    } else {
-      symint_.push_back(false);
-      if (n.op == NodeOp::CallFunction) {
-        try {
-          if (auto inferred = infer_fx_output(g_, n, hints_)) {
+    FxScalar scalar;
+    try {
+      if (n.op == NodeOp::CallFunction)
+        scalar = infer_fx_scalar(g_, n, hints_, scalars_);
+      if (!st.annotation.empty()) {
+        set_val_from_annotation(n, st.annotation, st.line);
+      } else {
+        symint_.push_back(false);
+        if (n.op == NodeOp::CallFunction && !scalar.scalar) {
+          if (auto inferred = infer_fx_output(g_, n, hints_, scalars_)) {
             n.val_kind = inferred->kind;
             n.val = std::move(inferred->val);
           }
-        } catch (const FxDimOverflow& e) {
-          fail(st.line, "'" + escape_quoted(st.name) + "': " + e.what());
         }
       }
+    } catch (const FxDimOverflow& e) {
+      fail(st.line, "'" + escape_quoted(st.name) + "': " + e.what());
     }
+    if (symint_.back())
+      scalar.scalar = true;
+    if (scalar.value && scalar.value->is_symbolic() && !scalar.value->has_hint &&
+        (n.target == "aten._local_scalar_dense.default" || n.target == "aten.item.default"))
+      result_.unhinted_symbols.push_back(n.name);
+    scalars_.push_back(std::move(scalar));
     push(std::move(n), st.line);
   }
 
@@ -442,6 +499,7 @@ private:
     }
     out.args.push_back(std::move(v));
     symint_.push_back(false);
+    scalars_.emplace_back();
     push(std::move(out), prog.return_line);
   }
 
@@ -468,7 +526,7 @@ private:
     for (size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
       if (n.op == NodeOp::Output || n.op == NodeOp::GetAttr || n.val_kind != ValKind::Null ||
-          symint_[i] || is_scalar_fx_target(n.target))
+          symint_[i] || scalars_[i].scalar)
         continue;
       ++result_.unknown_shapes;
       if (result_.unknown_shape_nodes.size() < kUnknownNamesShown)
@@ -502,6 +560,13 @@ private:
       if (!size && sig->kind == CollectiveKind::AllToAll && n.args.size() > 1 &&
           n.args[1].kind == Value::Kind::List && !n.args[1].items().empty())
         size = static_cast<int64_t>(n.args[1].items().size());
+      if (auto pg = pg_sizes_.find(*name); pg != pg_sizes_.end()) {
+        if (size && *size != pg->second)
+          fail(lines_[i], "node '" + escape_quoted(n.name) + "': group '" + escape_quoted(*name) +
+                              "' has size " + std::to_string(*size) + " here but " +
+                              std::to_string(pg->second) + " in get_pg_config()");
+        size = pg->second;
+      }
       if (auto s = size) {
         if (u.size && *u.size != *s)
           fail(lines_[i], "node '" + escape_quoted(n.name) + "': group '" + escape_quoted(*name) +
@@ -602,6 +667,8 @@ private:
   std::unordered_map<std::string, Value> names_;
   std::vector<int> lines_;
   std::vector<bool> symint_;
+  FxScalars scalars_;                       // by node id
+  std::map<std::string, int64_t> pg_sizes_; // get_pg_config()
   Graph g_;
   FxImportResult result_;
 };

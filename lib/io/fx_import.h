@@ -20,14 +20,15 @@
 
 namespace osched {
 
-// "FILE:LINE: what is wrong" (LINE omitted when the whole file is at fault).
+// "FILE:LINE:COL: what is wrong" (COL omitted when no one token is at
+// fault, LINE when the whole file is).
 struct FxImportError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
 struct FxImportOptions {
-  int graph_index = 0; // which `def forward` (0 = first)
-  std::string name;    // graph name; "" = the file's stem
+  int graph_index = -1; // which `def forward` (0 = first; -1 = the largest)
+  std::string name;     // graph name; "" = the file's stem
   int64_t rank = 0;
   std::optional<int64_t> world_size;                  // default: the largest group
   std::map<std::string, std::vector<int64_t>> groups; // explicit member ranks by group name
@@ -38,6 +39,14 @@ struct FxImportOptions {
 
 struct FxImportResult {
   Graph graph;
+  // The forward read: its index among the file's forwards, how many there
+  // are, and its class ("" at top level).
+  int graph_index = 0;
+  int graph_count = 0;
+  std::string graph_class;
+  // Sizes from data (`_local_scalar_dense`, `item`) that no --hint values:
+  // they stay symbolic and count 0 in costs.
+  std::vector<std::string> unhinted_symbols;
   // Tensor-producing nodes whose metadata neither the text nor propagation
   // gave: they are costed as zero.
   int64_t unknown_shapes = 0;

@@ -252,6 +252,44 @@ Dim dim_add(const Dim& a, const Dim& b) {
   return symbolic(dim_text(a) + " + " + dim_text(b), h);
 }
 
+std::optional<Dim> dim_arith(std::string_view op, const Dim& a, const Dim& b) {
+  if (op == "+")
+    return dim_add(a, b);
+  auto concrete = [&](int64_t x, int64_t y) -> std::optional<int64_t> {
+    int64_t r = 0;
+    if (op == "-") {
+      if (__builtin_sub_overflow(x, y, &r))
+        throw FxDimOverflow();
+      return r;
+    }
+    if (op == "*")
+      return checked_mul(x, y);
+    if (y == 0 || (x == INT64_MIN && y == -1))
+      return std::nullopt;
+    if (op == "//") {
+      int64_t q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+    }
+    if (op == "%") {
+      int64_t m = x % y;
+      return (m != 0 && ((m < 0) != (y < 0))) ? m + y : m;
+    }
+    return std::nullopt;
+  };
+  if (op != "-" && op != "*" && op != "//" && op != "%")
+    return std::nullopt;
+  if (!a.is_symbolic() && !b.is_symbolic()) {
+    auto r = concrete(a.value, b.value);
+    if (!r)
+      return std::nullopt;
+    return Dim::of(*r);
+  }
+  std::optional<int64_t> h;
+  if (a.is_known() && b.is_known())
+    h = concrete(a.value, b.value);
+  return symbolic(operand(a) + " " + std::string(op) + " " + operand(b), h);
+}
+
 std::vector<Dim> contiguous_strides(const std::vector<Dim>& shape) {
   std::vector<Dim> stride(shape.size(), Dim::of(1));
   Dim acc = Dim::of(1);

@@ -43,6 +43,9 @@ struct FxDimOverflow : std::overflow_error {
 Dim dim_mul(const Dim& a, int64_t k);
 Dim dim_div(const Dim& a, int64_t k);
 Dim dim_add(const Dim& a, const Dim& b);
+// `a op b` for op in + - * // % (Python's floor semantics), symbolic when
+// either is; nullopt for another operator or a division by zero.
+std::optional<Dim> dim_arith(std::string_view op, const Dim& a, const Dim& b);
 std::string dim_text(const Dim& d);
 
 struct FxAnnotation {

@@ -14,6 +14,7 @@ struct Ctx {
   const Graph& g;
   const Node& n;
   const FxSymbolHints& hints;
+  const FxScalars& scalars;
 
   // Positional argument i, else the keyword `kw`, else nullptr.
   const Value* arg(size_t i, std::string_view kw = {}) const {
@@ -29,8 +30,12 @@ struct Ctx {
     if (v.kind == Value::Kind::Int)
       return Dim::of(v.i);
     if (v.is_ref()) {
-      // A size computed by a SymInt node: that node's name is the symbol.
-      const std::string& name = g.nodes[static_cast<size_t>(v.i)].name;
+      const size_t id = static_cast<size_t>(v.i);
+      if (id < scalars.size() && scalars[id].value)
+        return scalars[id].value;
+      // A size computed by a SymInt node of unknown value: that node's
+      // name is the symbol.
+      const std::string& name = g.nodes[id].name;
       Dim d;
       d.sym_id = intern_symbol(name);
       auto it = hints.find(name);
@@ -147,7 +152,13 @@ std::optional<int64_t> concrete_numel(const std::vector<Dim>& shape) {
   return n;
 }
 
-constexpr std::array<std::string_view, 30> kSameShapePackets = {
+constexpr std::array<std::string_view, 36> kSameShapePackets = {
+    "aten.index_put",
+    "aten.index_put_",
+    "aten._unsafe_index_put",
+    "aten.scatter",
+    "aten.scatter_add",
+    "aten.index_copy",
     "aten.clone",
     "aten.contiguous",
     "aten._to_copy",
@@ -199,9 +210,12 @@ std::optional<InferredVal> pointwise(const Ctx& c, std::string_view packet) {
   if (!shape)
     return std::nullopt;
   DType dtype = ins[0]->dtype;
-  for (const auto* m : ins)
-    if (dtype_is_floating(m->dtype)) {
-      dtype = m->dtype;
+  // where(cond, a, b) takes its type from a and b, not from the condition.
+  const size_t first_value = packet == "aten.where" && ins.size() == 3 ? 1 : 0;
+  dtype = ins[first_value]->dtype;
+  for (size_t i = first_value; i < ins.size(); ++i)
+    if (dtype_is_floating(ins[i]->dtype)) {
+      dtype = ins[i]->dtype;
       break;
     }
   if (is_comparison(packet))
@@ -278,6 +292,12 @@ std::optional<InferredVal> reduction(const Ctx& c) {
       shape.push_back(Dim::of(1));
   }
   DType dtype = x->dtype;
+  // sum and prod of integers and bools accumulate in int64, as torch does.
+  const std::string_view p = overload_packet(c.n.target);
+  if ((p == "aten.sum" || p == "aten.prod") && !dtype_is_floating(x->dtype))
+    dtype = DType::Int64;
+  if (p == "aten.any" || p == "aten.all")
+    dtype = DType::Bool;
   if (auto d = dtype_value(c.n.kwarg("dtype")))
     dtype = *d;
   return single(fresh(std::move(shape), dtype, x->device));
@@ -339,14 +359,41 @@ std::optional<InferredVal> split(const Ctx& c, std::string_view p) {
   return multi(std::move(outs));
 }
 
+// Strides of a fresh tensor of `shape` whose dims are laid out in the order
+// of `like`'s strides (SDPA outputs follow the query's layout).
+std::vector<Dim> matching_layout(const TensorMeta& like, const std::vector<Dim>& shape) {
+  if (like.stride.size() != shape.size())
+    return contiguous_strides(shape);
+  std::vector<size_t> order(shape.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  for (const auto& st : like.stride)
+    if (st.is_symbolic())
+      return contiguous_strides(shape);
+  // Outermost first: larger stride, ties by position.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return like.stride[a].value > like.stride[b].value; });
+  std::vector<Dim> stride(shape.size(), Dim::of(1));
+  Dim acc = Dim::of(1);
+  for (size_t k = order.size(); k-- > 0;) {
+    stride[order[k]] = acc;
+    const Dim& d = shape[order[k]];
+    if (d.is_symbolic() || acc.is_symbolic())
+      return contiguous_strides(shape);
+    acc = dim_mul(acc, std::max<int64_t>(d.value, 1));
+  }
+  return stride;
+}
+
 std::optional<InferredVal> attention(const Ctx& c, std::string_view p) {
-  const TensorMeta* q = c.meta(p.find("backward") != std::string_view::npos ? 1 : 0);
-  const TensorMeta* k = c.meta(p.find("backward") != std::string_view::npos ? 2 : 1);
-  const TensorMeta* v = c.meta(p.find("backward") != std::string_view::npos ? 3 : 2);
+  const bool backward = p.find("backward") != std::string_view::npos;
+  const TensorMeta* q = c.meta(backward ? 1 : 0);
+  const TensorMeta* k = c.meta(backward ? 2 : 1);
+  const TensorMeta* v = c.meta(backward ? 3 : 2);
   if (!q || !k || !v || q->shape.size() < 2)
     return std::nullopt;
   std::vector<std::optional<TensorMeta>> outs;
-  if (p.find("backward") != std::string_view::npos) {
+  if (backward) {
     for (const auto* m : {q, k, v})
       outs.push_back(fresh(m->shape, m->dtype, m->device));
     if (p.find("efficient") != std::string_view::npos)
@@ -355,13 +402,195 @@ std::optional<InferredVal> attention(const Ctx& c, std::string_view p) {
   }
   std::vector<Dim> out_shape = q->shape;
   out_shape.back() = v->shape.back();
-  outs.push_back(fresh(out_shape, q->dtype, q->device));
+  TensorMeta out = fresh(out_shape, q->dtype, q->device);
+  out.stride = matching_layout(*q, out_shape);
+  outs.push_back(std::move(out));
   std::vector<Dim> lse(q->shape.begin(), q->shape.end() - 1);
+  if (p == "aten._scaled_dot_product_cudnn_attention") {
+    // (out, lse [B, H, S, 1], -, -, max_q, max_k, seed [], offset [], -)
+    lse.push_back(Dim::of(1));
+    outs.push_back(fresh(lse, DType::Float32, q->device));
+    outs.emplace_back();
+    outs.emplace_back();
+    outs.emplace_back();
+    outs.emplace_back();
+    outs.push_back(fresh({}, DType::Int64, q->device));
+    outs.push_back(fresh({}, DType::Int64, q->device));
+    outs.emplace_back();
+    return multi(std::move(outs));
+  }
   outs.push_back(fresh(lse, DType::Float32, q->device));
   size_t total = p.find("efficient") != std::string_view::npos ? 4 : 9;
   while (outs.size() < total)
     outs.emplace_back();
   return multi(std::move(outs));
+}
+
+// flex_attention(q, k, v, score_mod, block_mask, scale, kernel_options,
+// ...) -> (out [B, H, Lq, Dv], logsumexp [B, H, Lq], max [B, H, Lq]);
+// its backward (q, k, v, out, lse, grad_out, grad_lse, ...) -> (dq, dk, dv,
+// grads of score_mod's captured buffers).
+std::optional<InferredVal> flex_attention(const Ctx& c, bool backward) {
+  const TensorMeta* q = c.meta(0);
+  const TensorMeta* k = c.meta(1);
+  const TensorMeta* v = c.meta(2);
+  if (!q || !k || !v || q->shape.size() != 4 || v->shape.empty())
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  if (backward) {
+    for (const auto* m : {q, k, v})
+      outs.push_back(fresh(m->shape, m->dtype, m->device));
+    outs.emplace_back();
+    return multi(std::move(outs));
+  }
+  std::vector<Dim> out_shape = q->shape;
+  out_shape.back() = v->shape.back();
+  TensorMeta out = fresh(out_shape, q->dtype, q->device);
+  out.stride = matching_layout(*q, out_shape);
+  outs.push_back(std::move(out));
+  std::vector<Dim> stat(q->shape.begin(), q->shape.end() - 1);
+  outs.push_back(fresh(stat, DType::Float32, q->device));
+  outs.push_back(fresh(stat, DType::Float32, q->device));
+  return multi(std::move(outs));
+}
+
+// torch's _grouped_mm: 2-D x 3-D -> [M, N]; 3-D x 2-D -> [M, N]; 3-D x 3-D
+// -> [G, M, N]; 2-D x 2-D (a weight gradient) -> [groups of offs, M, N].
+std::optional<InferredVal> grouped_mm(const Ctx& c) {
+  const TensorMeta* a = c.meta(0);
+  const TensorMeta* b = c.meta(1);
+  if (!a || !b)
+    return std::nullopt;
+  std::vector<Dim> shape;
+  const size_t ra = a->shape.size(), rb = b->shape.size();
+  if (ra == 2 && rb == 3) {
+    shape = {a->shape[0], b->shape[2]};
+  } else if (ra == 3 && rb == 2) {
+    shape = {a->shape[1], b->shape[1]};
+  } else if (ra == 3 && rb == 3) {
+    shape = {a->shape[0], a->shape[1], b->shape[2]};
+  } else if (ra == 2 && rb == 2) {
+    const TensorMeta* offs = c.meta(2);
+    if (!offs || offs->shape.size() != 1)
+      return std::nullopt;
+    shape = {offs->shape[0], a->shape[0], b->shape[1]};
+  } else {
+    return std::nullopt;
+  }
+  DType dtype = dtype_value(c.arg(4, "out_dtype")).value_or(a->dtype);
+  return single(fresh(std::move(shape), dtype, a->device));
+}
+
+// aten.index.Tensor(x, [idx or None, ...]): the index tensors broadcast
+// together; their result dims replace the indexed dims in place when the
+// indexed dims are adjacent, else lead. Boolean masks select a
+// data-dependent count: no shape.
+std::optional<InferredVal> index_tensor(const Ctx& c, const TensorMeta& x) {
+  const Value* list = c.arg(1, "indices");
+  if (!list || list->kind != Value::Kind::List || list->items().size() > x.shape.size())
+    return std::nullopt;
+  std::vector<const TensorMeta*> idx;
+  std::vector<size_t> at;
+  for (size_t i = 0; i < list->items().size(); ++i) {
+    const Value& item = list->items()[i];
+    if (item.kind == Value::Kind::Null)
+      continue;
+    const TensorMeta* m = item.is_ref() ? ref_meta(c.g, item) : nullptr;
+    if (!m || m->dtype == DType::Bool || m->dtype == DType::UInt8)
+      return std::nullopt;
+    idx.push_back(m);
+    at.push_back(i);
+  }
+  if (idx.empty())
+    return std::nullopt;
+  auto b = broadcast(idx);
+  if (!b)
+    return std::nullopt;
+  const bool adjacent = at.back() - at.front() + 1 == at.size();
+  std::vector<Dim> shape;
+  if (adjacent)
+    shape.assign(x.shape.begin(), x.shape.begin() + static_cast<long>(at.front()));
+  else
+    shape = *b;
+  for (size_t i = adjacent ? at.front() : 0; i < x.shape.size(); ++i) {
+    if (std::find(at.begin(), at.end(), i) != at.end()) {
+      if (adjacent && i == at.front())
+        shape.insert(shape.end(), b->begin(), b->end());
+      continue;
+    }
+    shape.push_back(x.shape[i]);
+  }
+  return single(fresh(std::move(shape), x.dtype, x.device));
+}
+
+// triton_kernel_wrapper_functional(..., kwargs={name: value},
+// tensors_to_clone=[names]) returns a dict of the cloned tensors; as a
+// list here, in tensors_to_clone's order (getitem by name looks it up).
+const Value* pair_value(const Value& pairs, std::string_view key) {
+  if (pairs.kind != Value::Kind::List)
+    return nullptr;
+  for (const auto& p : pairs.items())
+    if (p.kind == Value::Kind::List && p.items().size() == 2 &&
+        p.items()[0].kind == Value::Kind::String && p.items()[0].str() == key)
+      return &p.items()[1];
+  return nullptr;
+}
+
+std::optional<InferredVal> triton_wrapper(const Ctx& c) {
+  const Value* kwargs = c.n.kwarg("kwargs");
+  const Value* cloned = c.n.kwarg("tensors_to_clone");
+  if (!kwargs || !cloned || cloned->kind != Value::Kind::List)
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto& name : cloned->items()) {
+    const Value* v = name.kind == Value::Kind::String ? pair_value(*kwargs, name.str()) : nullptr;
+    const TensorMeta* m = v && v->is_ref() ? ref_meta(c.g, *v) : nullptr;
+    if (!m)
+      return std::nullopt;
+    outs.push_back(fresh(m->shape, m->dtype, m->device));
+  }
+  return multi(std::move(outs));
+}
+
+// Which output a getitem selects: an integer, or a name of a triton
+// wrapper's tensors_to_clone.
+std::optional<size_t> selected_output(const Node& from, const Value& idx) {
+  if (idx.kind == Value::Kind::Int)
+    return idx.i < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(idx.i));
+  if (idx.kind != Value::Kind::String)
+    return std::nullopt;
+  const Value* cloned = from.kwarg("tensors_to_clone");
+  if (!cloned || cloned->kind != Value::Kind::List)
+    return std::nullopt;
+  for (size_t k = 0; k < cloned->items().size(); ++k)
+    if (cloned->items()[k].kind == Value::Kind::String && cloned->items()[k].str() == idx.str())
+      return k;
+  return std::nullopt;
+}
+
+// Every tensor input has metadata: else the op's output is unknown, never
+// borrowed from another input. Scalars, None and (for higher-order ops)
+// submodules are not tensors.
+bool inputs_known(const Ctx& c) {
+  const bool higher_order = c.n.target.str().rfind("higher_order.", 0) == 0;
+  bool known = true;
+  auto check = [&](const Value& v) {
+    for_each_ref(v, [&](const Value& r) {
+      const size_t id = static_cast<size_t>(r.i);
+      if (id < c.scalars.size() && c.scalars[id].scalar)
+        return;
+      const Node& src = c.g.nodes[id];
+      if (higher_order && src.op == NodeOp::GetAttr)
+        return;
+      if (!ref_meta(c.g, r))
+        known = false;
+    });
+  };
+  for (const auto& a : c.n.args)
+    check(a);
+  for (const auto& kv : c.n.attrs().kwargs)
+    check(kv.second);
+  return known;
 }
 
 std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& sig) {
@@ -416,25 +645,126 @@ std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& s
 bool is_scalar_fx_target(std::string_view t) {
   return is_metadata_target(t) || t.substr(0, 9) == "operator." ||
          t.substr(0, 10) == "_operator." || t.substr(0, 8) == "sym_size" ||
-         t.substr(0, 10) == "aten._local_scalar_dense" || t.substr(0, 9) == "math." ||
-         t.substr(0, 13) == "torch.sym_" || t == "aten.item.default";
+         t.substr(0, 24) == "aten._local_scalar_dense" || t.substr(0, 5) == "math." ||
+         t.substr(0, 10) == "torch.sym_" || t.substr(0, 4) == "sym_" || t == "aten.item.default" ||
+         t.substr(0, 19) == "aten._assert_scalar" || t.substr(0, 18) == "aten._assert_async" ||
+         t.substr(0, 23) == "aten.sym_constrain_range" ||
+         t.substr(0, 30) == "aten._functional_sym_constrain";
+}
+
+FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hints,
+                         const FxScalars& scalars) {
+  FxScalar out;
+  if (!is_scalar_fx_target(n.target) || is_getitem_target(n.target))
+    return out;
+  // Python operators apply to tensors too (Dynamo graphs): a tensor input
+  // makes a tensor result.
+  if (n.target.str().find("operator.") != std::string::npos) {
+    bool tensor_input = false;
+    for (const auto& a : n.args)
+      for_each_ref(a, [&](const Value& r) {
+        const size_t id = static_cast<size_t>(r.i);
+        tensor_input |= id >= scalars.size() || !scalars[id].scalar;
+      });
+    if (tensor_input)
+      return out;
+  }
+  out.scalar = true;
+  Ctx c{g, n, hints, scalars};
+  const std::string& t = n.target;
+  const std::string_view p = overload_packet(t);
+  auto operand = [&](size_t i) -> std::optional<Dim> {
+    const Value* v = c.arg(i);
+    if (!v || (v->kind != Value::Kind::Int && !v->is_ref()))
+      return std::nullopt;
+    if (v->is_ref()) {
+      const size_t id = static_cast<size_t>(v->i);
+      if (id >= scalars.size() || !scalars[id].scalar || !scalars[id].value)
+        return std::nullopt;
+    }
+    return c.dim(*v);
+  };
+  if (p == "aten.sym_size") {
+    const TensorMeta* x = c.meta(0);
+    auto d = c.integer(1, "dim", std::nullopt);
+    auto a = x && d ? axis(*d, x->shape.size()) : std::nullopt;
+    if (a && !x->shape.empty())
+      out.value = x->shape[static_cast<size_t>(*a)];
+    return out;
+  }
+  if (p == "aten.sym_numel") {
+    if (const TensorMeta* x = c.meta(0)) {
+      Dim acc = Dim::of(1);
+      for (const auto& d : x->shape)
+        acc = *dim_arith("*", acc, d);
+      out.value = acc;
+    }
+    return out;
+  }
+  if (p == "aten._local_scalar_dense" || t == "aten.item.default") {
+    // An unbacked symbol: the node's name, valued only by --hint.
+    Dim d;
+    d.sym_id = intern_symbol(n.name);
+    auto it = hints.find(n.name);
+    d.has_hint = it != hints.end();
+    d.value = d.has_hint ? it->second : 0;
+    out.value = d;
+    return out;
+  }
+  static const std::pair<std::string_view, std::string_view> kArith[] = {
+      {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"floordiv", "//"}, {"mod", "%"}};
+  for (const auto& [name, op] : kArith) {
+    if (t == "operator." + std::string(name) || t == "_operator." + std::string(name)) {
+      auto a = operand(0), b = operand(1);
+      if (a && b)
+        out.value = dim_arith(op, *a, *b);
+      return out;
+    }
+  }
+  if (t == "operator.neg" || t == "_operator.neg") {
+    if (auto a = operand(0))
+      out.value = dim_arith("-", Dim::of(0), *a);
+    return out;
+  }
+  if (t == "torch.sym_sum" || t == "sym_sum") {
+    const Value* list = c.arg(0);
+    if (!list || list->kind != Value::Kind::List)
+      return out;
+    Dim acc = Dim::of(0);
+    for (const auto& item : list->items()) {
+      std::optional<Dim> d;
+      if (item.kind == Value::Kind::Int)
+        d = Dim::of(item.i);
+      else if (item.is_ref() && static_cast<size_t>(item.i) < scalars.size() &&
+               scalars[static_cast<size_t>(item.i)].value)
+        d = scalars[static_cast<size_t>(item.i)].value;
+      if (!d)
+        return out;
+      acc = dim_add(acc, *d);
+    }
+    out.value = acc;
+  }
+  return out;
 }
 
 std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
-                                           const FxSymbolHints& hints) {
-  Ctx c{g, n, hints};
+                                           const FxSymbolHints& hints, const FxScalars& scalars) {
+  Ctx c{g, n, hints, scalars};
   const std::string& t = n.target;
   if (is_getitem_target(t)) {
     const Value* src = c.arg(0);
     const Value* idx = c.arg(1);
-    if (!src || !src->is_ref() || !idx || idx->kind != Value::Kind::Int)
+    if (!src || !src->is_ref() || !idx)
       return std::nullopt;
     const Node& from = g.nodes[static_cast<size_t>(src->i)];
-    if (idx->i < 0 || static_cast<size_t>(idx->i) >= from.val.size() || !from.val[idx->i])
+    auto k = selected_output(from, *idx);
+    if (!k || *k >= from.val.size() || !from.val[*k])
       return std::nullopt;
-    TensorMeta m = *from.val[static_cast<size_t>(idx->i)];
+    TensorMeta m = *from.val[*k];
     return single(std::move(m));
   }
+  if (!inputs_known(c))
+    return std::nullopt;
   if (is_wait_node(n)) {
     const TensorMeta* in = c.meta(0);
     if (!in)
@@ -443,6 +773,10 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
   }
   if (auto sig = collective_signature(t))
     return collective(c, *sig);
+  if (t == "higher_order.flex_attention" || t == "higher_order.flex_attention_backward")
+    return flex_attention(c, t == "higher_order.flex_attention_backward");
+  if (t == "higher_order.triton_kernel_wrapper_functional")
+    return triton_wrapper(c);
   std::string_view p = overload_packet(t);
   const TensorMeta* x = c.meta(0);
   if (p == "prims.convert_element_type" || p == "aten._to_copy" || p == "aten.to") {
@@ -618,10 +952,20 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     auto start = c.integer(2, "start", 0), end = c.integer(3, "end", INT64_MAX),
          step = c.integer(4, "step", 1);
     if (whole.is_symbolic()) {
-      // Only the whole-dim slice keeps a symbolic size.
-      if (start == 0 && end && *end >= INT32_MAX && step == 1)
-        return single(std::move(m));
-      return std::nullopt;
+      // A symbolic size with step 1 and a start and end that need no
+      // clamping against it: `whole - start`, or `whole + end - start` for
+      // a negative end, as symbolic shapes would have it.
+      if (!start || !end || step != 1 || *start < 0 || (*end < 0 && *end < -(INT32_MAX)))
+        return std::nullopt;
+      Dim len;
+      if (*end >= INT32_MAX)
+        len = *dim_arith("-", whole, Dim::of(*start));
+      else if (*end < 0)
+        len = *dim_arith("-", whole, Dim::of(*start - *end));
+      else
+        return std::nullopt; // min(end, whole) - start: unknown without the value
+      m.shape[static_cast<size_t>(*a)] = len;
+      return single(std::move(m));
     }
     if (!start || !end || !step || *step <= 0)
       return std::nullopt;
@@ -662,6 +1006,91 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
   }
   if (p == "aten.native_dropout")
     return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Bool, x->device)});
+  if (p == "aten.view_as_complex") {
+    // [..., 2] real -> [...] complex, a view: strides in complex elements.
+    if (rank == 0 || x->shape.back().is_symbolic() || x->shape.back().value != 2 ||
+        (x->dtype != DType::Float32 && x->dtype != DType::Float64))
+      return std::nullopt;
+    TensorMeta m = *x;
+    m.dtype = x->dtype == DType::Float32 ? DType::Complex64 : DType::Complex128;
+    m.shape.resize(rank - 1);
+    m.stride.resize(rank - 1);
+    for (auto& st : m.stride)
+      st = dim_div(st, 2);
+    return single(std::move(m));
+  }
+  if (p == "aten.view_as_real") {
+    if (x->dtype != DType::Complex64 && x->dtype != DType::Complex128)
+      return std::nullopt;
+    TensorMeta m = *x;
+    m.dtype = x->dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
+    for (auto& st : m.stride)
+      st = dim_mul(st, 2);
+    m.shape.push_back(Dim::of(2));
+    m.stride.push_back(Dim::of(1));
+    return single(std::move(m));
+  }
+  if (p == "aten._conj" || p == "aten.conj" || p == "aten._neg_view" || p == "aten.resolve_conj" ||
+      p == "aten.resolve_neg" || p == "aten.conj_physical")
+    return single(*x);
+  if (p == "aten.embedding_dense_backward") {
+    auto rows = c.integer(2, "num_weights", std::nullopt);
+    if (!rows || rank == 0)
+      return std::nullopt;
+    return single(fresh({Dim::of(*rows), x->shape.back()}, x->dtype, x->device));
+  }
+  if (p == "aten._grouped_mm")
+    return grouped_mm(c);
+  if (p == "aten.constant_pad_nd") {
+    auto pad = c.dims(c.arg(1, "pad"));
+    if (!pad || pad->size() % 2 != 0 || pad->size() / 2 > rank)
+      return std::nullopt;
+    std::vector<Dim> shape = x->shape;
+    for (size_t i = 0; i < pad->size() / 2; ++i) {
+      Dim& d = shape[rank - 1 - i];
+      d = dim_add(dim_add(d, (*pad)[2 * i]), (*pad)[2 * i + 1]);
+    }
+    return single(fresh(std::move(shape), x->dtype, x->device));
+  }
+  if (p == "aten.index")
+    return index_tensor(c, *x);
+  if (p == "aten.gather") {
+    const TensorMeta* idx = c.meta(2);
+    if (!idx)
+      return std::nullopt;
+    return single(fresh(idx->shape, x->dtype, x->device));
+  }
+  if (p == "aten.topk") {
+    auto k = c.dims(c.arg(1, "k"));
+    auto d = c.integer(2, "dim", -1);
+    auto a = d ? axis(*d, rank) : std::nullopt;
+    if (!k || k->size() != 1 || !a || rank == 0)
+      return std::nullopt;
+    std::vector<Dim> shape = x->shape;
+    shape[static_cast<size_t>(*a)] = (*k)[0];
+    return multi({fresh(shape, x->dtype, x->device), fresh(shape, DType::Int64, x->device)});
+  }
+  if (p == "aten.sort")
+    return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Int64, x->device)});
+  if (p == "aten.histc") {
+    auto bins = c.integer(1, "bins", 100);
+    if (!bins || *bins < 0)
+      return std::nullopt;
+    return single(fresh({Dim::of(*bins)}, x->dtype, x->device));
+  }
+  if (p == "aten.cumsum" || p == "aten.cumprod") {
+    // Integer and bool inputs accumulate in int64 unless a dtype is given.
+    DType dtype = dtype_is_floating(x->dtype) ? x->dtype : DType::Int64;
+    if (auto d = dtype_value(c.arg(2, "dtype")))
+      dtype = *d;
+    return single(fresh(x->shape, dtype, x->device));
+  }
+  if (p == "prims.device_put") {
+    const Value* d = c.arg(1, "device");
+    if (!d || d->kind != Value::Kind::String)
+      return std::nullopt;
+    return single(fresh(x->shape, x->dtype, d->str()));
+  }
   return std::nullopt;
 }
 

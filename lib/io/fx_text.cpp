@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <deque>
 #include <limits>
+#include <map>
+#include <optional>
 #include <string_view>
 
 namespace osched {
@@ -89,17 +91,28 @@ struct Token {
   int64_t i = 0;        // Int
   double f = 0;         // Float
   bool int_min = false; // the literal 9223372036854775808 (only valid negated)
+  int col = 0;          // 1-based column where the token starts
 };
 
 class Lexer {
 public:
-  Lexer(std::string_view s, int line) : s_(s), line_(line) {}
+  // `col0` is the column of the text's first byte in its line, 1-based.
+  Lexer(std::string_view s, int line, int col0 = 1) : s_(s), line_(line), col0_(col0) {}
 
   // The next token, or End (again and again) past the text. The parser
   // pulls tokens as it goes, so a long line is never held as tokens.
   Token next() {
+    Token t = scan();
+    t.col = col0_ + static_cast<int>(start_);
+    return t;
+  }
+  int col() const { return col0_ + static_cast<int>(p_); }
+
+private:
+  Token scan() {
     {
       skip_space();
+      start_ = p_;
       if (p_ >= s_.size())
         return Token{};
       char c = s_[p_];
@@ -115,15 +128,17 @@ public:
       } else if (c == '"' || c == '\'') {
         return string_literal(c);
       } else {
-        static constexpr std::string_view kTwo[] = {"//", "**", "->", "==", "!=", "<=", ">="};
+        static constexpr std::string_view kTwo[] = {
+            "//", "**", "->", "==", "!=", "<=", ">=", "<<", ">>"};
         Token t;
         t.kind = Token::Kind::Punct;
         for (auto two : kTwo)
           if (s_.substr(p_, 2) == two)
             t.text = std::string(two);
         if (t.text.empty()) {
-          if (std::string_view("()[]{},:;=.+-*/%<>@").find(c) == std::string_view::npos)
-            throw FxSyntaxError(line_, "unexpected character '" + std::string(1, c) + "'");
+          if (std::string_view("()[]{},:;=.+-*/%<>@&|^~").find(c) == std::string_view::npos)
+            throw FxSyntaxError(line_, "unexpected character '" + std::string(1, c) + "'",
+                                col0_ + static_cast<int>(p_));
           t.text = std::string(1, c);
         }
         p_ += t.text.size();
@@ -132,7 +147,6 @@ public:
     }
   }
 
-private:
   static Token name(std::string text) {
     Token t;
     t.kind = Token::Kind::Name;
@@ -195,7 +209,7 @@ private:
     t.kind = Token::Kind::String;
     while (true) {
       if (p_ >= s_.size())
-        throw FxSyntaxError(line_, "unterminated string");
+        throw FxSyntaxError(line_, "unterminated string", col0_ + static_cast<int>(start_));
       char c = s_[p_++];
       if (c == quote)
         break;
@@ -225,7 +239,8 @@ private:
       t.text += c;
     }
     if (invalid_utf8_offset(t.text) != std::string::npos)
-      throw FxSyntaxError(line_, "string literal is not valid UTF-8");
+      throw FxSyntaxError(line_, "string literal is not valid UTF-8",
+                          col0_ + static_cast<int>(start_));
     return t;
   }
   uint32_t hex_escape(size_t digits) {
@@ -263,7 +278,9 @@ private:
 
   std::string_view s_;
   int line_;
+  int col0_;
   size_t p_ = 0;
+  size_t start_ = 0;
 };
 
 class Parser {
@@ -291,7 +308,11 @@ public:
       fail("expected '" + std::string(p) + "'" + found());
     next();
   }
-  [[noreturn]] void fail(const std::string& m) const { throw FxSyntaxError(line_, m); }
+  // Errors point at the next unread token (the end of the text at its end).
+  [[noreturn]] void fail(const std::string& m) const {
+    const Token& t = peek();
+    throw FxSyntaxError(line_, m, t.kind == Token::Kind::End ? lexer_.col() : t.col);
+  }
   std::string found() const {
     const Token& t = peek();
     switch (t.kind) {
@@ -309,19 +330,58 @@ public:
 
   // `depth` bounds the syntax tree's height, not only bracket nesting: each
   // link of a chain (`a + b + ...`, `x[0][0]...`, `f()()`) wraps the tree
-  // once more, and every later walk over it recurses.
+  // once more, and every later walk over it recurses. Precedence is
+  // Python's: comparison < | < ^ < & < shifts < + - < * / // % @ < unary <
+  // ** < postfix.
   FxExpr expression(int depth = 0) {
     check_depth(depth);
-    FxExpr lhs = term(depth);
-    while (at_punct("+") || at_punct("-")) {
+    FxExpr lhs = binary(kComparison, depth);
+    if (at_comparison()) {
       check_depth(++depth);
       std::string op = next().text;
-      lhs = binop(op, std::move(lhs), term(depth));
+      lhs = binop(op, std::move(lhs), binary(kComparison, depth));
+      if (at_comparison())
+        fail("chained comparison");
     }
     return lhs;
   }
 
 private:
+  // Binary operator levels below comparison, loosest first.
+  static constexpr int kComparison = 0;
+  static constexpr int kLevels = 6;
+  static bool level_has(int level, std::string_view op) {
+    static constexpr std::string_view kOps[kLevels][5] = {{},    {"|"},        {"^"},
+                                                          {"&"}, {"<<", ">>"}, {"+", "-"}};
+    if (level == kLevels)
+      return op == "*" || op == "/" || op == "//" || op == "%" || op == "@";
+    for (auto o : kOps[level])
+      if (!o.empty() && o == op)
+        return true;
+    return false;
+  }
+  bool at_comparison() const {
+    static constexpr std::string_view kCmp[] = {"==", "!=", "<", ">", "<=", ">="};
+    if (peek().kind != Token::Kind::Punct)
+      return false;
+    for (auto c : kCmp)
+      if (peek().text == c)
+        return true;
+    return false;
+  }
+  // Operands of `level`'s operators are expressions of the next level.
+  FxExpr binary(int level, int& depth) {
+    if (level > kLevels)
+      return unary(depth);
+    FxExpr lhs = binary(level + 1, depth);
+    while (level > kComparison && peek().kind == Token::Kind::Punct &&
+           level_has(level, peek().text)) {
+      check_depth(++depth);
+      std::string op = next().text;
+      lhs = binop(op, std::move(lhs), binary(level + 1, depth));
+    }
+    return lhs;
+  }
   static FxExpr binop(std::string op, FxExpr a, FxExpr b) {
     FxExpr e;
     e.kind = FxExpr::Kind::BinOp;
@@ -334,20 +394,11 @@ private:
     if (depth > kMaxExprDepth)
       fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels");
   }
-  FxExpr term(int depth) {
-    FxExpr lhs = unary(depth);
-    while (at_punct("*") || at_punct("//") || at_punct("/") || at_punct("%")) {
-      check_depth(++depth);
-      std::string op = next().text;
-      lhs = binop(op, std::move(lhs), unary(depth));
-    }
-    return lhs;
-  }
   FxExpr unary(int depth) {
     check_depth(depth);
     if (at_punct("-")) {
       next();
-      if (peek().kind == Token::Kind::Int) {
+      if (peek().kind == Token::Kind::Int && !at_punct("**", 1)) {
         Token t = next();
         FxExpr e;
         e.kind = FxExpr::Kind::Int;
@@ -364,13 +415,26 @@ private:
       e.items.push_back(std::move(inner));
       return e;
     }
+    if (at_punct("~")) {
+      next();
+      FxExpr e;
+      e.kind = FxExpr::Kind::Invert;
+      e.items.push_back(unary(depth + 1));
+      return e;
+    }
     if (at_punct("+")) {
       next();
       return unary(depth + 1);
     }
     if (peek().kind == Token::Kind::Int && peek().int_min)
       fail("integer literal out of range");
-    return postfix(atom(depth), depth);
+    FxExpr base = postfix(atom(depth), depth);
+    if (at_punct("**")) {
+      check_depth(++depth);
+      next();
+      return binop("**", std::move(base), unary(depth));
+    }
+    return base;
   }
   FxExpr postfix(FxExpr e, int depth) {
     while (true) {
@@ -382,12 +446,12 @@ private:
         e.kind = FxExpr::Kind::Attr;
         e.text += "." + next().text;
       } else if (at_punct("(")) {
+        if (fx_dotted_path(e).empty())
+          fail("only named functions can be called");
         next();
         FxExpr call;
         call.kind = FxExpr::Kind::Call;
         call.text = fx_dotted_path(e);
-        if (call.text.empty())
-          fail("only named functions can be called");
         arguments(call, depth);
         e = std::move(call);
       } else if (at_punct("[")) {
@@ -421,6 +485,11 @@ private:
     expect(")");
   }
   FxExpr atom(int depth) {
+    if (at_end())
+      fail("expression expected at end of line");
+    if (peek().kind == Token::Kind::Punct && peek().text != "(" && peek().text != "[" &&
+        peek().text != "{")
+      fail("unexpected '" + peek().text + "'");
     Token t = next();
     FxExpr e;
     switch (t.kind) {
@@ -444,7 +513,9 @@ private:
       e.text = std::move(t.text);
       return e;
     case Token::Kind::Punct:
-      if (t.text == "(" || t.text == "[") {
+      if (t.text == "{")
+        return dict(depth);
+      {
         std::string close = t.text == "(" ? ")" : "]";
         e.kind = FxExpr::Kind::List;
         e.tuple = t.text == "(";
@@ -462,11 +533,25 @@ private:
           return std::move(e.items[0]);
         return e;
       }
-      fail("unexpected '" + t.text + "'");
     case Token::Kind::End:
-      fail("expression expected at end of line");
+      break;
     }
     fail("unexpected token");
+  }
+  // `{key: value, ...}` after its `{`.
+  FxExpr dict(int depth) {
+    FxExpr e;
+    e.kind = FxExpr::Kind::Dict;
+    while (!at_punct("}")) {
+      e.items.push_back(expression(depth + 1));
+      expect(":");
+      e.items.push_back(expression(depth + 1));
+      if (!at_punct(","))
+        break;
+      next();
+    }
+    expect("}");
+    return e;
   }
 
   mutable Lexer lexer_;
@@ -562,10 +647,21 @@ bool starts_with(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
 }
 
-// The text before the first `;` outside strings and brackets.
-std::string first_statement(const std::string& s) {
+// The `;`-separated statements of a line (outside strings and brackets),
+// each with its offset in the line.
+std::vector<std::pair<std::string, size_t>> split_statements(const std::string& s) {
+  std::vector<std::pair<std::string, size_t>> out;
   char quote = 0;
   int depth = 0;
+  size_t begin = 0;
+  auto emit = [&](size_t end) {
+    size_t b = begin;
+    while (b < end && std::isspace(static_cast<unsigned char>(s[b])))
+      ++b;
+    std::string part = fx_trim(std::string_view(s).substr(b, end - b));
+    if (!part.empty())
+      out.emplace_back(std::move(part), b);
+  };
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (quote) {
@@ -575,19 +671,25 @@ std::string first_statement(const std::string& s) {
         quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
-    } else if (c == '(' || c == '[') {
+    } else if (c == '(' || c == '[' || c == '{') {
       ++depth;
-    } else if (c == ')' || c == ']') {
+    } else if (c == ')' || c == ']' || c == '}') {
       --depth;
     } else if (c == ';' && depth == 0) {
-      return fx_trim(std::string_view(s).substr(0, i));
+      emit(i);
+      begin = i + 1;
     }
   }
-  return s;
+  emit(s.size());
+  return out;
+}
+
+Parser parser_at(const LogicalLine& l, std::string_view code, size_t offset = 0) {
+  return Parser(Lexer(code, l.line, l.indent + 1 + static_cast<int>(offset)), l.line);
 }
 
 std::vector<FxParam> parse_params(const LogicalLine& l) {
-  Parser p(Lexer(l.text, l.line), l.line);
+  Parser p = parser_at(l, l.text);
   p.next(); // def
   p.next(); // forward
   p.expect("(");
@@ -595,9 +697,9 @@ std::vector<FxParam> parse_params(const LogicalLine& l) {
   while (!p.at_punct(")")) {
     if (p.at_punct("*") || p.at_punct("**"))
       p.next();
-    Token name = p.next();
-    if (name.kind != Token::Kind::Name)
+    if (p.peek().kind != Token::Kind::Name)
       p.fail("parameter name expected");
+    Token name = p.next();
     FxParam param;
     param.name = name.text;
     param.line = l.line;
@@ -622,34 +724,54 @@ std::vector<FxParam> parse_params(const LogicalLine& l) {
   return params;
 }
 
-FxStatement parse_statement(const LogicalLine& l, const std::string& code, bool& skip) {
-  Parser p(Lexer(code, l.line), l.line);
-  FxStatement st;
+enum class StatementForm { Node, Skip, AnnotationOnly, Unpack };
+
+// One statement of a forward's body.
+StatementForm parse_statement(const LogicalLine& l, const std::string& code, size_t offset,
+                              FxStatement& st) {
+  Parser p = parser_at(l, code, offset);
   st.line = l.line;
-  skip = false;
-  Token name = p.next();
-  if (name.kind != Token::Kind::Name)
+  st.col = p.peek().col;
+  if (p.peek().kind != Token::Kind::Name)
     p.fail("statement must assign a name");
-  st.name = name.text;
+  st.name = p.next().text;
+  // `a, b, = f(...)`: unpacking.
+  if (p.at_punct(",")) {
+    st.targets.push_back(st.name);
+    while (p.at_punct(",")) {
+      p.next();
+      if (p.at_punct("="))
+        break;
+      if (p.peek().kind != Token::Kind::Name)
+        p.fail("name expected in an unpacking assignment");
+      st.targets.push_back(p.next().text);
+    }
+    p.expect("=");
+    st.value = p.expression();
+    if (!p.at_end())
+      p.fail("unexpected text after the expression" + p.found());
+    return StatementForm::Unpack;
+  }
   if (p.at_punct(":")) {
     p.next();
     if (p.peek().kind == Token::Kind::String)
       st.annotation = p.next().text;
     else
       p.expression();
+    // `primals_1: "f32[8]"`: a joint graph declaring an input's metadata.
+    if (p.at_end())
+      return StatementForm::AnnotationOnly;
   }
   p.expect("=");
   // `a = b = None`: the names FX releases, not a node.
-  if (p.peek().kind == Token::Kind::Name && p.at_punct("=", 1)) {
-    skip = true;
-    return st;
-  }
+  if (p.peek().kind == Token::Kind::Name && p.at_punct("=", 1))
+    return StatementForm::Skip;
   st.value = p.expression();
   if (!p.at_end())
     p.fail("unexpected text after the expression" + p.found());
   if (st.value.kind == FxExpr::Kind::Name && st.value.text == "None")
-    skip = true;
-  return st;
+    return StatementForm::Skip;
+  return StatementForm::Node;
 }
 
 } // namespace
@@ -696,8 +818,16 @@ std::string fx_expr_text(const FxExpr& e) {
     return e.tuple ? "(" + joined(e.items) + ")" : "[" + joined(e.items) + "]";
   case FxExpr::Kind::BinOp:
     return "(" + fx_expr_text(e.items[0]) + " " + e.text + " " + fx_expr_text(e.items[1]) + ")";
+  case FxExpr::Kind::Dict: {
+    std::string t = "{";
+    for (size_t i = 0; i + 1 < e.items.size(); i += 2)
+      t += (i ? ", " : "") + fx_expr_text(e.items[i]) + ": " + fx_expr_text(e.items[i + 1]);
+    return t + "}";
+  }
   case FxExpr::Kind::Neg:
     return "-" + fx_expr_text(e.items[0]);
+  case FxExpr::Kind::Invert:
+    return "~" + fx_expr_text(e.items[0]);
   }
   return "";
 }
@@ -724,82 +854,175 @@ static const LogicalLine* returned_by(const std::vector<LogicalLine>& lines,
   return nullptr;
 }
 
+// The value a repro function returns, parsed.
+static std::optional<FxExpr> returned_value(const std::vector<LogicalLine>& lines,
+                                            std::string_view name, int& line) {
+  const LogicalLine* l = returned_by(lines, name);
+  if (!l)
+    return std::nullopt;
+  line = l->line;
+  Parser p = parser_at(*l, l->text);
+  p.next(); // return
+  FxExpr e = p.expression();
+  if (!p.at_end())
+    p.fail("unexpected text after the value" + p.found());
+  return e;
+}
+
 // get_colls_estimations_file() returns a string; get_colls_group_mapping()
-// a dict of strings to strings.
-static void read_colls_functions(const std::vector<LogicalLine>& lines, FxProgram& prog) {
-  if (const LogicalLine* l = returned_by(lines, "get_colls_estimations_file")) {
-    const FxExpr e = parse_fx_expression(fx_trim(l->text.substr(7)), l->line);
-    if (e.kind != FxExpr::Kind::String || e.text.empty())
-      throw FxSyntaxError(l->line, "get_colls_estimations_file() must return a file name");
-    prog.colls_table_file = e.text;
+// a dict of strings to strings; get_pg_config() a dict of group name to
+// {'size': N, 'rank': R}.
+static void read_repro_functions(const std::vector<LogicalLine>& lines, FxProgram& prog) {
+  int line = 0;
+  if (auto e = returned_value(lines, "get_colls_estimations_file", line)) {
+    if (e->kind != FxExpr::Kind::String || e->text.empty())
+      throw FxSyntaxError(line, "get_colls_estimations_file() must return a file name");
+    prog.colls_table_file = e->text;
   }
-  if (const LogicalLine* l = returned_by(lines, "get_colls_group_mapping")) {
-    const std::string code = fx_trim(l->text.substr(7));
-    Parser p(Lexer(code, l->line), l->line);
-    p.expect("{");
-    while (!p.at_punct("}")) {
-      const Token key = p.next();
-      p.expect(":");
-      const Token value = p.next();
-      if (key.kind != Token::Kind::String || value.kind != Token::Kind::String)
-        p.fail("get_colls_group_mapping() must return a dict of group names");
-      prog.colls_group_mapping.emplace_back(key.text, value.text);
-      if (!p.at_punct(","))
-        break;
-      p.next();
+  if (auto e = returned_value(lines, "get_colls_group_mapping", line)) {
+    if (e->kind != FxExpr::Kind::Dict)
+      throw FxSyntaxError(line, "get_colls_group_mapping() must return a dict of group names");
+    for (size_t i = 0; i + 1 < e->items.size(); i += 2) {
+      if (e->items[i].kind != FxExpr::Kind::String || e->items[i + 1].kind != FxExpr::Kind::String)
+        throw FxSyntaxError(line, "get_colls_group_mapping() must return a dict of group names");
+      prog.colls_group_mapping.emplace_back(e->items[i].text, e->items[i + 1].text);
     }
-    p.expect("}");
-    if (!p.at_end())
-      p.fail("unexpected text after the mapping" + p.found());
   }
+  if (auto e = returned_value(lines, "get_pg_config", line)) {
+    if (e->kind != FxExpr::Kind::Dict)
+      throw FxSyntaxError(line, "get_pg_config() must return a dict of groups");
+    for (size_t i = 0; i + 1 < e->items.size(); i += 2) {
+      const FxExpr& key = e->items[i];
+      const FxExpr& cfg = e->items[i + 1];
+      std::optional<int64_t> size;
+      if (cfg.kind == FxExpr::Kind::Dict)
+        for (size_t k = 0; k + 1 < cfg.items.size(); k += 2)
+          if (cfg.items[k].kind == FxExpr::Kind::String && cfg.items[k].text == "size" &&
+              cfg.items[k + 1].kind == FxExpr::Kind::Int)
+            size = cfg.items[k + 1].i;
+      if (key.kind != FxExpr::Kind::String || !size)
+        throw FxSyntaxError(line, "get_pg_config(): each group needs a name and an integer 'size'");
+      prog.pg_sizes.emplace_back(key.text, *size);
+    }
+  }
+}
+
+// A forward's place in the file: its `def` line, the statements under it
+// and the class it is a method of.
+struct ForwardSpan {
+  size_t def = 0;
+  size_t statements = 0;
+  std::string owner;
+};
+
+static std::vector<ForwardSpan> find_forwards(const std::vector<LogicalLine>& lines) {
+  std::vector<ForwardSpan> out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!starts_with(lines[i].text, "def forward("))
+      continue;
+    ForwardSpan f;
+    f.def = i;
+    for (size_t j = i + 1; j < lines.size() && lines[j].indent > lines[i].indent; ++j)
+      ++f.statements;
+    for (size_t j = i; j-- > 0;)
+      if (lines[j].indent < lines[i].indent && starts_with(lines[j].text, "class ")) {
+        const std::string& t = lines[j].text;
+        size_t b = 6, e = b;
+        while (e < t.size() && is_ident_char(t[e]))
+          ++e;
+        f.owner = t.substr(b, e - b);
+        break;
+      } else if (lines[j].indent < lines[i].indent) {
+        break;
+      }
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 FxProgram parse_fx_text(const std::string& text, int graph_index) {
   std::vector<LogicalLine> lines = logical_lines(text);
   FxProgram prog;
-  int seen = 0;
-  size_t i = 0;
-  // The requested forward.
-  for (; i < lines.size(); ++i) {
-    if (starts_with(lines[i].text, "def forward(") && seen++ == graph_index)
-      break;
-  }
-  if (i == lines.size()) {
-    if (seen == 0)
-      throw FxSyntaxError(0, "no 'def forward(' found: not an FX graph dump");
+  const std::vector<ForwardSpan> forwards = find_forwards(lines);
+  if (forwards.empty())
+    throw FxSyntaxError(0, "no 'def forward(' found: not an FX graph dump");
+  if (graph_index >= static_cast<int>(forwards.size()))
     throw FxSyntaxError(0, "--graph " + std::to_string(graph_index) + ": the file has only " +
-                               std::to_string(seen) + " forward graph(s)");
+                               std::to_string(forwards.size()) + " forward graph(s)");
+  size_t pick = 0;
+  if (graph_index >= 0) {
+    pick = static_cast<size_t>(graph_index);
+  } else {
+    for (size_t k = 1; k < forwards.size(); ++k)
+      if (forwards[k].statements > forwards[pick].statements)
+        pick = k;
   }
+  prog.graph_index = static_cast<int>(pick);
+  prog.graph_count = static_cast<int>(forwards.size());
+  prog.graph_class = forwards[pick].owner;
+  size_t i = forwards[pick].def;
   const LogicalLine& def = lines[i];
   prog.forward_line = def.line;
   prog.params = parse_params(def);
+  // A joint graph's inputs: annotation-only statements, then
+  // `primals_1, ..., = fx_pytree.tree_flatten_spec([primals, tangents], ...)`.
+  std::map<std::string, std::string> declared;
   for (++i; i < lines.size() && lines[i].indent > def.indent; ++i) {
     const LogicalLine& l = lines[i];
     if (prog.has_return)
       break; // code after return belongs to nothing we read
-    std::string code = first_statement(l.text);
-    if (code.empty())
-      continue;
-    if (starts_with(code, "return ") || code == "return") {
-      prog.has_return = true;
-      prog.return_line = l.line;
-      std::string rest = fx_trim(std::string_view(code).substr(6));
-      if (rest.empty()) {
-        prog.returned.kind = FxExpr::Kind::List;
-        prog.returned.tuple = true;
-      } else {
-        prog.returned = parse_fx_expression(rest, l.line);
+    for (const auto& [code, offset] : split_statements(l.text)) {
+      if (prog.has_return)
+        break;
+      if (starts_with(code, "return ") || code == "return") {
+        prog.has_return = true;
+        prog.return_line = l.line;
+        std::string rest = fx_trim(std::string_view(code).substr(6));
+        if (rest.empty()) {
+          prog.returned.kind = FxExpr::Kind::List;
+          prog.returned.tuple = true;
+        } else {
+          Parser p = parser_at(l, rest, offset + (code.size() - rest.size()));
+          prog.returned = p.expression();
+          if (!p.at_end())
+            p.fail("unexpected text after the expression" + p.found());
+        }
+        continue;
       }
-      continue;
+      FxStatement st;
+      switch (parse_statement(l, code, offset, st)) {
+      case StatementForm::Skip:
+        break;
+      case StatementForm::AnnotationOnly:
+        declared[st.name] = st.annotation;
+        break;
+      case StatementForm::Unpack: {
+        std::string callee = st.value.kind == FxExpr::Kind::Call ? st.value.text : "";
+        if (callee.size() < 17 || callee.compare(callee.size() - 17, 17, "tree_flatten_spec") != 0)
+          throw FxSyntaxError(st.line, "unpacking assignment of something other than the inputs",
+                              st.col);
+        if (!prog.body.empty())
+          throw FxSyntaxError(st.line, "inputs unpacked after the first node", st.col);
+        prog.params.clear();
+        for (const auto& name : st.targets) {
+          FxParam param;
+          param.name = name;
+          param.line = st.line;
+          if (auto it = declared.find(name); it != declared.end())
+            param.annotation = it->second;
+          prog.params.push_back(std::move(param));
+        }
+        break;
+      }
+      case StatementForm::Node:
+        prog.body.push_back(std::move(st));
+        break;
+      }
     }
-    bool skip = false;
-    FxStatement st = parse_statement(l, code, skip);
-    if (!skip)
-      prog.body.push_back(std::move(st));
   }
   if (!prog.has_return)
     throw FxSyntaxError(def.line, "forward has no return statement");
-  read_colls_functions(lines, prog);
+  read_repro_functions(lines, prog);
   // A repro's load_args block, wherever it is.
   for (size_t k = 0; k < lines.size(); ++k) {
     if (!starts_with(lines[k].text, "def load_args("))
@@ -810,8 +1033,10 @@ FxProgram parse_fx_text(const std::string& text, int graph_index) {
       FxLoadArg a;
       a.line = l.line;
       a.comment = l.comment;
-      std::string code = first_statement(l.text);
-      Parser p(Lexer(code, l.line), l.line);
+      auto parts = split_statements(l.text);
+      if (parts.empty())
+        continue;
+      Parser p = parser_at(l, parts[0].first, parts[0].second);
       if (p.peek().kind == Token::Kind::Name && p.at_punct("=", 1)) {
         a.assigned = p.next().text;
         p.next();

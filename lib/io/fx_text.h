@@ -17,15 +17,30 @@
 namespace osched {
 
 struct FxSyntaxError : std::runtime_error {
-  FxSyntaxError(int line_no, const std::string& message)
-      : std::runtime_error(message), line(line_no) {}
+  FxSyntaxError(int line_no, const std::string& message, int col_no = 0)
+      : std::runtime_error(message), line(line_no), col(col_no) {}
   int line;
+  int col; // 1-based column of the offending token, 0 when not known
 };
 
 // An expression of the subset: literals, names, dotted attributes, calls,
-// subscripts, tuples/lists and binary arithmetic.
+// subscripts, tuples/lists, dicts, binary operators (arithmetic, bitwise,
+// comparisons: `text` is the operator as written), unary minus and `~`.
 struct FxExpr {
-  enum class Kind : uint8_t { Int, Float, String, Name, Attr, Call, Subscript, List, BinOp, Neg };
+  enum class Kind : uint8_t {
+    Int,
+    Float,
+    String,
+    Name,
+    Attr,
+    Call,
+    Subscript,
+    List,
+    Dict, // items: key, value, key, value, ...
+    BinOp,
+    Neg,
+    Invert
+  };
   Kind kind = Kind::Name;
   int64_t i = 0;
   double f = 0;
@@ -41,12 +56,16 @@ struct FxParam {
   int line = 0;
 };
 
-// `name[: "annotation"] = expr` (anything after a top-level `;` dropped).
+// `name[: "annotation"] = expr`, one per `;`-separated part of a line.
+// `a, b, = fx_pytree.tree_flatten_spec(...)` (a joint graph unpacking its
+// inputs) has `unpacked` set and names in `targets`.
 struct FxStatement {
   std::string name;
   std::string annotation;
   FxExpr value;
   int line = 0;
+  int col = 0;
+  std::vector<std::string> targets;
 };
 
 // One statement of a repro's `load_args(reader)` block.
@@ -58,6 +77,11 @@ struct FxLoadArg {
 };
 
 struct FxProgram {
+  // Which forward was read, of how many in the file, and the class it
+  // belongs to ("" when at top level).
+  int graph_index = 0;
+  int graph_count = 0;
+  std::string graph_class;
   std::vector<FxParam> params;
   std::vector<FxStatement> body;
   FxExpr returned;
@@ -69,12 +93,17 @@ struct FxProgram {
   // file name and get_colls_group_mapping()'s graph group -> table group.
   std::string colls_table_file;
   std::vector<std::pair<std::string, std::string>> colls_group_mapping;
+  // get_pg_config(): group name -> size.
+  std::vector<std::pair<std::string, int64_t>> pg_sizes;
 };
 
-// Parses the `graph_index`-th `def forward` in `text` (0 = first) and the
-// file's `load_args` block if any. Log prefixes (`[rank0]:`, glog headers,
+// Parses one `def forward` in `text` and the file's `load_args` block and
+// repro functions if any: the `graph_index`-th (0 = first), or when it is
+// negative the one with the most statements (a repro file can hold empty
+// stub classes before the real graph, and print_readable prints submodule
+// graphs beside the main one). Log prefixes (`[rank0]:`, glog headers,
 // `[0/1] [__post_grad_graphs]`) are stripped from every line first.
-FxProgram parse_fx_text(const std::string& text, int graph_index = 0);
+FxProgram parse_fx_text(const std::string& text, int graph_index = -1);
 
 // Parses one expression (a dim of an annotation, for example).
 FxExpr parse_fx_expression(const std::string& text, int line = 0);
