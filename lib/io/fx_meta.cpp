@@ -246,6 +246,10 @@ Dim dim_div(const Dim& a, int64_t k) {
 Dim dim_add(const Dim& a, const Dim& b) {
   if (!a.is_symbolic() && !b.is_symbolic())
     return Dim::of(checked_add(a.value, b.value));
+  if (!a.is_symbolic() && a.value == 0)
+    return b;
+  if (!b.is_symbolic() && b.value == 0)
+    return a;
   std::optional<int64_t> h;
   if (a.is_known() && b.is_known())
     h = checked_add(a.value, b.value);

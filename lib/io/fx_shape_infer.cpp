@@ -209,13 +209,25 @@ std::optional<InferredVal> pointwise(const Ctx& c, std::string_view packet) {
   auto shape = broadcast(ins);
   if (!shape)
     return std::nullopt;
-  DType dtype = ins[0]->dtype;
-  // where(cond, a, b) takes its type from a and b, not from the condition.
-  const size_t first_value = packet == "aten.where" && ins.size() == 3 ? 1 : 0;
-  dtype = ins[first_value]->dtype;
-  for (size_t i = first_value; i < ins.size(); ++i)
-    if (dtype_is_floating(ins[i]->dtype)) {
-      dtype = ins[i]->dtype;
+  // where(cond, a, b) takes its type from a and b, not from the condition
+  // (Python numbers among them: int64 for ints, float32 for floats).
+  std::vector<const TensorMeta*> values = ins;
+  std::optional<DType> scalar_type;
+  if (packet == "aten.where") {
+    values.clear();
+    for (size_t i = 1; i < 3; ++i) {
+      if (const TensorMeta* m = c.meta(i))
+        values.push_back(m);
+      else if (const Value* v = c.arg(i); v && v->kind == Value::Kind::Float)
+        scalar_type = DType::Float32;
+      else if (v && v->kind == Value::Kind::Int && !scalar_type)
+        scalar_type = DType::Int64;
+    }
+  }
+  DType dtype = values.empty() ? scalar_type.value_or(DType::Float32) : values[0]->dtype;
+  for (const auto* m : values)
+    if (dtype_is_floating(m->dtype)) {
+      dtype = m->dtype;
       break;
     }
   if (is_comparison(packet))
@@ -793,6 +805,24 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
   }
   if (is_pointwise_target(t))
     return pointwise(c, p);
+  // Python operators on tensors (Dynamo graphs): elementwise, as the aten
+  // op of the same name (and_ is bitwise_and, ...).
+  if (t.rfind("operator.", 0) == 0 || t.rfind("_operator.", 0) == 0) {
+    std::string name = t.substr(t.find('.') + 1);
+    static const std::pair<std::string_view, std::string_view> kRenamed[] = {
+        {"and_", "bitwise_and"},   {"or_", "bitwise_or"}, {"xor", "bitwise_xor"},
+        {"invert", "bitwise_not"}, {"truediv", "div"},    {"floordiv", "div"}};
+    for (const auto& [from, to] : kRenamed)
+      if (name == from)
+        name = to;
+    static const std::string_view kElementwise[] = {
+        "add", "sub", "mul", "div", "mod",         "pow",        "neg",         "eq",         "ne",
+        "lt",  "le",  "gt",  "ge",  "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"};
+    for (auto e : kElementwise)
+      if (name == e)
+        return pointwise(c, "aten." + name);
+    return std::nullopt;
+  }
   if (p == "aten.view" || p == "aten.reshape" || p == "aten._unsafe_view" ||
       p == "aten._reshape_alias")
     return view_like(c);
