@@ -102,6 +102,12 @@ void print_summary(const std::string& in, const FxImportResult& r, bool chosen) 
   std::cerr << "import-fx: " << escape_line(in == "-" ? "<stdin>" : in) << ": " << r.graph.size()
             << " nodes, " << r.graph.process_groups.size() << " process group(s), world size "
             << r.graph.world_size << "\n";
+  if (!r.trace_graphs.empty()) {
+    std::cerr << "import-fx: TORCH_TRACE log, graph records by compile id:\n";
+    for (size_t i = 0; i < r.trace_graphs.size(); ++i)
+      std::cerr << "import-fx:   " << i << ": " << escape_line(r.trace_graphs[i])
+                << (static_cast<int>(i) == r.graph_index ? "  <- taken" : "") << "\n";
+  }
   if (r.graph_count > 1)
     std::cerr << "import-fx: note: took graph " << r.graph_index << " of " << r.graph_count
               << (r.graph_class.empty() ? "" : " (class " + escape_line(r.graph_class) + ")")

@@ -74,6 +74,8 @@ TEST_CASE("import-fx: every testdata/fx dump imports, schedules and verifies") {
       {"moe_all_to_all.py", "--hint s0=4096"},
       {"fsdp_tp_backward.py", "--world-size 4 --group tp=0,1 --group dp=0,2"},
       {"repro_load_args.py", ""},
+      {"repro_moe_constructs.py", "--hint _local_scalar_dense=6"},
+      {"torch_trace_tp.log", "--group tp=0-3"},
   };
   TempDir tmp;
   for (const auto& c : cases) {

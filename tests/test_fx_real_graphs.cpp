@@ -63,65 +63,12 @@ DType dtype(const Graph& g, const std::string& name, size_t out = 0) {
   return m->dtype;
 }
 
-// A repro: a stub class, then the real one, load_args and get_pg_config().
-std::string repro(const std::string& params, const std::string& body, const std::string& loads,
-                  const std::string& tail = "") {
-  return "class Stub(torch.nn.Module):\n"
-         "    def forward(self, x):\n"
-         "        return (x,)\n\n"
-         "class Repro(torch.nn.Module):\n"
-         "    def __init__(self) -> None:\n"
-         "        super().__init__()\n"
-         "        self.sdpa_score0 = lambda score, b, h, m, n, *args: score\n\n"
-         "    def forward(self, " +
-         params + "):\n" + body + "\ndef load_args(reader):\n" + loads + tail;
-}
-
 } // namespace
 
 TEST_CASE("import-fx: a repro's MoE constructs (dicts, SymInts, flex attention, triton)") {
-  const std::string text = repro(
-      "primals_1, primals_2, primals_3, primals_4",
-      "        sym_size_int = torch.ops.aten.sym_size.int(primals_1, 0)\n"
-      "        select = torch.ops.aten.select.int(primals_2, 0, 0)\n"
-      "        _local_scalar_dense = torch.ops.aten._local_scalar_dense.default(select);  select = "
-      "None\n"
-      "        ge = _local_scalar_dense >= 0\n"
-      "        _assert_scalar = torch.ops.aten._assert_scalar.default(ge, \"u0 >= 0 on node "
-      "'ge'\");  ge = _assert_scalar = None\n"
-      "        inv = ~primals_3\n"
-      "        sym_sum = torch.sym_sum((_local_scalar_dense, sym_size_int, 1))\n"
-      "        add_1 = sym_sum + 7\n"
-      "        floordiv = add_1 // 8;  add_1 = None\n"
-      "        mul_1 = floordiv * 8\n"
-      "        a2a = torch.ops._c10d_functional.all_to_all_single.default(primals_1, "
-      "[_local_scalar_dense, 3], [2, 2], '5')\n"
-      "        wait = torch.ops._c10d_functional.wait_tensor.default(a2a);  a2a = None\n"
-      "        full = torch.ops.aten.full.default([mul_1], -1, dtype = torch.int32, device = "
-      "device(type='cuda', index=0), pin_memory = False)\n"
-      "        tkw = torch.ops.higher_order.triton_kernel_wrapper_functional(kernel_idx = 0, "
-      "constant_args_idx = 0, grid = [(8, 1, 1)], tma_descriptor_metadata = {}, kwargs = "
-      "{'in_ptr': primals_2, 'output_ptr': full}, tensors_to_clone = ['output_ptr'])\n"
-      "        getitem = tkw['output_ptr'];  tkw = None\n"
-      "        sdpa_score0 = self.sdpa_score0\n"
-      "        q = torch.ops.aten.permute.default(primals_4, [0, 2, 1, 3])\n"
-      "        flex_attention = torch.ops.higher_order.flex_attention(q, q, q, sdpa_score0, "
-      "(16, 16, 128, 128, sdpa_score0), 0.125, {'BACKEND': 'AUTO', 'OUTPUT_LOGSUMEXP': True}, (), "
-      "());  sdpa_score0 = None\n"
-      "        getitem_1 = flex_attention[0]\n"
-      "        getitem_2 = flex_attention[1];  flex_attention = None\n"
-      "        return (wait, getitem, getitem_1, getitem_2, inv, sym_sum)\n",
-      "    buf0 = reader.storage(None, 1600, device=device(type='cuda', index=0))\n"
-      "    reader.tensor(buf0, (10, 40), is_leaf=True)  # primals_1\n"
-      "    buf1 = reader.storage(None, 64, device=device(type='cuda', index=0), "
-      "dtype_hint=torch.int64)\n"
-      "    reader.tensor(buf1, (8,), dtype=torch.int64, is_leaf=True)  # primals_2\n"
-      "    buf2 = reader.storage(None, 8, device=device(type='cuda', index=0))\n"
-      "    reader.tensor(buf2, (8,), dtype=torch.bool, is_leaf=True)  # primals_3\n"
-      "    buf3 = reader.storage(None, 1, device=device(type='cuda', index=0))\n"
-      "    reader.tensor(buf3, (2, 16, 4, 64), dtype=torch.bfloat16, is_leaf=True)  # primals_4\n",
-      "\ndef get_pg_config():\n    return {'5': {'size': 2, 'rank': 0}, '9': {'size': 4, 'rank': "
-      "0}}\n");
+  // testdata/fx/repro_moe_constructs.py: primals_1 [10, 40], primals_4
+  // [2, 16, 4, 64] bf16; u0 is _local_scalar_dense (no value).
+  const std::string text = read_text(source_path("testdata/fx/repro_moe_constructs.py"));
   FxImportResult r = import_text(text);
   const Graph& g = r.graph;
   // The stub comes first; the largest forward is taken.
@@ -322,4 +269,37 @@ TEST_CASE("import-fx: errors in the new constructs carry line and column") {
   CHECK(import_error(head + "        y = torch.ops.aten.relu.default(x)\n        return (y,)\n" +
                      "def get_pg_config():\n    return {'0': {'rank': 0}}\n") ==
         "g.py:6: get_pg_config(): each group needs a name and an integer 'size'");
+}
+
+TEST_CASE("import-fx: TORCH_TRACE structured logs") {
+  // testdata/fx/torch_trace_tp.log: two post-grad graph records, [0/0]
+  // (the forward, 11 nodes) and [0/1_1] (the backward, 17 nodes), among
+  // an AOT graph, an artifact and output code.
+  FxImportOptions opts;
+  opts.world_size = 4;
+  FxImportResult r =
+      import_fx_text(read_text(source_path("testdata/fx/torch_trace_tp.log")), "t.log", opts);
+  CHECK(r.trace_graphs == std::vector<std::string>{"[0/0] inductor_post_grad_graph, line 10",
+                                                   "[0/1_1] inductor_post_grad_graph, line 28"});
+  CHECK(r.trace_compile_id == "0/1_1"); // the largest
+  CHECK(r.graph.size() == 17);
+  CHECK(r.graph.name == "t_0_1_1");
+  CHECK(shape(r.graph, "mm_4") == "[1024, 4096]");
+  opts.graph_index = 0;
+  r = import_fx_text(read_text(source_path("testdata/fx/torch_trace_tp.log")), "t.log", opts);
+  CHECK(r.trace_compile_id == "0/0");
+  CHECK(r.graph.size() == 11);
+  opts.graph_index = 2;
+  CHECK_THROWS_WITH(
+      import_fx_text(read_text(source_path("testdata/fx/torch_trace_tp.log")), "t.log", opts),
+      "t.log: --graph 2: the log has only 2 graph(s)");
+  // An error inside a record names the log's line.
+  std::string text = read_text(source_path("testdata/fx/torch_trace_tp.log"));
+  text.replace(text.find("relu.default(mm)"), 16, "relu.default(zz)");
+  opts.graph_index = 0;
+  CHECK_THROWS_WITH(import_fx_text(text, "t.log", opts), "t.log:16: unknown name 'zz'");
+  // A log without graph records.
+  CHECK_THROWS_WITH(
+      import_fx_text("V1204 09:12:01.500000 4242 a.py:1] {\"dynamo_start\": {}}\n", "t.log", {}),
+      "t.log: a TORCH_TRACE log without a post-grad or AOT graph record");
 }

@@ -12,6 +12,7 @@
 #include "io/escape.h"
 #include "io/fx_shape_infer.h"
 #include "io/fx_text.h"
+#include "io/fx_trace_log.h"
 #include "io/graph_error.h"
 #include "io/validate.h"
 
@@ -43,7 +44,11 @@ std::string call_target(const std::string& path) {
 
 class Importer {
 public:
-  Importer(const std::string& file, const FxImportOptions& opts) : file_(file), opts_(opts) {
+  // `line_offset` and `col_offset` place the text inside a larger file (a
+  // TORCH_TRACE record's payload, one tab in) for error messages.
+  Importer(const std::string& file, const FxImportOptions& opts, int line_offset = 0,
+           int col_offset = 0)
+      : file_(file), opts_(opts), line_offset_(line_offset), col_offset_(col_offset) {
     hints_ = opts.hints;
   }
 
@@ -99,9 +104,9 @@ private:
   [[noreturn]] void fail(int line, const std::string& msg, int col = 0) const {
     std::string where = file_;
     if (line > 0)
-      where += ":" + std::to_string(line);
+      where += ":" + std::to_string(line + line_offset_);
     if (line > 0 && col > 0)
-      where += ":" + std::to_string(col);
+      where += ":" + std::to_string(col + col_offset_);
     throw FxImportError(where + ": " + msg);
   }
 
@@ -662,6 +667,8 @@ private:
 
   const std::string& file_;
   const FxImportOptions& opts_;
+  int line_offset_;
+  int col_offset_;
   FxSymbolHints hints_;
   std::map<std::string, TensorMeta> loaded_;
   std::unordered_map<std::string, Value> names_;
@@ -714,7 +721,37 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
 
 FxImportResult import_fx_text(const std::string& text, const std::string& file,
                               const FxImportOptions& opts) {
-  return Importer(file, opts).run(text);
+  if (!looks_like_torch_trace(text))
+    return Importer(file, opts).run(text);
+  // A TORCH_TRACE log: one of its graph records, by default the largest.
+  std::vector<FxTraceGraph> graphs = read_torch_trace_graphs(text);
+  if (graphs.empty())
+    throw FxImportError(file + ": a TORCH_TRACE log without a post-grad or AOT graph record");
+  if (opts.graph_index >= static_cast<int>(graphs.size()))
+    throw FxImportError(file + ": --graph " + std::to_string(opts.graph_index) +
+                        ": the log has only " + std::to_string(graphs.size()) + " graph(s)");
+  size_t pick = 0;
+  if (opts.graph_index >= 0)
+    pick = static_cast<size_t>(opts.graph_index);
+  else
+    for (size_t k = 1; k < graphs.size(); ++k)
+      if (graphs[k].payload.size() > graphs[pick].payload.size())
+        pick = k;
+  FxImportOptions inner = opts;
+  inner.graph_index = -1;
+  const FxTraceGraph& g = graphs[pick];
+  // Payload line k is log line g.line + k, one tab in.
+  FxImportResult r = Importer(file, inner, g.line, 1).run(g.payload);
+  r.graph_index = static_cast<int>(pick);
+  r.graph_count = static_cast<int>(graphs.size());
+  r.trace_compile_id = g.compile_id;
+  for (const auto& t : graphs)
+    r.trace_graphs.push_back("[" + t.compile_id + "] " + t.event + ", line " +
+                             std::to_string(t.line));
+  if (opts.name.empty())
+    r.graph.name = file_stem(file) + "_" + g.compile_id.substr(0, g.compile_id.find('/')) + "_" +
+                   g.compile_id.substr(g.compile_id.find('/') + 1);
+  return r;
 }
 
 } // namespace osched

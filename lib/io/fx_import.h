@@ -27,8 +27,10 @@ struct FxImportError : std::runtime_error {
 };
 
 struct FxImportOptions {
-  int graph_index = -1; // which `def forward` (0 = first; -1 = the largest)
-  std::string name;     // graph name; "" = the file's stem
+  // Which `def forward` (0 = first; -1 = the largest); in a TORCH_TRACE
+  // log, which graph record.
+  int graph_index = -1;
+  std::string name; // graph name; "" = the file's stem
   int64_t rank = 0;
   std::optional<int64_t> world_size;                  // default: the largest group
   std::map<std::string, std::vector<int64_t>> groups; // explicit member ranks by group name
@@ -44,6 +46,10 @@ struct FxImportResult {
   int graph_index = 0;
   int graph_count = 0;
   std::string graph_class;
+  // From a TORCH_TRACE log: every graph record ("[0/0] inductor_post_grad_graph,
+  // 123 lines"), and the compile id of the one read.
+  std::vector<std::string> trace_graphs;
+  std::string trace_compile_id;
   // Sizes from data (`_local_scalar_dense`, `item`) that no --hint values:
   // they stay symbolic and count 0 in costs.
   std::vector<std::string> unhinted_symbols;
@@ -56,7 +62,8 @@ struct FxImportResult {
   std::vector<std::string> assumed_groups;
 };
 
-// `file` names the input in errors. Throws FxImportError.
+// `file` names the input in errors. A TORCH_TRACE log is read through its
+// graph records (io/fx_trace_log.h). Throws FxImportError.
 FxImportResult import_fx_text(const std::string& text, const std::string& file,
                               const FxImportOptions& opts);
 
