@@ -129,6 +129,19 @@ case("fx 70k unary minus", {"g.py": fx_file(["y = torch.ops.aten.add.Tensor(x, "
      ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "deeper than 64")
 case("fx 40 chained adds import", {"g.py": fx_file(["y = torch.ops.aten.add.Tensor(x, " + " + ".join(["1"] * 40) + ")"])},
      ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 0, check=outputs_read_back("g.json"))
+# The operators and dicts production repros need: every link is a level.
+for label, expr in (("70k chained &", " & ".join(["x"] * 70000)),
+                    ("70k chained **", " ** ".join(["2"] * 70000)),
+                    ("70k unary ~", "~" * 70000 + "x"),
+                    ("70k nested dicts", "{'k': " * 70000 + "1" + "}" * 70000),
+                    ("70k chained comparisons", " < ".join(["x"] * 70000))):
+    case(f"fx {label}", {"g.py": fx_file([f"y = {expr}"])},
+         ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, None)
+case("fx 200k ;-separated statements", {"g.py": fx_file(["; ".join(f"y{i} = x" for i in range(200000)) + "; y = torch.ops.aten.relu.default(x)"])},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 0, check=outputs_read_back("g.json"))
+case("fx TORCH_TRACE record of 1 MB garbage JSON",
+     {"t.log": "V1204 09:12:01.500000 4242 a.py:1] {\"inductor_post_grad_graph\": " + "[" * 100000 + "\n\tclass G(torch.nn.Module):\n"},
+     ["import-fx", "{d}/t.log", "-o", "{d}/g.json"], 2, "without a post-grad or AOT graph record")
 fx_ok = fx_file(["y = torch.ops.aten.relu.default(x)"])
 for depth, rc in ((63, 0), (64, 2), (100, 2), (70000, 2)):
     case(f"fx --hardware {depth} deep", {"g.py": fx_ok, "hw.json": '{"k":' + nested_json(depth - 1) + "}"},

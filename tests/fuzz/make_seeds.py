@@ -45,6 +45,10 @@ def main():
         write(f"{out}/fx/subscripts_{n}.py", fx_file(["y = x" + "[0]" * n]))
         write(f"{out}/fx/calls_{n}.py", fx_file(["y = f" + "()" * n]))
         write(f"{out}/fx/neg_{n}.py", fx_file(["y = torch.ops.aten.add.Tensor(x, " + "-" * n + "1)"]))
+        write(f"{out}/fx/bitand_{n}.py", fx_file(["y = " + " & ".join(["x"] * n)]))
+        write(f"{out}/fx/invert_{n}.py", fx_file(["y = " + "~" * n + "x"]))
+        write(f"{out}/fx/dicts_{n}.py", fx_file(["y = torch.ops.aten.relu.default(x, " +
+                                                   "{'k': " * n + "1" + "}" * n + ")"]))
     write(f"{out}/fx/long_list.py",
           fx_file(["y = torch.ops.aten.cat.default([" + ", ".join(["x"] * 20000) + "])"]))
     write(f"{out}/fx/slice_huge_step.py",
