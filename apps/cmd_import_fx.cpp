@@ -113,8 +113,10 @@ void print_summary(const std::string& in, const FxImportResult& r, bool chosen) 
               << (r.graph_class.empty() ? "" : " (class " + escape_line(r.graph_class) + ")")
               << (chosen ? "" : ", the largest; --graph N picks another") << "\n";
   if (!r.unhinted_symbols.empty()) {
-    std::cerr << "import-fx: note: " << r.unhinted_symbols.size()
-              << " size(s) read from data stay symbolic and count 0 in costs (set --hint NAME=N):";
+    std::cerr
+        << "import-fx: note: " << r.unhinted_symbols.size()
+        << " size(s) read from data or given without a value stay symbolic and count 0 in costs "
+           "(set --hint NAME=N):";
     for (size_t i = 0; i < r.unhinted_symbols.size() && i < 5; ++i)
       std::cerr << " '" << escape_quoted(r.unhinted_symbols[i]) << "'";
     std::cerr << (r.unhinted_symbols.size() > 5 ? " ...\n" : "\n");

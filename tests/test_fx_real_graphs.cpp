@@ -303,3 +303,25 @@ TEST_CASE("import-fx: TORCH_TRACE structured logs") {
       import_fx_text("V1204 09:12:01.500000 4242 a.py:1] {\"dynamo_start\": {}}\n", "t.log", {}),
       "t.log: a TORCH_TRACE log without a post-grad or AOT graph record");
 }
+
+TEST_CASE("import-fx: SymInt inputs without a value and views of symbolic sizes") {
+  // reader.symint(None): an unbacked SymInt input. view(x, [s0, -1]) of 16
+  // elements has 16 // s0 columns, as an expression until s0 has a value.
+  const std::string text = "class Repro(torch.nn.Module):\n"
+                           "    def forward(self, s0, x):\n"
+                           "        v = torch.ops.aten.view.default(x, [s0, -1])\n"
+                           "        return (v,)\n"
+                           "def load_args(reader):\n"
+                           "    reader.symint(None)  # s0\n"
+                           "    buf0 = reader.storage(None, 64)\n"
+                           "    reader.tensor(buf0, (16,), is_leaf=True)  # x\n";
+  FxImportResult r = import_text(text);
+  CHECK(r.unknown_shapes == 0);
+  CHECK(r.unhinted_symbols == std::vector<std::string>{"s0"});
+  CHECK(shape(r.graph, "v") == "[s0, 16 // s0]");
+  FxImportOptions opts;
+  opts.hints["s0"] = 4;
+  FxImportResult hinted = import_text(text, opts);
+  CHECK(hinted.unhinted_symbols.empty());
+  CHECK(shape(hinted.graph, "v") == "[4, 4]");
+}

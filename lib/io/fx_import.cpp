@@ -189,9 +189,12 @@ private:
         metas.push_back(std::move(m));
         storage_of.push_back(c.items[0].text);
       } else if (c.text == "reader.symint") {
+        // A SymInt input: `reader.symint(512)` gives its value,
+        // `reader.symint(None)` (unbacked) none.
         order.push_back(a.comment);
         metas.emplace_back();
         storage_of.emplace_back();
+        symint_inputs_.insert(a.comment);
         if (!c.items.empty() && c.items[0].kind == FxExpr::Kind::Int && !a.comment.empty())
           hints_.emplace(a.comment, c.items[0].i);
       }
@@ -368,7 +371,7 @@ private:
       set_val_from_annotation(n, p.annotation, p.line);
     } else {
       auto it = loaded_.find(p.name);
-      symint_.push_back(hints_.count(p.name) > 0);
+      symint_.push_back(hints_.count(p.name) > 0 || symint_inputs_.count(p.name) > 0);
       if (it != loaded_.end()) {
         n.val_kind = ValKind::Single;
         n.val.push_back(it->second);
@@ -384,6 +387,8 @@ private:
       d.has_hint = h != hints_.end();
       d.value = d.has_hint ? h->second : 0;
       scalar.value = d;
+      if (!d.has_hint)
+        result_.unhinted_symbols.push_back(p.name);
     }
     scalars_.push_back(std::move(scalar));
     push(std::move(n), p.line);
@@ -671,6 +676,7 @@ private:
   int col_offset_;
   FxSymbolHints hints_;
   std::map<std::string, TensorMeta> loaded_;
+  std::set<std::string> symint_inputs_; // placeholders load_args reads with reader.symint
   std::unordered_map<std::string, Value> names_;
   std::vector<int> lines_;
   std::vector<bool> symint_;

@@ -50,8 +50,9 @@ struct FxImportResult {
   // 123 lines"), and the compile id of the one read.
   std::vector<std::string> trace_graphs;
   std::string trace_compile_id;
-  // Sizes from data (`_local_scalar_dense`, `item`) that no --hint values:
-  // they stay symbolic and count 0 in costs.
+  // Sizes from data (`_local_scalar_dense`, `item`) and SymInt inputs
+  // without a value (`reader.symint(None)`) that no --hint values: they
+  // stay symbolic and count 0 in costs.
   std::vector<std::string> unhinted_symbols;
   // Tensor-producing nodes whose metadata neither the text nor propagation
   // gave: they are costed as zero.

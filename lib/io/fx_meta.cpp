@@ -282,6 +282,12 @@ std::optional<Dim> dim_arith(std::string_view op, const Dim& a, const Dim& b) {
   };
   if (op != "-" && op != "*" && op != "//" && op != "%")
     return std::nullopt;
+  // Identities keep expressions short: x * 1, 1 * x, x // 1, x - 0.
+  auto is = [](const Dim& d, int64_t v) { return !d.is_symbolic() && d.value == v; };
+  if ((op == "*" && is(b, 1)) || (op == "//" && is(b, 1)) || (op == "-" && is(b, 0)))
+    return a;
+  if (op == "*" && is(a, 1))
+    return b;
   if (!a.is_symbolic() && !b.is_symbolic()) {
     auto r = concrete(a.value, b.value);
     if (!r)

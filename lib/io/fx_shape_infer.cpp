@@ -247,13 +247,28 @@ std::optional<InferredVal> view_like(const Ctx& c) {
     if (!(*shape)[i].is_symbolic() && (*shape)[i].value == -1)
       wild = static_cast<int>(i);
   if (wild >= 0) {
-    auto total = concrete_numel(x->shape);
     std::vector<Dim> others = *shape;
     others.erase(others.begin() + wild);
+    auto total = concrete_numel(x->shape);
     auto part = concrete_numel(others);
-    if (!total || !part || *part == 0)
-      return std::nullopt;
-    (*shape)[static_cast<size_t>(wild)] = Dim::of(*total / *part);
+    if (total && part) {
+      if (*part == 0)
+        return std::nullopt;
+      (*shape)[static_cast<size_t>(wild)] = Dim::of(*total / *part);
+    } else {
+      // Symbolic sizes: numel // (product of the others), as an expression.
+      Dim num = Dim::of(1), den = Dim::of(1);
+      for (const auto& d : x->shape)
+        num = *dim_arith("*", num, d);
+      for (const auto& d : others)
+        den = *dim_arith("*", den, d);
+      if (!den.is_symbolic() && den.value == 0)
+        return std::nullopt;
+      auto q = dim_arith("//", num, den);
+      if (!q)
+        return std::nullopt;
+      (*shape)[static_cast<size_t>(wild)] = *q;
+    }
   }
   return single(fresh(std::move(*shape), x->dtype, x->device));
 }
