@@ -5,6 +5,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/cost/nccl_model.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/cost/estimator.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/cost/collective_table.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/cost/fusion.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/storage_map.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/memory_tracker.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/write_order.cpp

@@ -108,7 +108,7 @@ TEST_CASE("bucketing the llama example keeps every member's overlap inside its b
           "deterministically") {
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
-  std::string args = " --collective-bucketing --insert-overlap-deps -q";
+  std::string args = " --collective-bucketing --insert-overlap-deps -q --cost-model compute-only";
   REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("a.json") + " --report " +
                   tmp.file("a.r.json") + args)
               .exit_code == 0);
@@ -172,7 +172,7 @@ TEST_CASE(
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
   REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " +
-                  tmp.file("r.json") + " --insert-overlap-deps -q")
+                  tmp.file("r.json") + " --insert-overlap-deps -q --cost-model compute-only")
               .exit_code == 0);
   CHECK(run_cli("verify " + in + " " + tmp.file("o.json")).exit_code == 0);
   json rep = json::parse(read_text(tmp.file("r.json")));
@@ -202,7 +202,8 @@ TEST_CASE("bucketing gives buckets up rather than exceed the memory budget") {
   std::string in = source_path("testdata/example_llama_fsdp.json");
   REQUIRE(
       run_cli("schedule " + in + " -o " + tmp.file("o.json") + " --report " + tmp.file("r.json") +
-              " --collective-bucketing --max-memory-increase-gb 0 --max-memory-increase-ratio 0 -q")
+              " --collective-bucketing --max-memory-increase-gb 0 --max-memory-increase-ratio 0 -q "
+              "--cost-model compute-only")
           .exit_code == 0);
   CHECK(run_cli("verify " + in + " " + tmp.file("o.json")).exit_code == 0);
   json rep = json::parse(read_text(tmp.file("r.json")));

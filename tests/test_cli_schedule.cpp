@@ -83,7 +83,7 @@ TEST_CASE("preserve-group-order keeps each group's issue order, which the defaul
   TempDir tmp;
   std::string in = source_path("testdata/example_llama_fsdp.json");
   REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("d.json") + " --report " +
-                  tmp.file("d.r.json") + " -q")
+                  tmp.file("d.r.json") + " -q --cost-model compute-only")
               .exit_code == 0);
   CHECK(run_cli("verify " + in + " " + tmp.file("d.json")).exit_code == 0);
   CliResult v = run_cli("verify --group-order " + in + " " + tmp.file("d.json"));
@@ -92,7 +92,8 @@ TEST_CASE("preserve-group-order keeps each group's issue order, which the defaul
 
   std::ofstream(tmp.file("cfg.json")) << R"({"preserve_group_order": true})";
   REQUIRE(run_cli("schedule " + in + " -o " + tmp.file("p.json") + " --report " +
-                  tmp.file("p.r.json") + " --config " + tmp.file("cfg.json") + " -q")
+                  tmp.file("p.r.json") + " --config " + tmp.file("cfg.json") +
+                  " -q --cost-model compute-only")
               .exit_code == 0);
   CHECK(run_cli("verify --group-order " + in + " " + tmp.file("p.json")).exit_code == 0);
   auto d = nlohmann::json::parse(read_text(tmp.file("d.r.json")));

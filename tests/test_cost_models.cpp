@@ -4,8 +4,10 @@
 
 #include "cost/estimator.h"
 #include "cost/flops.h"
+#include "cost/fusion.h"
 #include "cost/nccl_model.h"
 #include "io/graph_file.h"
+#include "io/json_io.h"
 #include "memory/memory_tracker.h"
 #include "scheduler/dependency_graph.h"
 #include "test_support.h"
@@ -36,11 +38,79 @@ TEST_CASE("roofline: matmul FLOPs and time from shapes") {
   CHECK(count_flops(g, mm1) == 2.0 * 64 * 256 * 256);
   AnalyticalEstimator est(default_hardware("H100-SXM"));
   double ms = *est.compute_ms(g, mm1);
-  CHECK(ms > 0);
-  // Small matmul: memory bound, so bytes / HBM bandwidth.
+  // Small matmul: memory bound, so bytes / HBM bandwidth, plus 1 us launch.
   double bytes = (64 * 256 + 256 * 256 + 64 * 256) * 4.0;
-  CHECK(ms == Approx(bytes / 3350e9 * 1e3));
-  CHECK_FALSE(est.compute_ms(g, *g.find("relu1")).has_value());
+  CHECK(ms == Approx(bytes / 3350e9 * 1e3 + 1e-3));
+  // Every other kernel: its bytes read and written, plus the launch.
+  CHECK(*est.compute_ms(g, *g.find("relu1")) == Approx(2 * 64 * 256 * 4.0 / 3350e9 * 1e3 + 1e-3));
+  // The PyTorch pass this tool ports: matmuls at peak, no launch, others nothing.
+  AnalyticalEstimator legacy(default_hardware("H100-SXM"), CostModel::ComputeOnly);
+  CHECK(*legacy.compute_ms(g, mm1) == Approx(bytes / 3350e9 * 1e3));
+  CHECK_FALSE(legacy.compute_ms(g, *g.find("relu1")).has_value());
+}
+
+TEST_CASE("kernel costs: compute-bound at matmul_efficiency, views and selections free") {
+  // mm [8192, 8192] x [8192, 8192] bf16: 2 * 8192^3 FLOPs at 75% of 989
+  // TFLOPS is 1.482 ms; its 384 MiB at 3350 GB/s only 0.120 ms.
+  Graph g = graph_from_json_text(R"({"format":"overlap-sched.graph","version":1,"name":"k",
+    "world_size":1,"process_groups":{},"nodes":[
+    {"name":"a","op":"placeholder","target":"a","args":[],"kwargs":{},
+     "val":{"shape":[8192,8192],"stride":[8192,1],"dtype":"bfloat16","device":"cuda:0"}},
+    {"name":"b","op":"placeholder","target":"b","args":[],"kwargs":{},
+     "val":{"shape":[1,8192],"stride":[0,1],"dtype":"bfloat16","device":"cuda:0"}},
+    {"name":"mm","op":"call_function","target":"aten.mm.default","args":[{"node":"a"},{"node":"a"}],
+     "kwargs":{},"val":{"shape":[8192,8192],"stride":[8192,1],"dtype":"bfloat16","device":"cuda:0"}},
+    {"name":"t","op":"call_function","target":"aten.t.default","args":[{"node":"mm"}],"kwargs":{},
+     "val":{"shape":[8192,8192],"stride":[1,8192],"dtype":"bfloat16","device":"cuda:0"}},
+    {"name":"e","op":"call_function","target":"aten.expand.default","args":[{"node":"b"},[8192,8192]],
+     "kwargs":{},"val":{"shape":[8192,8192],"stride":[0,1],"dtype":"bfloat16","device":"cuda:0"}},
+    {"name":"add","op":"call_function","target":"aten.add.Tensor","args":[{"node":"t"},{"node":"e"}],
+     "kwargs":{},"val":{"shape":[8192,8192],"stride":[8192,1],"dtype":"bfloat16","device":"cuda:0"}},
+    {"name":"output","op":"output","target":"output","args":[[{"node":"add"}]],"kwargs":{}}]})");
+  AnalyticalEstimator est(default_hardware("H100-SXM"));
+  const double flops = 2.0 * 8192.0 * 8192.0 * 8192.0;
+  CHECK(*est.compute_ms(g, *g.find("mm")) == Approx(flops / (989e12 * 0.75) * 1e3 + 1e-3));
+  CHECK_FALSE(est.compute_ms(g, *g.find("t")).has_value());
+  // add reads t (8192^2 * 2 bytes) and e, whose broadcast dim is read once
+  // (8192 * 2 bytes), and writes 8192^2 * 2 bytes.
+  const double add_bytes = 8192.0 * 8192 * 2 + 8192 * 2 + 8192.0 * 8192 * 2;
+  CHECK(*est.compute_ms(g, *g.find("add")) == Approx(add_bytes / 3350e9 * 1e3 + 1e-3));
+  // Hardware fields move both constants.
+  HardwareSpec hw = default_hardware("H100-SXM");
+  apply_hardware_overrides(hw, {{"matmul_efficiency", 0.5}, {"kernel_launch_us", 4}});
+  AnalyticalEstimator tuned(hw);
+  CHECK(*tuned.compute_ms(g, *g.find("mm")) == Approx(flops / (989e12 * 0.5) * 1e3 + 4e-3));
+  CHECK_THROWS_WITH(apply_hardware_overrides(hw, {{"matmul_efficiency", 1.5}}),
+                    "hardware.matmul_efficiency: must be at most 1");
+}
+
+TEST_CASE("kernel costs: --fusion costs a pointwise chain as one kernel") {
+  // x -> neg -> exp -> add(., y) -> out: three kernels of [1024, 1024] f32
+  // (4 MiB each). Alone: neg 8 MiB, exp 8 MiB, add 12 MiB and three
+  // launches. Fused: x and y enter, add's result leaves: 12 MiB, one launch,
+  // on the region's first kernel by name ("add").
+  Graph g = graph_from_json_text(R"({"format":"overlap-sched.graph","version":1,"name":"f",
+    "world_size":1,"process_groups":{},"nodes":[
+    {"name":"x","op":"placeholder","target":"x","args":[],"kwargs":{},
+     "val":{"shape":[1024,1024],"stride":[1024,1],"dtype":"float32","device":"cuda:0"}},
+    {"name":"y","op":"placeholder","target":"y","args":[],"kwargs":{},
+     "val":{"shape":[1024,1024],"stride":[1024,1],"dtype":"float32","device":"cuda:0"}},
+    {"name":"neg","op":"call_function","target":"aten.neg.default","args":[{"node":"x"}],"kwargs":{},
+     "val":{"shape":[1024,1024],"stride":[1024,1],"dtype":"float32","device":"cuda:0"}},
+    {"name":"exp","op":"call_function","target":"aten.exp.default","args":[{"node":"neg"}],"kwargs":{},
+     "val":{"shape":[1024,1024],"stride":[1024,1],"dtype":"float32","device":"cuda:0"}},
+    {"name":"add","op":"call_function","target":"aten.add.Tensor","args":[{"node":"exp"},{"node":"y"}],
+     "kwargs":{},"val":{"shape":[1024,1024],"stride":[1024,1],"dtype":"float32","device":"cuda:0"}},
+    {"name":"output","op":"output","target":"output","args":[[{"node":"add"}]],"kwargs":{}}]})");
+  AnalyticalEstimator est(default_hardware("H100-SXM"));
+  RuntimeTable t = estimate_runtimes(g, nullptr, nullptr, est);
+  const double mib4 = 4.0 * 1024 * 1024;
+  CHECK(t.ms[*g.find("neg")] == Approx(2 * mib4 / 3350e9 * 1e3 + 1e-3));
+  CHECK(t.ms[*g.find("add")] == Approx(3 * mib4 / 3350e9 * 1e3 + 1e-3));
+  CHECK(fuse_pointwise_costs(g, default_hardware("H100-SXM"), t) == 1);
+  CHECK(t.ms[*g.find("add")] == Approx(3 * mib4 / 3350e9 * 1e3 + 1e-3));
+  CHECK(t.ms[*g.find("neg")] == 0);
+  CHECK(t.ms[*g.find("exp")] == 0);
 }
 
 TEST_CASE("custom estimates: node name beats op+shape beats op") {

@@ -143,11 +143,11 @@ TEST_CASE("diff: graphs are scheduled with the given options") {
   CHECK(r.out.find("collective changes: 0") != std::string::npos);
   // A report against a graph scheduled with other options.
   TempDir tmp;
-  REQUIRE(
-      run_cli("schedule " + g + " -o " + tmp.file("o.json") + " -q --report " + tmp.file("r.json"))
-          .exit_code == 0);
+  REQUIRE(run_cli("schedule " + g + " -o " + tmp.file("o.json") + " -q --cost-model compute-only " +
+                  "--report " + tmp.file("r.json"))
+              .exit_code == 0);
   r = run_cli("diff " + tmp.file("r.json") + " " + g +
-              " --max-in-flight-gb 0.5 --fail-on 'exposed_count>+0'");
+              " --cost-model compute-only --max-in-flight-gb 0.5 --fail-on 'exposed_count>+0'");
   CHECK(r.exit_code == 1);
 }
 

@@ -350,7 +350,11 @@ TEST_CASE("simulation plan: permuted to the schedule, it simulates as the reorde
   // Two gathers merged, issued by the first.
   const std::vector<OverlapInterval> iv = overlap_intervals(r, r.order);
   REQUIRE(iv.size() > 3);
-  const std::vector<MergedCollective> merged{{{iv[1].start, iv[2].start}, 0.5, iv[1].start}};
+  MergedCollective two;
+  two.starts = {iv[1].start, iv[2].start};
+  two.ms = 0.5;
+  two.issued_by = iv[1].start;
+  const std::vector<MergedCollective> merged{two};
   const std::vector<NodeId> in_order = identity(g.nodes.size());
   for (const auto* m : {&merged, static_cast<const std::vector<MergedCollective>*>(nullptr)}) {
     const std::vector<MergedCollective> none;

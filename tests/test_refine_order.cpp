@@ -135,7 +135,7 @@ TEST_CASE("refine: the llama example's reduce-scatter tail, within 3% of the low
   TempDir tmp;
   const std::string g = source_path("testdata/example_llama_fsdp.json");
   for (const char* policy : {"upstream", "improved"})
-    REQUIRE(run_cli("schedule " + g + " -q --policy " + policy + " -o " +
+    REQUIRE(run_cli("schedule " + g + " -q --cost-model compute-only --policy " + policy + " -o " +
                     tmp.file(std::string(policy) + ".json") + " --report " +
                     tmp.file(std::string(policy) + ".r.json"))
                 .exit_code == 0);

@@ -87,7 +87,7 @@ TEST_CASE("timeline: --html writes a self-contained page, the same on every run"
   const std::string g = source_path("testdata/example_llama_fsdp.json");
   for (const char* name : {"a.html", "b.html"}) {
     CliResult r = run_cli("schedule " + g + " -o " + tmp.file("s.json") + " --html " +
-                          tmp.file(name) + " -q --collective-bucketing");
+                          tmp.file(name) + " -q --collective-bucketing --cost-model compute-only");
     REQUIRE(r.exit_code == 0);
   }
   const std::string page = read_text(tmp.file("a.html"));

@@ -127,29 +127,8 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     return name;
   };
 
-  // Data users per node, counted once: a conversion fuses only when the
-  // all-gather is its sole user.
-  std::vector<int32_t> uses;
-  auto fusable_convert = [&](const Value& in) -> NodeId {
-    if (!in.is_ref() || in.ref_output >= 0)
-      return -1;
-    const Node& c = g.nodes[in.i];
-    if (c.target != "prims.convert_element_type.default" || c.args.empty() || !c.args[0].is_ref() ||
-        !c.attrs().control_deps.empty())
-      return -1;
-    if (uses.empty()) {
-      uses.assign(n_old, 0);
-      std::vector<NodeId> inputs;
-      for (const Node& n : g.nodes) {
-        data_inputs_into(n, inputs);
-        for (NodeId d : inputs)
-          ++uses[d];
-        for (NodeId d : n.attrs().control_deps)
-          ++uses[d];
-      }
-    }
-    return uses[in.i] == 1 ? static_cast<NodeId>(in.i) : -1;
-  };
+  ConvertFusion converts(g);
+  auto fusable_convert = [&](const Value& in) { return converts.fusable(in); };
 
   struct Made {
     size_t start, wait;
@@ -457,26 +436,69 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
 
 } // namespace
 
-Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
-                              const Bucket& bucket) {
+NodeId ConvertFusion::fusable(const Value& in) {
+  if (!in.is_ref() || in.ref_output >= 0)
+    return -1;
+  const Node& c = g_.nodes[in.i];
+  if (c.target != "prims.convert_element_type.default" || c.args.empty() || !c.args[0].is_ref() ||
+      !c.attrs().control_deps.empty())
+    return -1;
+  if (uses_.empty()) {
+    uses_.assign(g_.nodes.size(), 0);
+    std::vector<NodeId> inputs;
+    for (const Node& n : g_.nodes) {
+      data_inputs_into(n, inputs);
+      for (NodeId d : inputs)
+        ++uses_[d];
+      for (NodeId d : n.attrs().control_deps)
+        ++uses_[d];
+    }
+  }
+  return uses_[in.i] == 1 ? static_cast<NodeId>(in.i) : -1;
+}
+
+MergedBucketGraph merged_bucket_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
+                                      const Bucket& bucket, ConvertFusion& converts) {
   const Node& first = g.nodes[colls[bucket.members[0]].start];
+  const CollectiveKind kind = decode_collective(g, colls[bucket.members[0]].start)->kind;
+  MergedBucketGraph m;
+  m.graph = g.without_nodes();
   std::vector<const TensorMeta*> ins, outs;
-  for (size_t m : bucket.members) {
-    ins.push_back(ref_meta(g, g.nodes[colls[m].start].args[0]));
-    outs.push_back(g.nodes[colls[m].wait].output());
+  Value cat_inputs;
+  cat_inputs.kind = Value::Kind::List;
+  // The copy-in reads each member's input, or what a fused conversion reads.
+  for (size_t k : bucket.members) {
+    const Node& s = g.nodes[colls[k].start];
+    ins.push_back(ref_meta(g, s.args[0]));
+    outs.push_back(g.nodes[colls[k].wait].output());
+    const NodeId conv = kind == CollectiveKind::AllGather ? converts.fusable(s.args[0]) : -1;
+    if (conv >= 0)
+      m.removed.push_back(conv);
+    const TensorMeta* read = conv >= 0 ? ref_meta(g, g.nodes[conv].args[0]) : ins.back();
+    Node in;
+    in.name = "bucket_input_" + std::to_string(m.graph.nodes.size());
+    in.op = NodeOp::Placeholder;
+    in.target = in.name;
+    if (read) {
+      in.val_kind = ValKind::Single;
+      in.val = {*read};
+    }
+    cat_inputs.edit_items().push_back(Value::node_ref(static_cast<NodeId>(m.graph.nodes.size())));
+    m.graph.nodes.push_back(std::move(in));
   }
   const FlatLayout flat = flat_layout(ins, outs);
   const TensorMeta* like = &flat.like;
-  const int64_t in_numel = flat.in_numel, out_numel = flat.out_numel;
-  Graph mini = g.without_nodes();
-  Node in;
-  in.name = "bucket_input";
-  in.op = NodeOp::Placeholder;
-  in.target = in.name;
-  in.val_kind = ValKind::Single;
-  in.val = {flat_meta(in_numel, *like)};
+  Node cat;
+  cat.name = "bucket_cat";
+  cat.op = NodeOp::CallFunction;
+  cat.target = "overlap_sched.bucket_cat.default";
+  cat.args = {cat_inputs};
+  cat.val_kind = ValKind::Single;
+  cat.val = {flat_meta(flat.in_numel, *like)};
+  m.cat = static_cast<NodeId>(m.graph.nodes.size());
+  m.graph.nodes.push_back(std::move(cat));
   Node start = first;
-  start.args[0] = Value::node_ref(0);
+  start.args[0] = Value::node_ref(m.cat);
   if (NodeAttrs* attrs = start.existing_attrs()) {
     auto& kwargs = attrs->kwargs;
     kwargs.erase(std::remove_if(kwargs.begin(), kwargs.end(),
@@ -485,15 +507,37 @@ Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>
     attrs->control_deps.clear();
   }
   start.val_kind = ValKind::Single;
-  start.val = {flat_meta(out_numel, *like)};
+  start.val = {flat_meta(flat.out_numel, *like)};
+  m.start = static_cast<NodeId>(m.graph.nodes.size());
+  m.graph.nodes.push_back(std::move(start));
+  Node wait = g.nodes[colls[bucket.members[0]].wait];
+  wait.args = {Value::node_ref(m.start)};
+  if (NodeAttrs* attrs = wait.existing_attrs()) {
+    attrs->kwargs.clear();
+    attrs->control_deps.clear();
+  }
+  wait.val_kind = ValKind::Single;
+  wait.val = {flat_meta(flat.out_numel, *like)};
+  const NodeId wait_id = static_cast<NodeId>(m.graph.nodes.size());
+  m.graph.nodes.push_back(std::move(wait));
+  Node split;
+  split.name = "bucket_split";
+  split.op = NodeOp::CallFunction;
+  split.target = "overlap_sched.bucket_split.default";
+  split.args = {Value::node_ref(wait_id)};
+  split.val_kind = ValKind::List;
+  for (const TensorMeta* o : outs)
+    split.val.push_back(o ? MetaRef(*o) : MetaRef());
+  m.split = static_cast<NodeId>(m.graph.nodes.size());
+  m.graph.nodes.push_back(std::move(split));
   Node out;
   out.name = "output";
   out.op = NodeOp::Output;
   out.target = "output";
-  out.args = {Value::node_ref(1)};
-  mini.nodes = {std::move(in), std::move(start), std::move(out)};
-  mini.rebuild_index();
-  return mini;
+  out.args = {Value::node_ref(m.split)};
+  m.graph.nodes.push_back(std::move(out));
+  m.graph.rebuild_index();
+  return m;
 }
 
 BucketedGraph apply_buckets(Graph g, const std::vector<OverlapInterval>& colls,

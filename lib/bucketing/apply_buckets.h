@@ -50,10 +50,28 @@ struct BucketedGraph {
 BucketedGraph apply_buckets(Graph g, const std::vector<OverlapInterval>& colls,
                             const std::vector<Bucket>& buckets);
 
-// The bucket's merged collective alone, as the rewrite would make it: node 0
-// the flat input, node 1 the collective, node 2 the output. For estimating
-// its runtime before anything is rewritten.
-Graph merged_collective_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
-                              const Bucket& bucket);
+// Which dtype conversions a bucket's copy-in performs, as the rewrite
+// decides it: an all-gather's input converted by a node that feeds nothing
+// else. Data users are counted once, on first use.
+class ConvertFusion {
+public:
+  explicit ConvertFusion(const Graph& g) : g_(g) {}
+  NodeId fusable(const Value& input); // the conversion node, or -1
+private:
+  const Graph& g_;
+  std::vector<int32_t> uses_;
+};
+
+// A bucket's rewrite alone, for estimating it before anything is rewritten:
+// the inputs its copy-in reads, the copy-in, the merged collective, its
+// wait and the copy-out, built as apply_buckets builds them; and the
+// conversions the copy-in performs, which the rewrite deletes.
+struct MergedBucketGraph {
+  Graph graph;
+  NodeId cat = -1, start = -1, split = -1;
+  std::vector<NodeId> removed; // in the original graph
+};
+MergedBucketGraph merged_bucket_graph(const Graph& g, const std::vector<OverlapInterval>& colls,
+                                      const Bucket& bucket, ConvertFusion& converts);
 
 } // namespace osched

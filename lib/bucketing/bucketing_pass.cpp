@@ -35,29 +35,33 @@ int64_t max_concurrent_bucket_bytes(const std::vector<Bucket>& buckets,
 
 std::vector<MergedCollective> merges_of(const std::vector<Bucket>& buckets,
                                         const std::vector<OverlapInterval>& intervals,
-                                        const std::vector<double>& ms) {
+                                        const std::vector<MergedCollective>& costs) {
   std::vector<MergedCollective> out;
   for (size_t k = 0; k < buckets.size(); ++k) {
-    MergedCollective m;
+    MergedCollective m = costs[k];
+    m.starts.clear();
     for (size_t i : buckets[k].members)
       m.starts.push_back(intervals[i].start);
-    m.ms = ms[k];
     m.issued_by = intervals[buckets[k].start_at].start;
+    m.waited_at = intervals[buckets[k].wait_at].wait;
     out.push_back(std::move(m));
   }
   return out;
 }
 
-// Buckets whose merged collective is more exposed than its members were:
-// what makes the step slower. When none is locally to blame (stream
-// queueing spreads the cost), all are.
+// Buckets that cost more time than their members did: the merged
+// collective's exposure plus its copies, less the conversions its copy-in
+// replaces, against the members' exposure. When none is locally to blame
+// (stream queueing spreads the cost), all are.
 std::vector<size_t> buckets_to_blame(const std::vector<Bucket>& buckets,
                                      const std::vector<OverlapInterval>& intervals,
+                                     const std::vector<MergedCollective>& costs,
                                      const SimulationResult& before,
                                      const SimulationResult& after) {
   std::vector<size_t> blamed;
   for (size_t k = 0; k < buckets.size(); ++k) {
-    double members = 0, merged = 0;
+    double members = 0;
+    double merged = costs[k].issue_ms + costs[k].done_ms - costs[k].removed_ms;
     for (size_t m : buckets[k].members) {
       members += before.collective_exposed_ms[intervals[m].start];
       merged += after.collective_exposed_ms[intervals[m].start]; // held at the last start
@@ -75,9 +79,9 @@ std::vector<size_t> buckets_to_blame(const std::vector<Bucket>& buckets,
 void keep_buckets_that_do_not_slow(const Graph& g, const std::vector<OverlapInterval>& intervals,
                                    const StepCheck& step, std::vector<Bucket>& buckets,
                                    BucketingResult& r) {
-  std::vector<double> ms;
+  std::vector<MergedCollective> ms;
   for (const Bucket& b : buckets)
-    ms.push_back(step.merged_ms(g, b));
+    ms.push_back(step.merged(g, b));
   const SimulationResult before = step.simulate(g, {});
   r.unbucketed_step_ms = r.bucketed_step_ms = before.step_ms;
   while (!buckets.empty()) {
@@ -86,7 +90,7 @@ void keep_buckets_that_do_not_slow(const Graph& g, const std::vector<OverlapInte
       r.bucketed_step_ms = after.step_ms;
       return;
     }
-    std::vector<size_t> blamed = buckets_to_blame(buckets, intervals, before, after);
+    std::vector<size_t> blamed = buckets_to_blame(buckets, intervals, ms, before, after);
     for (size_t k = blamed.size(); k-- > 0;) {
       buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(blamed[k]));
       ms.erase(ms.begin() + static_cast<std::ptrdiff_t>(blamed[k]));

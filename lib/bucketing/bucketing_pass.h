@@ -38,7 +38,9 @@ struct BucketingResult {
 // bucket's merged runtime.
 struct StepCheck {
   std::function<SimulationResult(const Graph&, const std::vector<MergedCollective>&)> simulate;
-  std::function<double(const Graph&, const Bucket&)> merged_ms;
+  // A bucket's costs: its merged collective's time, its copies' and the
+  // conversions it removes (starts and issued_by are filled in later).
+  std::function<MergedCollective(const Graph&, const Bucket&)> merged;
 };
 
 // `budget_bytes` <= 0: no memory limit. Without `step`, the step is not

@@ -62,7 +62,7 @@ const CollectiveTableRow* CollectiveTable::find(CollectiveKind kind, const std::
                                                 int group_size) const {
   const std::string name = table_collective_name(kind);
   for (const CollectiveTableRow& r : rows)
-    if (r.collective == name && r.group == group && r.group_size == group_size)
+    if (r.collective == name && r.group == group && (group_size < 0 || r.group_size == group_size))
       return &r;
   return nullptr;
 }
@@ -71,8 +71,13 @@ std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c) const {
   if (!c.input_bytes)
     return std::nullopt;
   auto mapped = group_mapping.find(c.group);
-  const std::string& group = mapped == group_mapping.end() ? c.group : mapped->second;
-  const CollectiveTableRow* row = find(c.kind, group, c.group_size);
+  const bool is_mapped = mapped != group_mapping.end();
+  const std::string& group = is_mapped ? mapped->second : c.group;
+  // As upstream: a mapped group takes its table group's timings whatever
+  // their group size (the table was measured on another mesh), and an
+  // all_reduce names no group size to match.
+  const bool any_size = is_mapped || c.kind == CollectiveKind::AllReduce;
+  const CollectiveTableRow* row = find(c.kind, group, any_size ? -1 : c.group_size);
   if (!row)
     return std::nullopt;
   return table_time_at(*row, static_cast<double>(*c.input_bytes) / kMiB);

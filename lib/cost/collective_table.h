@@ -3,7 +3,8 @@
 // simulator (colls*.table): one row per (group, group size, collective),
 // a time in ms at each message size column ("1MB (ms)" ... "2048MB (ms)",
 // MB meaning MiB). A collective is looked up by its kind, its process group
-// (through an optional mapping to the table's groups) and its group size,
+// (through an optional mapping to the table's groups) and its group size
+// (not for a mapped group, nor for all_reduce, as upstream),
 // at its input tensor's size, with upstream's rule: below the first column
 // that column's time; linear interpolation between columns; linear
 // extrapolation from the last two columns beyond the last.
@@ -31,7 +32,7 @@ struct CollectiveTable {
   std::map<std::string, std::string> group_mapping; // graph group -> table group
 
   // The row for a collective of `kind` in table group `group` of
-  // `group_size` ranks, or nullptr.
+  // `group_size` ranks (any size when negative), or nullptr.
   const CollectiveTableRow* find(CollectiveKind kind, const std::string& group,
                                  int group_size) const;
   // The collective's time, or nullopt when no row matches or its input size

@@ -16,31 +16,62 @@
 
 namespace osched {
 
-std::optional<double> AnalyticalEstimator::compute_ms(const Graph& g, NodeId id) {
-  const Node& n = g.nodes[id];
-  if (!is_compute_node(n))
-    return std::nullopt;
-  double flops = count_flops(g, id);
+int64_t bytes_accessed(const TensorMeta& t) {
+  int64_t numel = 1;
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    const Dim& size = t.shape[i];
+    const Dim* stride = i < t.stride.size() ? &t.stride[i] : nullptr;
+    if (!size.is_known() || (stride && !stride->is_known()))
+      return 0; // a size only data decides: unknown, as PyTorch's estimate counts it
+    if (stride && stride->value == 0)
+      continue; // broadcast: one element read for the whole dim
+    if (__builtin_mul_overflow(numel, size.value, &numel))
+      return 0;
+  }
   int64_t bytes = 0;
-  DType dtype = DType::Float32;
-  bool have_dtype = false;
+  return __builtin_mul_overflow(numel, static_cast<int64_t>(dtype_itemsize(t.dtype)), &bytes)
+             ? 0
+             : bytes;
+}
+
+double kernel_bytes(const Graph& g, NodeId id) {
+  const Node& n = g.nodes[id];
+  double bytes = 0;
   auto add = [&](const Value& v) {
-    if (const TensorMeta* t = ref_meta(g, v)) {
-      bytes += t->nbytes();
-      if (!have_dtype) {
-        dtype = t->dtype;
-        have_dtype = true;
-      }
-    }
+    if (const TensorMeta* t = ref_meta(g, v))
+      bytes += static_cast<double>(bytes_accessed(*t));
   };
   for (const auto& a : n.args)
     for_each_ref(a, add);
+  for (const auto& kv : n.attrs().kwargs)
+    for_each_ref(kv.second, add);
   for (const auto& m : n.val)
     if (m)
-      bytes += m->nbytes();
-  double compute_s = flops / hw_.peak_flops(dtype);
-  double memory_s = static_cast<double>(bytes) / (hw_.hbm_gbps * 1e9);
-  return std::max(compute_s, memory_s) * 1e3;
+      bytes += static_cast<double>(bytes_accessed(*m));
+  return bytes;
+}
+
+std::optional<double> AnalyticalEstimator::compute_ms(const Graph& g, NodeId id) {
+  const Node& n = g.nodes[id];
+  if (!is_kernel_node(n) || (model_ == CostModel::ComputeOnly && !is_compute_node(n)))
+    return std::nullopt;
+  const double memory_s = kernel_bytes(g, id) / (hw_.hbm_gbps * 1e9);
+  double compute_s = 0;
+  if (is_compute_node(n)) {
+    // The tensor-core rate of the first input's dtype, at the efficiency a
+    // tuned kernel reaches.
+    DType dtype = DType::Float32;
+    for (const auto& a : n.args)
+      if (const TensorMeta* t = a.is_ref() ? ref_meta(g, a) : nullptr) {
+        dtype = t->dtype;
+        break;
+      }
+    const double efficiency = model_ == CostModel::Kernels ? hw_.matmul_efficiency : 1.0;
+    compute_s = count_flops(g, id) / (hw_.peak_flops(dtype) * efficiency);
+  }
+  if (model_ == CostModel::ComputeOnly)
+    return std::max(compute_s, memory_s) * 1e3;
+  return std::max(compute_s, memory_s) * 1e3 + hw_.kernel_launch_us * 1e-3;
 }
 
 std::optional<double> AnalyticalEstimator::collective_ms(const Graph&, const CollectiveInfo& c) {
@@ -142,11 +173,17 @@ estimate_runtime(const Graph& g, NodeId i, const CustomEstimates* custom, Runtim
                 is_getitem_target(n.target)))
     return {0.0, RuntimeSource::None};
   if (!coll && !is_compute_node(n)) {
-    // Other nodes take time only where the user says so; the scheduler
-    // then lets them hide collectives too (as upstream does), and the
-    // simulation runs them on the compute stream.
-    if (auto v = custom ? custom->lookup(g, i) : std::nullopt)
-      return {*v, RuntimeSource::Custom};
+    // Other kernels: their memory traffic (no GPU measurement times them),
+    // or the user's figure. The scheduler lets them hide collectives
+    // too, as upstream does, and the simulation runs them on the compute
+    // stream. Views, selections and host-only work cost nothing.
+    // As upstream: once the user estimates nodes, the ones they leave out
+    // are not kernels worth a model's figure.
+    if (custom && !custom->empty())
+      return {custom->lookup(g, i).value_or(0.0),
+              custom->lookup(g, i) ? RuntimeSource::Custom : RuntimeSource::None};
+    if (auto v = fallback.compute_ms(g, i))
+      return {*v, RuntimeSource::Analytical};
     return {0.0, RuntimeSource::None};
   }
   if (custom)

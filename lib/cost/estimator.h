@@ -26,10 +26,20 @@ public:
   virtual std::optional<double> collective_ms(const Graph& g, const CollectiveInfo& c) = 0;
 };
 
-// Roofline for compute (FLOPs vs bytes moved), NCCL model for collectives.
+// Every kernel by roofline: the larger of its FLOPs at the tensor-core
+// rate times matmul_efficiency (matmul and attention) and its bytes read
+// and written at HBM bandwidth, plus a launch overhead (docs in README,
+// "Cost model"); the NCCL model for collectives.
+// Which kernels the model costs: every kernel (the default), or only the
+// matmul and attention ops at their peak rate with no launch cost, as the
+// PyTorch pass this tool ports did (other nodes 0 unless the user estimates
+// them): for parity with upstream's tests and published traces.
+enum class CostModel : uint8_t { Kernels, ComputeOnly };
+
 class AnalyticalEstimator : public RuntimeEstimator {
 public:
-  explicit AnalyticalEstimator(HardwareSpec hw) : hw_(std::move(hw)) {}
+  explicit AnalyticalEstimator(HardwareSpec hw, CostModel model = CostModel::Kernels)
+      : hw_(std::move(hw)), model_(model) {}
   std::string name() const override { return "analytical"; }
   std::optional<double> compute_ms(const Graph& g, NodeId n) override;
   std::optional<double> collective_ms(const Graph& g, const CollectiveInfo& c) override;
@@ -37,6 +47,7 @@ public:
 
 private:
   HardwareSpec hw_;
+  CostModel model_;
 };
 
 // User-supplied estimates (--runtime-estimates FILE.json):
@@ -54,6 +65,12 @@ struct CustomEstimates {
 CustomEstimates load_custom_estimates(const std::string& path);
 // The same on the file's text; `path` names it in errors.
 CustomEstimates parse_custom_estimates(const std::string& text, const std::string& path);
+
+// Bytes a kernel moves for tensor `t`: its elements, counting one along a
+// broadcast (stride 0) dim; 0 when a size has no value.
+int64_t bytes_accessed(const TensorMeta& t);
+// Bytes node `id` reads (every tensor argument) and writes (every output).
+double kernel_bytes(const Graph& g, NodeId id);
 
 // "TARGET|dtype[d0,d1]|..." over the node's tensor inputs in argument order.
 std::string op_shape_key(const Graph& g, NodeId n);

@@ -112,6 +112,17 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
     hw.intra_node_gbps = positive(o["intra_node_gbps"], "hardware.intra_node_gbps");
   if (o.contains("inter_node_gbps"))
     hw.inter_node_gbps = positive(o["inter_node_gbps"], "hardware.inter_node_gbps");
+  if (o.contains("matmul_efficiency")) {
+    hw.matmul_efficiency = positive(o["matmul_efficiency"], "hardware.matmul_efficiency");
+    if (hw.matmul_efficiency > 1)
+      throw std::invalid_argument("hardware.matmul_efficiency: must be at most 1");
+  }
+  if (o.contains("kernel_launch_us")) {
+    const auto& v = o["kernel_launch_us"];
+    if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > 1e6)
+      throw std::invalid_argument("hardware.kernel_launch_us: must be a number from 0 to 1e6");
+    hw.kernel_launch_us = v.get<double>();
+  }
   if (o.contains("nvlink")) {
     if (!o["nvlink"].is_boolean())
       throw std::invalid_argument("hardware.nvlink: must be a boolean");
@@ -155,7 +166,9 @@ nlohmann::json HardwareSpec::to_json() const {
           {"nvlink", nvlink},
           {"nccl_channels", nccl_channels},
           {"nccl_algo", algo[static_cast<int>(nccl_algo)]},
-          {"nccl_proto", proto[static_cast<int>(nccl_proto)]}};
+          {"nccl_proto", proto[static_cast<int>(nccl_proto)]},
+          {"matmul_efficiency", matmul_efficiency},
+          {"kernel_launch_us", kernel_launch_us}};
 }
 
 } // namespace osched

@@ -28,6 +28,12 @@ struct HardwareSpec {
   int nccl_channels = 16;
   NcclAlgoChoice nccl_algo = NcclAlgoChoice::Auto;
   NcclProtoChoice nccl_proto = NcclProtoChoice::Auto;
+  // Fraction of the tensor-core peak a matmul or attention kernel reaches
+  // (PyTorch's roofline estimate assumes 75%).
+  double matmul_efficiency = 0.75;
+  // Time a kernel costs beyond its work: launch and tail (autoparallel's
+  // overlap simulator charges 1 us a node).
+  double kernel_launch_us = 1.0;
 
   double peak_flops(DType d) const; // FLOP/s
   nlohmann::json to_json() const;

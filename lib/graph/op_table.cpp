@@ -188,6 +188,19 @@ bool is_getitem_target(std::string_view t) {
   return t == "getitem" || t == "operator.getitem" || t == "_operator.getitem";
 }
 
+bool is_host_only_target(std::string_view t) {
+  auto starts = [&](std::string_view p) { return t.substr(0, p.size()) == p; };
+  return starts("operator.") || starts("_operator.") || starts("math.") || starts("torch.sym_") ||
+         starts("sym_") || starts("aten._assert_scalar") || starts("aten.sym_constrain_range") ||
+         starts("aten._functional_sym_constrain_range") || starts("aten._assert_async");
+}
+
+bool is_kernel_node(const Node& n) {
+  return n.op == NodeOp::CallFunction && !is_view_node(n) && !is_getitem_target(n.target) &&
+         !is_metadata_node(n) && !is_host_only_target(n.target) &&
+         !target_has(n.target, target_bit::kWait) && !target_has(n.target, target_bit::kCollective);
+}
+
 bool is_compute_node(const Node& n) {
   return n.op == NodeOp::CallFunction && target_has(n.target, target_bit::kCompute);
 }

@@ -18,6 +18,12 @@ bool is_pointwise_target(std::string_view target);
 // sym_size, sym_stride, ...: read sizes known when the input is issued.
 bool is_metadata_target(std::string_view target);
 bool is_getitem_target(std::string_view target);
+// Python-level work on sizes and flags (operator.*, sym_sum, runtime
+// asserts on SymInts): no GPU kernel.
+bool is_host_only_target(std::string_view target);
+// A GPU kernel of its own: a call that is not a view, a selection, a
+// metadata read, host-only work, a collective or its wait.
+bool is_kernel_node(const Node& n);
 
 // Node-level answers that honour the node's own tags / is_view.
 bool is_compute_node(const Node& n);

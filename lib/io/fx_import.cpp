@@ -14,6 +14,7 @@
 #include "io/fx_text.h"
 #include "io/fx_trace_log.h"
 #include "io/graph_error.h"
+#include "io/json_limits.h"
 #include "io/validate.h"
 
 namespace osched {
@@ -245,7 +246,16 @@ private:
     fail(line, "expected a device, found '" + escape_quoted(fx_expr_text(e)) + "'");
   }
 
+  // `depth`: lists around this value inside the argument. The graph format
+  // holds an argument's lists at JSON level 5 and deeper, within the
+  // 64-level limit every reader keeps (io/json_limits.h).
+  // A node reference, itself a JSON object, sits one level below its list.
+  static constexpr int kMaxArgumentNesting = kMaxJsonDepth - 6;
+
   Value to_value(const FxExpr& e, int line, int depth = 0) {
+    if (depth > kMaxArgumentNesting)
+      fail(line, "argument nested deeper than " + std::to_string(kMaxArgumentNesting) +
+                     " lists (a dict counts two)");
     switch (e.kind) {
     case FxExpr::Kind::Int:
       return Value::integer(e.i);
@@ -287,8 +297,8 @@ private:
       for (size_t i = 0; i + 1 < e.items.size(); i += 2) {
         Value pair;
         pair.kind = Value::Kind::List;
-        pair.edit_items().push_back(to_value(e.items[i], line, depth + 1));
-        pair.edit_items().push_back(to_value(e.items[i + 1], line, depth + 1));
+        pair.edit_items().push_back(to_value(e.items[i], line, depth + 2));
+        pair.edit_items().push_back(to_value(e.items[i + 1], line, depth + 2));
         v.edit_items().push_back(std::move(pair));
       }
       return v;

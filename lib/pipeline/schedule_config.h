@@ -26,10 +26,12 @@ struct ScheduleConfig {
   // "improved" (upstream's greedy, then scheduler/refine_order.h) or
   // "upstream" (the greedy alone, for parity with PyTorch).
   std::string policy = "improved";
-  int policy_time_ms = 500;      // the improved policy's work budget
-  std::string runtime_estimates; // path of user estimates; "" for none
-  std::string collective_table;  // path of a measured collective table; "" for none
-  std::string gpu;               // target GPU name; "" keeps the graph's or the default
+  int policy_time_ms = 500;           // the improved policy's work budget
+  std::string runtime_estimates;      // path of user estimates; "" for none
+  std::string collective_table;       // path of a measured collective table; "" for none
+  bool fusion = false;                // cost pointwise chains as one kernel (cost/fusion.h)
+  std::string cost_model = "kernels"; // or "compute-only" (cost/estimator.h's CostModel)
+  std::string gpu;                    // target GPU name; "" keeps the graph's or the default
   std::optional<int> gpus_per_node;
   nlohmann::json hardware_overrides; // applied after the graph's own `hardware`
 
@@ -46,6 +48,9 @@ struct ScheduleConfig {
   // (the CLI's schedule; never batch workers or an embedding program).
   bool trim_heap_between_phases = false;
 
+  CostModel analytical_model() const {
+    return cost_model == "compute-only" ? CostModel::ComputeOnly : CostModel::Kernels;
+  }
   bool benchmarks_collectives() const { return collective_estimator == "benchmark"; }
   bool benchmarking() const { return benchmarks_collectives() || benchmark_compute; }
 };

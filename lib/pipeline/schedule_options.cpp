@@ -131,6 +131,17 @@ std::vector<OptionSpec> build_table() {
       "--collective-table", "collective_table",
       "measured collective times (autoparallel's colls*.table format), after user estimates",
       [](C& c) -> std::string& { return c.collective_table; }));
+  t.push_back(choice("--cost-model", "cost_model",
+                     "kernels (every kernel: matmul and attention by roofline at "
+                     "matmul_efficiency, the rest by bytes / HBM bandwidth, plus a launch) or "
+                     "compute-only (matmul and attention at peak, others 0: the PyTorch pass "
+                     "this tool ports)",
+                     [](C& c) -> std::string& { return c.cost_model; },
+                     {"kernels", "compute-only"}));
+  t.push_back(row<bool>("--fusion", "fusion",
+                        "cost each chain of pointwise, reduction and view ops as one fused "
+                        "kernel (bytes entering and leaving it), as Inductor generates",
+                        [](C& c) -> bool& { return c.fusion; }));
   t.push_back(row<std::string>(
       "--gpu", "", "target GPU for the analytical model (H100-SXM, H200, A100-SXM, B200, V100)",
       [](C& c) -> std::string& { return c.gpu; }));

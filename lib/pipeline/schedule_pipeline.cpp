@@ -8,6 +8,7 @@
 #include "bucketing/bucketing_pass.h"
 #include "bucketing/overlap_deps.h"
 #include "bucketing/overlap_interval.h"
+#include "cost/fusion.h"
 #include "io/content_hash.h"
 #include "io/escape.h"
 #include "pipeline/job_errors.h"
@@ -58,8 +59,12 @@ struct Estimators {
   RuntimeEstimator* measured;
   AnalyticalEstimator analytical;
   const CollectiveTable* table;
+  bool fusion;
   RuntimeTable of(const Graph& g) {
-    return estimate_runtimes(g, custom, measured, analytical, table);
+    RuntimeTable t = estimate_runtimes(g, custom, measured, analytical, table);
+    if (fusion)
+      fuse_pointwise_costs(g, analytical.hardware(), t);
+    return t;
   }
   double ms_of(const Graph& g, NodeId n) {
     return estimate_runtime(g, n, custom, measured, analytical, table).first;
@@ -180,8 +185,18 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
   step.simulate = [&](const Graph&, const std::vector<MergedCollective>& merged) {
     return simulate_step(plan, identity, merged);
   };
-  step.merged_ms = [&](const Graph& graph, const Bucket& b) {
-    return est.of(merged_collective_graph(graph, intervals, b)).ms[1];
+  ConvertFusion converts(g);
+  step.merged = [&](const Graph& graph, const Bucket& b) {
+    MergedBucketGraph m = merged_bucket_graph(graph, intervals, b, converts);
+    const RuntimeTable rt = est.of(m.graph);
+    MergedCollective c;
+    c.ms = rt.ms[m.start];
+    c.issue_ms = rt.ms[m.cat];
+    c.done_ms = rt.ms[m.split];
+    c.removed = std::move(m.removed);
+    for (NodeId v : c.removed)
+      c.removed_ms += plan.ms[v];
+    return c;
   };
   // The written graph's step and exposure come from describe_written_graph.
   BucketingResult br =
@@ -209,8 +224,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   Estimators est{config.custom_estimates ? &*config.custom_estimates : nullptr, in.measured,
-                 AnalyticalEstimator(in.hardware),
-                 config.collective_table_data ? &*config.collective_table_data : nullptr};
+                 AnalyticalEstimator(in.hardware, config.analytical_model()),
+                 config.collective_table_data ? &*config.collective_table_data : nullptr,
+                 config.fusion};
   ScheduleOutput out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;

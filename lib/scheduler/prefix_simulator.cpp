@@ -37,7 +37,8 @@ void PrefixSimulator::run(const std::vector<NodeId>& order, size_t from, size_t 
           finish_[src] = -1;
         }
       }
-      if (plan_.role[v] == Role::Compute)
+      // As simulate_step: every node with a runtime runs on the compute stream.
+      if (plan_.role[v] == Role::Compute || plan_.ms[v] > 0)
         t_ += plan_.ms[v];
       break;
     }

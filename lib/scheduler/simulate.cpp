@@ -99,13 +99,19 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
   // Each merged member stands for the merged collective, held at its last
   // start (-1: not merged). Only the last start issues it.
   std::vector<NodeId> stands_for;
-  std::vector<double> merged_ms;
+  std::vector<double> merged_ms, issue_ms, done_ms;
+  std::vector<NodeId> waited_at;
+  std::vector<bool> removed;
   if (!merged.empty()) {
     std::vector<NodeId> position(n, -1);
     for (size_t i = 0; i < order.size(); ++i)
       position[order[i]] = static_cast<NodeId>(i);
     stands_for.assign(n, -1);
     merged_ms.assign(n, 0);
+    issue_ms.assign(n, 0);
+    done_ms.assign(n, 0);
+    waited_at.assign(n, -1);
+    removed.assign(n, false);
     for (const MergedCollective& m : merged) {
       NodeId last = m.starts.front();
       for (NodeId s : m.starts)
@@ -116,6 +122,11 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
       for (NodeId s : m.starts)
         stands_for[s] = last;
       merged_ms[last] = m.ms;
+      issue_ms[last] = m.issue_ms;
+      done_ms[last] = m.done_ms;
+      waited_at[last] = m.waited_at;
+      for (NodeId v : m.removed)
+        removed[v] = true;
     }
   }
   auto rep = [&](NodeId v) { return stands_for.empty() || stands_for[v] < 0 ? v : stands_for[v]; };
@@ -132,7 +143,11 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
       r.exposed_comm_ms += finish[coll] - t;
       t = finish[coll];
     }
-    finish[coll] = -1; // later readers find it complete
+    finish[coll] = -1;                           // later readers find it complete
+    if (!done_ms.empty() && done_ms[coll] > 0) { // a merged collective's copy-out
+      t += done_ms[coll];
+      r.compute_ms += done_ms[coll];
+    }
   };
   for (NodeId v : order) {
     switch (plan.role[v]) {
@@ -142,6 +157,10 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
       if (rep(v) != v)
         break; // issued by the merged collective's last start
       const bool is_merged = !stands_for.empty() && stands_for[v] == v;
+      if (is_merged) { // its copy-in runs first
+        t += issue_ms[v];
+        r.compute_ms += issue_ms[v];
+      }
       double& free = stream_free[static_cast<size_t>(plan.group[v])];
       const double start = std::max(t, free);
       free = finish[v] = start + (is_merged ? merged_ms[v] : plan.ms[v]);
@@ -156,11 +175,16 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
       // harmless: a collective waited on is complete after.
       for (int64_t i = plan.blocks_offset[v]; i < plan.blocks_offset[v + 1]; ++i) {
         const NodeId src = rep(plan.blocks_on[static_cast<size_t>(i)]);
+        // A merged collective is waited on once, where the merged wait goes.
+        if (!waited_at.empty() && waited_at[src] >= 0 && waited_at[src] != v)
+          continue;
         if (finish[src] >= 0)
           block_on(src, v);
       }
       // Every node with a runtime runs on the compute stream: the one cost
       // table the scheduler also hides collectives behind.
+      if (!removed.empty() && removed[v])
+        break; // the rewrite deletes it
       if (plan.role[v] == Role::Compute || plan.ms[v] > 0) {
         if (events)
           events->push_back({SimEvent::Kind::Compute, v, -1, t, t + plan.ms[v]});

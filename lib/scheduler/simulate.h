@@ -40,6 +40,17 @@ struct MergedCollective {
   std::vector<NodeId> starts;
   double ms = 0;
   NodeId issued_by = -1;
+  // The rewrite's own kernels: the copy into the flat buffer, run on the
+  // compute stream just before the merged collective is issued, and the
+  // copy out, right after its first wait; and the nodes the rewrite deletes
+  // (dtype conversions the copy-in performs), whose time goes with them.
+  double issue_ms = 0;
+  double done_ms = 0;
+  // The merged wait's place: the one member wait that stays (the others go
+  // with the rewrite), where the copy-out follows. -1: the first to block.
+  NodeId waited_at = -1;
+  std::vector<NodeId> removed;
+  double removed_ms = 0; // their time, for judging the bucket (not simulated here)
 };
 // `events`, when given, receives every interval in time order per stream.
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
