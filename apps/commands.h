@@ -20,5 +20,6 @@ void add_schedule_command(CLI::App& app, int& exit_code);
 void add_import_fx_command(CLI::App& app, int& exit_code);
 void add_diff_command(CLI::App& app, int& exit_code);
 void add_batch_command(CLI::App& app, int& exit_code);
+void add_calibrate_command(CLI::App& app, int& exit_code);
 
 } // namespace osched::cli

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   osched::cli::add_import_fx_command(app, exit_code);
   osched::cli::add_diff_command(app, exit_code);
   osched::cli::add_batch_command(app, exit_code);
+  osched::cli::add_calibrate_command(app, exit_code);
 
   // Logs go to stderr so stdout stays clean for "-" outputs.
   auto logger = spdlog::stderr_color_mt("overlap-sched");

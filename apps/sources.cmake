@@ -9,5 +9,6 @@ target_sources(overlap-sched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_import_fx.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_diff.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_batch.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps/cmd_calibrate.cpp
 )
 target_include_directories(overlap-sched PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/apps)

@@ -2,7 +2,7 @@
 # Idempotent: installs the Debian packages overlap-sched builds and tests with.
 # Skips apt entirely when everything is already present.
 set -euo pipefail
-PKGS=(cmake g++ make libcli11-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
+PKGS=(cmake g++ make zlib1g-dev libcli11-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
       libspdlog-dev catch2 libopenmpi-dev openmpi-bin python3 python3-jsonschema
       clang-14 libclang-rt-14-dev clang-format-14 python3-torch chromium libsimdjson-dev
       libxxhash-dev)

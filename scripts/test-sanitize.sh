@@ -34,7 +34,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # seeds (the biggest is about 100 KB).
 CORPUS=$(mktemp -d)
 trap 'rm -rf "$CORPUS"' EXIT
-mkdir -p "$CORPUS"/{json,pb,est,cfg,fx}
+mkdir -p "$CORPUS"/{json,pb,est,cfg,fx,kineto}
 cp testdata/*.json testdata/scenarios/*.json testdata/invalid/*.json "$CORPUS/json/"
 cp testdata/scenarios/estimates*.json "$CORPUS/est/"
 cp testdata/configs/*.json "$CORPUS/cfg/"
@@ -64,4 +64,5 @@ run_fuzz fuzz_estimates "$CORPUS/est"
 run_fuzz fuzz_schedule "$CORPUS/json"
 run_fuzz fuzz_config "$CORPUS/cfg"
 run_fuzz fuzz_fx_import "$CORPUS/fx"
+run_fuzz fuzz_kineto "$CORPUS/kineto"
 echo "sanitizers and fuzzers: clean"

@@ -1,5 +1,7 @@
 #include "cost/collective_table.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -67,7 +69,7 @@ const CollectiveTableRow* CollectiveTable::find(CollectiveKind kind, const std::
   return nullptr;
 }
 
-std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c) const {
+std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c, bool* extrapolated) const {
   if (!c.input_bytes)
     return std::nullopt;
   auto mapped = group_mapping.find(c.group);
@@ -80,7 +82,10 @@ std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c) const {
   const CollectiveTableRow* row = find(c.kind, group, any_size ? -1 : c.group_size);
   if (!row)
     return std::nullopt;
-  return table_time_at(*row, static_cast<double>(*c.input_bytes) / kMiB);
+  const double mib = static_cast<double>(*c.input_bytes) / kMiB;
+  if (extrapolated)
+    *extrapolated = row->extrapolated_beyond_mib > 0 && mib > row->extrapolated_beyond_mib;
+  return table_time_at(*row, mib);
 }
 
 CollectiveTable parse_collective_table(const std::string& text, const std::string& path) {
@@ -91,10 +96,31 @@ CollectiveTable parse_collective_table(const std::string& text, const std::strin
   int line_no = 0;
   std::vector<double> sizes; // MiB per column
   bool header = false, separator = false;
+  struct Mark {
+    std::string group, collective;
+    long size;
+    double mib;
+    int line;
+  };
+  std::vector<Mark> marks;
   while (std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r')
       line.pop_back();
+    const size_t first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line[first] == '#') {
+      // `# extrapolated beyond X MiB: GROUP SIZE COLLECTIVE ...`
+      static const std::string kMark = "# extrapolated beyond ";
+      if (line.compare(first, kMark.size(), kMark) == 0) {
+        const std::vector<std::string> m = words(line.substr(first + kMark.size()));
+        char* end = nullptr;
+        const double mib = m.size() >= 5 ? std::strtod(m[0].c_str(), &end) : 0;
+        if (m.size() < 5 || *end != '\0' || !(mib > 0) || m[1] != "MiB:")
+          fail(path, line_no, "expected '# extrapolated beyond X MiB: GROUP SIZE COLLECTIVE'");
+        marks.push_back({m[2], m[4], std::strtol(m[3].c_str(), nullptr, 10), mib, line_no});
+      }
+      continue;
+    }
     const std::vector<std::string> w = words(line);
     if (w.empty())
       continue;
@@ -150,7 +176,65 @@ CollectiveTable parse_collective_table(const std::string& text, const std::strin
   }
   if (!header)
     fail(path, line_no, "empty collective table");
+  for (const Mark& m : marks) {
+    CollectiveTableRow* row = nullptr;
+    for (CollectiveTableRow& r : t.rows)
+      if (r.group == m.group && r.group_size == m.size && r.collective == m.collective)
+        row = &r;
+    if (!row)
+      fail(path, m.line, "the extrapolation mark names no row of the table");
+    row->extrapolated_beyond_mib = m.mib;
+  }
   return t;
+}
+
+std::string write_collective_table(const CollectiveTable& table,
+                                   const std::vector<std::string>& header_comments,
+                                   const std::vector<std::string>& row_notes) {
+  std::ostringstream o;
+  for (const std::string& c : header_comments)
+    o << "# " << c << "\n";
+  std::vector<double> sizes;
+  if (!table.rows.empty())
+    for (const auto& p : table.rows.front().points)
+      sizes.push_back(p.first);
+  auto cell = [](std::ostringstream& out, const std::string& s, size_t width) {
+    out << std::string(width > s.size() ? width - s.size() : 0, ' ') << s << "  ";
+  };
+  auto number = [](double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return std::string(buf);
+  };
+  cell(o, "Group", 7);
+  cell(o, "Group Size", 12);
+  cell(o, "Collective", 26);
+  for (double mib : sizes)
+    cell(o, number(mib) + "MB (ms)", 12);
+  o << "\n";
+  std::string dashes;
+  for (size_t i = 0; i < 3 + sizes.size(); ++i)
+    dashes += std::string(i == 0 ? 7 : i == 1 ? 12 : i == 2 ? 26 : 12, '-') + "  ";
+  o << dashes << "\n";
+  for (const CollectiveTableRow& r : table.rows) {
+    cell(o, r.group, 7);
+    cell(o, std::to_string(r.group_size), 12);
+    cell(o, r.collective, 26);
+    for (const auto& p : r.points)
+      cell(o, number(p.second), 12);
+    o << "\n";
+  }
+  for (size_t i = 0; i < table.rows.size(); ++i) {
+    const CollectiveTableRow& r = table.rows[i];
+    std::string note = i < row_notes.size() ? row_notes[i] : "";
+    if (r.extrapolated_beyond_mib > 0)
+      o << "# extrapolated beyond " << number(r.extrapolated_beyond_mib) << " MiB: " << r.group
+        << " " << r.group_size << " " << r.collective << (note.empty() ? "" : " (" + note + ")")
+        << "\n";
+    else if (!note.empty())
+      o << "# " << r.group << " " << r.group_size << " " << r.collective << ": " << note << "\n";
+  }
+  return o.str();
 }
 
 CollectiveTable load_collective_table(const std::string& path) {

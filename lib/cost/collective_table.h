@@ -24,6 +24,9 @@ struct CollectiveTableRow {
   int group_size = 0;
   std::string collective;                        // "all_gather_into_tensor", ...
   std::vector<std::pair<double, double>> points; // (MiB, ms), by size
+  // From a calibrated table's comment `# extrapolated beyond X MiB: GROUP
+  // SIZE COLLECTIVE ...`: sizes past X are the fit's, not measured. 0: none said.
+  double extrapolated_beyond_mib = 0;
 };
 
 struct CollectiveTable {
@@ -36,15 +39,22 @@ struct CollectiveTable {
   const CollectiveTableRow* find(CollectiveKind kind, const std::string& group,
                                  int group_size) const;
   // The collective's time, or nullopt when no row matches or its input size
-  // is unknown (the caller's model then costs it).
-  std::optional<double> time_ms(const CollectiveInfo& c) const;
+  // is unknown (the caller's model then costs it). `extrapolated`, when
+  // given, says whether the size lies past what the row was measured at.
+  std::optional<double> time_ms(const CollectiveInfo& c, bool* extrapolated = nullptr) const;
 };
 
 // Time of `row` at `mib` MiB by upstream's rule.
 double table_time_at(const CollectiveTableRow& row, double mib);
 
-// Throws std::invalid_argument("PATH:LINE: reason").
+// Throws std::invalid_argument("PATH:LINE: reason"). Lines starting with
+// `#` are comments.
 CollectiveTable parse_collective_table(const std::string& text, const std::string& path);
+// The table in the format parse_collective_table reads (one comment line
+// per row that has an extrapolation limit; `header_comments` first).
+std::string write_collective_table(const CollectiveTable& table,
+                                   const std::vector<std::string>& header_comments,
+                                   const std::vector<std::string>& row_notes);
 CollectiveTable load_collective_table(const std::string& path);
 
 // The table's name for a collective kind ("all_gather_into_tensor", ...).

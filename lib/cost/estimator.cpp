@@ -157,6 +157,8 @@ std::string_view runtime_source_name(RuntimeSource s) {
     return "benchmark";
   case RuntimeSource::Table:
     return "table";
+  case RuntimeSource::TableExtrapolated:
+    return "table_extrapolated";
   }
   return "none";
 }
@@ -195,9 +197,11 @@ estimate_runtime(const Graph& g, NodeId i, const CustomEstimates* custom, Runtim
   if (v)
     return {*v,
             primary->name() == "analytical" ? RuntimeSource::Analytical : RuntimeSource::Benchmark};
-  if (coll && table)
-    if (auto t = table->time_ms(*coll))
-      return {*t, RuntimeSource::Table};
+  if (coll && table) {
+    bool extrapolated = false;
+    if (auto t = table->time_ms(*coll, &extrapolated))
+      return {*t, extrapolated ? RuntimeSource::TableExtrapolated : RuntimeSource::Table};
+  }
   v = coll ? fallback.collective_ms(g, *coll) : fallback.compute_ms(g, i);
   return {v.value_or(0.0), v ? RuntimeSource::Analytical : RuntimeSource::None};
 }

@@ -75,7 +75,16 @@ double kernel_bytes(const Graph& g, NodeId id);
 // "TARGET|dtype[d0,d1]|..." over the node's tensor inputs in argument order.
 std::string op_shape_key(const Graph& g, NodeId n);
 
-enum class RuntimeSource : uint8_t { None, Analytical, Custom, Benchmark, Table };
+// Table: a measured collective table's value; TableExtrapolated: past the
+// sizes a calibrated table was measured at (its fit).
+enum class RuntimeSource : uint8_t {
+  None,
+  Analytical,
+  Custom,
+  Benchmark,
+  Table,
+  TableExtrapolated
+};
 std::string_view runtime_source_name(RuntimeSource s);
 
 struct RuntimeTable {

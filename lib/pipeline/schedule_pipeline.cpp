@@ -143,6 +143,7 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
     size_t missed = 0;
     for (const CollectiveOutcome& c : sched.collectives)
       missed += rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Table &&
+                rt.source[static_cast<size_t>(c.start)] != RuntimeSource::TableExtrapolated &&
                 rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Custom &&
                 rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Benchmark;
     if (missed > 0)

@@ -8,6 +8,8 @@ Usage: make_seeds.py CORPUS_DIR   (writes into CORPUS_DIR/{json,pb,fx})
 Sizes stay under the fuzzers' -max_len (scripts/test-sanitize.sh).
 """
 import os
+import gzip
+import json
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -55,6 +57,22 @@ def main():
           fx_file(["y = torch.ops.aten.slice.Tensor(x, 0, 0, 4, 9223372036854775807)"]))
     write(f"{out}/fx/escapes.py", fx_file(["y = torch.ops.aten.relu.default(x, '\\xff\\u00e9\\U0001F600')"]))
     write(f"{out}/fx/div_zero.py", fx_file(["y = torch.ops.aten.view.default(x, [16 // 0])"]))
+    # Profiler traces: NCCL kernels with collective metadata, a shaped op.
+    def nccl(ts, dur, nelems, seq):
+        return {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32", "ts": ts,
+                "dur": dur, "args": {"Collective name": "allreduce", "In msg nelems": nelems,
+                                     "Out msg nelems": nelems, "Group size": 2, "dtype": "Float",
+                                     "Process Group Name": "0", "Seq": seq}}
+    events = [nccl(100 * i, 10 + i, 262144 * (1 << i), i) for i in range(6)]
+    events += [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 2,
+                "args": {"External id": 3, "Input Dims": [[64, 128], [128, 32]],
+                         "Input type": ["c10::BFloat16", "c10::BFloat16"]}},
+               {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 2, "dur": 30,
+                "args": {"External id": 3}}]
+    trace = json.dumps({"distributedInfo": {"rank": 0, "world_size": 2}, "traceEvents": events})
+    write(f"{out}/kineto/trace.json", trace)
+    with gzip.open(f"{out}/kineto/trace.json.gz", "wb") as f:
+        f.write(trace.encode())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,146 @@
+// calibrate TRACE... -o TABLE [--estimates EST.json]: PyTorch profiler
+// traces -> a measured collective table (--collective-table) and per-op
+// compute estimates (--runtime-estimates).
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "calibrate/collective_fit.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "io/escape.h"
+#include "io/graph_file.h"
+#include "io/output_batch.h"
+#include "run_errors.h"
+
+namespace osched::cli {
+namespace {
+
+struct CalibrateArgs {
+  std::vector<std::string> traces;
+  std::string out;
+  std::string estimates;
+  bool quiet = false;
+};
+
+std::string fmt(double v, const char* f = "%.4g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Median GPU time per op+shape key, in ms (the estimates file's "ops").
+nlohmann::json op_estimates(const std::vector<KinetoTrace>& traces, size_t& keys) {
+  std::map<std::string, std::vector<double>> us;
+  for (const KinetoTrace& t : traces)
+    for (const ShapedOp& op : t.ops)
+      us[op.key].push_back(op.gpu_us);
+  nlohmann::json ops = nlohmann::json::object();
+  for (auto& [key, v] : us) {
+    std::sort(v.begin(), v.end());
+    const double mid = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    ops[key] = mid / 1e3;
+  }
+  keys = us.size();
+  return {{"version", 1}, {"ops", ops}};
+}
+
+int run(const CalibrateArgs& a) {
+  std::vector<KinetoTrace> traces;
+  int64_t untagged = 0;
+  for (const std::string& path : a.traces) {
+    try {
+      traces.push_back(read_kineto_trace(path));
+    } catch (const KinetoError& e) {
+      throw InputError(e.what());
+    }
+    untagged += traces.back().nccl_without_metadata;
+  }
+  CollectiveCalibration cal;
+  try {
+    cal = calibrate_collectives(traces);
+  } catch (const KinetoError&) {
+    throw InputError(
+        (a.traces.size() == 1 ? a.traces[0] : std::string("the traces")) +
+        ": no NCCL collective kernel with PyTorch's collective metadata ('Collective name', "
+        "'In msg nelems', 'Group size', 'dtype')" +
+        (untagged > 0 ? " (" + std::to_string(untagged) +
+                            " NCCL kernel(s) without it: send/recv, or a PyTorch before 2.1)"
+                      : ""));
+  }
+  std::vector<std::string> header = {
+      "calibrated by overlap-sched from " + std::to_string(traces.size()) +
+          " trace(s): " + cal.timing,
+      "each row: latency + size / bandwidth, least squares over the samples; sizes past "
+      "twice the largest measured are the fit's (marked below)"};
+  std::vector<std::string> notes;
+  for (const CollectiveFit& f : cal.fits)
+    notes.push_back(std::to_string(f.samples) + " samples, " + fmt(f.min_mib, "%.3g") + "-" +
+                    fmt(f.max_mib, "%.3g") + " MiB measured, latency " + fmt(f.latency_ms, "%.4f") +
+                    " ms, " +
+                    (f.ms_per_mib > 0 ? fmt(1.048576 / f.ms_per_mib, "%.1f") + " GB/s"
+                                      : std::string("no bandwidth term")) +
+                    ", rms residual " + fmt(f.rms_residual_ms, "%.4f") + " ms");
+  const std::string table_text = write_collective_table(cal.table, header, notes);
+  bool any_shapes = false;
+  for (const KinetoTrace& t : traces)
+    any_shapes = any_shapes || t.has_shapes;
+  size_t op_keys = 0;
+  nlohmann::json est;
+  if (!a.estimates.empty() && any_shapes)
+    est = op_estimates(traces, op_keys);
+  OutputBatch batch;
+  batch.add(a.out, [&](const Emit& emit) { emit(table_text); });
+  if (!a.estimates.empty() && any_shapes)
+    batch.add(a.estimates, [&](const Emit& emit) { emit(est.dump(1) + "\n"); });
+  try {
+    batch.commit();
+  } catch (const IoError& e) {
+    throw OutputError(e.what());
+  }
+  if (!a.quiet) {
+    std::cerr << "calibrate: " << cal.timing << "\n";
+    for (size_t i = 0; i < cal.table.rows.size(); ++i) {
+      const CollectiveTableRow& r = cal.table.rows[i];
+      std::cerr << "calibrate: " << escape_line(r.group) << " " << r.group_size << " "
+                << r.collective << ": " << notes[i] << "; extrapolated past "
+                << fmt(r.extrapolated_beyond_mib, "%.3g") << " MiB\n";
+    }
+    if (untagged > 0)
+      std::cerr << "calibrate: note: " << untagged
+                << " NCCL kernel(s) without collective metadata left out\n";
+    if (!a.estimates.empty())
+      std::cerr << (any_shapes ? "calibrate: " + std::to_string(op_keys) +
+                                     " op+shape estimate(s) written to " + escape_line(a.estimates)
+                               : "calibrate: note: no CPU op recorded its input shapes "
+                                 "(profile with record_shapes=True): no compute estimates written")
+                << "\n";
+  }
+  return kOk;
+}
+
+} // namespace
+
+void add_calibrate_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "calibrate", "Turn PyTorch profiler (Kineto) traces into a measured collective table "
+                   "(--collective-table) and per-op compute estimates (--runtime-estimates)");
+  auto a = std::make_shared<CalibrateArgs>();
+  cmd->add_option("TRACE", a->traces, "Kineto trace, .json or .json.gz, one per rank")->required();
+  cmd->add_option("-o,--output", a->out, "collective table to write")->required();
+  cmd->add_option("--estimates", a->estimates,
+                  "runtime estimates to write from ops profiled with record_shapes=True");
+  cmd->add_flag("-q,--quiet", a->quiet, "no summary on stderr");
+  cmd->footer("Example:\n"
+              "  overlap-sched calibrate rank0.json.gz rank1.json.gz -o my.table --estimates "
+              "my.est.json\n"
+              "  overlap-sched schedule graph.json -o out.json --collective-table my.table "
+              "--runtime-estimates my.est.json");
+  cmd->callback([&exit_code, a] { exit_code = run_guarded([&] { return run(*a); }); });
+}
+
+} // namespace osched::cli

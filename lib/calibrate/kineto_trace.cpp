@@ -1,0 +1,254 @@
+#include "calibrate/kineto_trace.h"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include "io/escape.h"
+#include "io/json_limits.h"
+
+namespace osched {
+namespace {
+
+// Traces are tens of MB of JSON; a gzip bomb is refused past this.
+constexpr size_t kMaxTraceBytes = size_t{2} << 30;
+
+std::string gunzip(const std::string& in, const std::string& path) {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 32) != Z_OK) // 32: detect the gzip header
+    throw KinetoError(path + ": cannot start decompression");
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  std::string out;
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&z);
+      throw KinetoError(path + ": corrupt gzip data");
+    }
+    out.append(buf, sizeof buf - z.avail_out);
+    if (out.size() > kMaxTraceBytes) {
+      inflateEnd(&z);
+      throw KinetoError(path + ": decompresses to more than 2 GiB");
+    }
+    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) {
+      inflateEnd(&z);
+      throw KinetoError(path + ": truncated gzip data");
+    }
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+std::optional<CollectiveKind> collective_of(const std::string& name) {
+  auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
+  if (has("allreduce") || has("all_reduce"))
+    return CollectiveKind::AllReduce;
+  if (has("allgather") || has("all_gather"))
+    return CollectiveKind::AllGather;
+  if (has("reduce_scatter") || has("reducescatter"))
+    return CollectiveKind::ReduceScatter;
+  if (has("alltoall") || has("all_to_all"))
+    return CollectiveKind::AllToAll;
+  if (has("broadcast"))
+    return CollectiveKind::Broadcast;
+  return std::nullopt; // send/recv, barrier, gather, scatter, reduce
+}
+
+// Kineto's dtype names ("Float", "BFloat16") and C++ type names of
+// `Input type` ("c10::BFloat16", "float", "long int").
+std::optional<std::pair<const char*, int>> dtype_of(const std::string& t) {
+  static const std::map<std::string, std::pair<const char*, int>> k = {
+      {"Float", {"float32", 4}},
+      {"float", {"float32", 4}},
+      {"Double", {"float64", 8}},
+      {"double", {"float64", 8}},
+      {"Half", {"float16", 2}},
+      {"c10::Half", {"float16", 2}},
+      {"BFloat16", {"bfloat16", 2}},
+      {"c10::BFloat16", {"bfloat16", 2}},
+      {"Long", {"int64", 8}},
+      {"long int", {"int64", 8}},
+      {"Int", {"int32", 4}},
+      {"int", {"int32", 4}},
+      {"Short", {"int16", 2}},
+      {"short int", {"int16", 2}},
+      {"Char", {"int8", 1}},
+      {"signed char", {"int8", 1}},
+      {"Byte", {"uint8", 1}},
+      {"unsigned char", {"uint8", 1}},
+      {"Bool", {"bool", 1}},
+      {"bool", {"bool", 1}},
+      {"Float8_e4m3fn", {"float8_e4m3fn", 1}},
+      {"c10::Float8_e4m3fn", {"float8_e4m3fn", 1}},
+      {"Float8_e5m2", {"float8_e5m2", 1}},
+      {"c10::Float8_e5m2", {"float8_e5m2", 1}},
+  };
+  auto it = k.find(t);
+  if (it == k.end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::optional<int64_t> integer(const nlohmann::json& args, const char* key) {
+  auto it = args.find(key);
+  if (it == args.end())
+    return std::nullopt;
+  if (it->is_number_integer())
+    return it->get<int64_t>();
+  if (it->is_string()) {
+    try {
+      size_t used = 0;
+      const long long v = std::stoll(it->get<std::string>(), &used);
+      if (used == it->get<std::string>().size())
+        return v;
+    } catch (const std::exception&) {
+    }
+  }
+  return std::nullopt;
+}
+
+// "aten::mm" -> "aten.mm.default": the trace names no overload.
+std::string target_of(const std::string& op) {
+  const size_t sep = op.find("::");
+  if (sep == std::string::npos)
+    return "";
+  return op.substr(0, sep) + "." + op.substr(sep + 2) + ".default";
+}
+
+// The estimates file's op+shape key from a CPU op's recorded inputs: each
+// tensor input as dtype[d0,d1], others skipped.
+std::optional<std::string> shape_key(const std::string& target, const nlohmann::json& args) {
+  auto dims = args.find("Input Dims");
+  auto types = args.find("Input type");
+  if (dims == args.end() || types == args.end() || !dims->is_array() || !types->is_array() ||
+      dims->size() != types->size())
+    return std::nullopt;
+  std::string key = target;
+  bool any = false;
+  for (size_t i = 0; i < dims->size(); ++i) {
+    const nlohmann::json& d = (*dims)[i];
+    const nlohmann::json& t = (*types)[i];
+    if (!t.is_string() || !d.is_array() || d.empty())
+      continue; // a scalar or a non-tensor argument
+    auto dt = dtype_of(t.get<std::string>());
+    if (!dt)
+      continue;
+    key += "|" + std::string(dt->first) + "[";
+    for (size_t k = 0; k < d.size(); ++k) {
+      if (!d[k].is_number_integer())
+        return std::nullopt;
+      key += (k ? "," : "") + std::to_string(d[k].get<int64_t>());
+    }
+    key += "]";
+    any = true;
+  }
+  if (!any)
+    return std::nullopt;
+  return key;
+}
+
+} // namespace
+
+KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) {
+  const bool gz = raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&
+                  static_cast<unsigned char>(raw[1]) == 0x8b;
+  nlohmann::json j;
+  try {
+    j = parse_json_limited(gz ? gunzip(raw, path) : raw);
+  } catch (const JsonTextError& e) {
+    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " + e.what());
+  }
+  if (!j.is_object() || !j.contains("traceEvents") || !j["traceEvents"].is_array())
+    throw KinetoError(path + ": not a Kineto trace (no traceEvents list)");
+  KinetoTrace t;
+  t.path = path;
+  if (auto it = j.find("distributedInfo"); it != j.end() && it->is_object()) {
+    t.rank = integer(*it, "rank").value_or(-1);
+    t.world_size = integer(*it, "world_size").value_or(0);
+  }
+  // GPU kernel time per launching CPU op (External id).
+  std::map<int64_t, double> kernel_us;
+  std::vector<const nlohmann::json*> shaped;
+  for (const nlohmann::json& e : j["traceEvents"]) {
+    if (!e.is_object() || !e.contains("cat") || !e["cat"].is_string())
+      continue;
+    const std::string cat = e["cat"].get<std::string>();
+    const nlohmann::json empty = nlohmann::json::object();
+    const nlohmann::json& args = e.contains("args") && e["args"].is_object() ? e["args"] : empty;
+    if (cat == "cpu_op") {
+      if (args.contains("Input Dims")) {
+        t.has_shapes = true;
+        shaped.push_back(&e);
+      }
+      continue;
+    }
+    if (cat != "kernel" || !e.contains("name") || !e["name"].is_string() || !e.contains("ts") ||
+        !e["ts"].is_number() || !e.contains("dur") || !e["dur"].is_number())
+      continue;
+    const std::string name = e["name"].get<std::string>();
+    const double dur = e["dur"].get<double>();
+    if (name.rfind("nccl", 0) != 0) {
+      if (auto ext = integer(args, "External id"))
+        kernel_us[*ext] += dur;
+      continue;
+    }
+    const auto cname = args.find("Collective name");
+    if (cname == args.end() || !cname->is_string()) {
+      ++t.nccl_without_metadata;
+      continue;
+    }
+    auto kind = collective_of(cname->get<std::string>());
+    auto nelems = integer(args, "In msg nelems");
+    auto gsize = integer(args, "Group size");
+    auto dtype = args.contains("dtype") && args["dtype"].is_string()
+                     ? dtype_of(args["dtype"].get<std::string>())
+                     : std::nullopt;
+    if (!kind || !nelems || !gsize || !dtype || *nelems < 0 || *gsize < 1 || !(dur >= 0)) {
+      ++t.nccl_without_metadata;
+      continue;
+    }
+    NcclKernel k;
+    k.kind = *kind;
+    if (auto g = args.find("Process Group Name"); g != args.end() && g->is_string())
+      k.group = g->get<std::string>();
+    k.group_size = *gsize;
+    k.input_bytes = *nelems * dtype->second;
+    k.seq = integer(args, "Seq");
+    k.start_us = e["ts"].get<double>();
+    k.dur_us = dur;
+    t.nccl.push_back(std::move(k));
+  }
+  for (const nlohmann::json* e : shaped) {
+    const nlohmann::json& args = (*e)["args"];
+    auto ext = integer(args, "External id");
+    if (!ext || !(*e).contains("name") || !(*e)["name"].is_string())
+      continue;
+    auto it = kernel_us.find(*ext);
+    if (it == kernel_us.end() || it->second <= 0)
+      continue;
+    const std::string target = target_of((*e)["name"].get<std::string>());
+    if (target.empty())
+      continue;
+    if (auto key = shape_key(target, args))
+      t.ops.push_back({target, *key, it->second});
+  }
+  return t;
+}
+
+KinetoTrace read_kineto_trace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw KinetoError(path + ": cannot open");
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_kineto_trace(raw, path);
+}
+
+} // namespace osched
