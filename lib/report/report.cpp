@@ -83,6 +83,10 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   }
   r.simulation.step_ms_after = report_round(sim.step_ms);
   r.simulation.compute_ms = report_round(sim.compute_ms);
+  r.counts.compute_estimates.clear();
+  for (NodeId v = 0; v < written.size(); ++v)
+    if (rt.ms[v] > 0 && plan.role[v] != SimulationPlan::Role::Collective)
+      ++r.counts.compute_estimates[std::string(runtime_source_name(rt.source[v]))];
   r.simulation.exposed_comm_ms_after = report_round(sim.exposed_comm_ms);
 
   // Each collective's exposure where it is in the written graph; a bucket's

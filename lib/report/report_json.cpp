@@ -89,7 +89,8 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
   j["counts"] = {{"collectives", r.counts.collectives},
                  {"exposed", r.counts.exposed},
                  {"partially_exposed", r.counts.partially_exposed},
-                 {"unschedulable", r.counts.unschedulable}};
+                 {"unschedulable", r.counts.unschedulable},
+                 {"compute_estimates", r.counts.compute_estimates}};
   j["memory"] = {{"original_peak_bytes", r.memory.original_peak_bytes},
                  {"scheduled_peak_bytes", r.memory.scheduled_peak_bytes},
                  {"budget_bytes", r.memory.budget_bytes},

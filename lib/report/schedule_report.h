@@ -10,6 +10,7 @@
 // Times are rounded to 6 decimals when filled, so both show the same values.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct ReportInputSection {
 struct ReportCounts {
   size_t collectives = 0;
   int exposed = 0, partially_exposed = 0, unschedulable = 0;
+  // Other timed nodes of the written graph by where their cost came from
+  // (custom: the user's or calibrate's estimates; benchmark: measured on
+  // the GPU; analytical: the model).
+  std::map<std::string, size_t> compute_estimates;
 };
 
 struct ReportMemory {
