@@ -75,7 +75,8 @@ def main():
                 # schedule reads the table beside the graph it schedules.
                 os.symlink(os.path.join(os.path.abspath(folder), table), beside)
             results = {}
-            for label, flags in (("default", []), ("bucketed", ["--collective-bucketing"])):
+            for label, flags in (("default", []), ("bucketed", ["--collective-bucketing"]),
+                                 ("fusion", ["--fusion"])):
                 report = os.path.join(tmp, f"{name}.{label}.report.json")
                 out = os.path.join(tmp, f"{name}.{label}.sched.json")
                 t0 = time.perf_counter()
@@ -89,6 +90,7 @@ def main():
                 results[label] = (seconds, rep)
             d = results.get("default")
             b = results.get("bucketed")
+            fu = results.get("fusion")
             if not d:
                 rows.append([name, "schedule failed"])
                 continue
@@ -99,10 +101,13 @@ def main():
                 name, f"{nodes}", f"{pct:.1f}", f"{secs:.3f}", f"{mib:.0f}",
                 f"{d[0]:.3f}", f"{sim['step_ms_before']:.2f}", f"{sim['step_ms_after']:.2f}",
                 f"{b[1]['simulation']['step_ms_after']:.2f}" if b else "failed",
+                (f"{fu[1]['simulation']['step_ms_before']:.2f} -> "
+                 f"{fu[1]['simulation']['step_ms_after']:.2f}") if fu else "failed",
                 f"{d[1]['lower_bound']['step_ms']:.2f}", table or "none (model)", pub_text
             ])
     header = ["graph", "nodes", "% shaped", "import s", "import MiB", "schedule s",
-              "step before ms", "step after ms", "after, bucketed ms", "lower bound ms",
+              "step before ms", "step after ms", "after, bucketed ms", "--fusion before -> after ms",
+              "lower bound ms",
               "collective table", "published before -> after ms"]
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" for _ in header) + "|")
