@@ -391,11 +391,7 @@ private:
     if (symint_.back()) {
       // A SymInt input: sizes that use it are the symbol it names.
       scalar.scalar = true;
-      Dim d;
-      d.sym_id = intern_symbol(p.name);
-      auto h = hints_.find(p.name);
-      d.has_hint = h != hints_.end();
-      d.value = d.has_hint ? h->second : 0;
+      const Dim d = named_symbol(p.name, hints_);
       scalar.value = d;
       if (!d.has_hint)
         result_.unhinted_symbols.push_back(p.name);

@@ -191,6 +191,15 @@ Dim fx_dim(const std::string& text, const FxSymbolHints& hints, int line) {
   return symbolic(t, eval_fx_dim(e, hints));
 }
 
+Dim named_symbol(const std::string& name, const FxSymbolHints& hints) {
+  Dim d;
+  d.sym_id = intern_symbol(name);
+  auto it = hints.find(name);
+  d.has_hint = it != hints.end();
+  d.value = d.has_hint ? it->second : 0;
+  return d;
+}
+
 std::string dim_text(const Dim& d) {
   return d.is_symbolic() ? d.sym() : std::to_string(d.value);
 }

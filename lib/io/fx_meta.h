@@ -31,6 +31,8 @@ std::optional<int64_t> eval_fx_dim(const FxExpr& e, const FxSymbolHints& hints,
 // A dim from its text: an integer, or a symbol named by the text whose hint
 // is evaluated when every symbol in it has one.
 Dim fx_dim(const std::string& text, const FxSymbolHints& hints, int line);
+// The symbol `name`, with its hint when `hints` has one (else unbacked).
+Dim named_symbol(const std::string& name, const FxSymbolHints& hints);
 // A size, stride or hint past 64 bits: no tensor has it, so the import
 // stops with an error on the node's line instead of writing a wrapped size.
 struct FxDimOverflow : std::overflow_error {

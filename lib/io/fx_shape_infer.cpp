@@ -35,13 +35,7 @@ struct Ctx {
         return scalars[id].value;
       // A size computed by a SymInt node of unknown value: that node's
       // name is the symbol.
-      const std::string& name = g.nodes[id].name;
-      Dim d;
-      d.sym_id = intern_symbol(name);
-      auto it = hints.find(name);
-      d.has_hint = it != hints.end();
-      d.value = d.has_hint ? it->second : 0;
-      return d;
+      return named_symbol(g.nodes[id].name, hints);
     }
     return std::nullopt;
   }
@@ -412,6 +406,24 @@ std::vector<Dim> matching_layout(const TensorMeta& like, const std::vector<Dim>&
   return stride;
 }
 
+// A backward's gradients: one like each input, in order.
+std::vector<std::optional<TensorMeta>> gradients_like(const std::vector<const TensorMeta*>& ins) {
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto* m : ins)
+    outs.push_back(fresh(m->shape, m->dtype, m->device));
+  return outs;
+}
+
+// Attention's output: the query's shape with the value's last dim, laid out
+// as the query is.
+TensorMeta attention_output(const TensorMeta& q, const TensorMeta& v) {
+  std::vector<Dim> shape = q.shape;
+  shape.back() = v.shape.back();
+  TensorMeta out = fresh(shape, q.dtype, q.device);
+  out.stride = matching_layout(q, shape);
+  return out;
+}
+
 std::optional<InferredVal> attention(const Ctx& c, std::string_view p) {
   const bool backward = p.find("backward") != std::string_view::npos;
   const TensorMeta* q = c.meta(backward ? 1 : 0);
@@ -421,17 +433,12 @@ std::optional<InferredVal> attention(const Ctx& c, std::string_view p) {
     return std::nullopt;
   std::vector<std::optional<TensorMeta>> outs;
   if (backward) {
-    for (const auto* m : {q, k, v})
-      outs.push_back(fresh(m->shape, m->dtype, m->device));
+    outs = gradients_like({q, k, v});
     if (p.find("efficient") != std::string_view::npos)
       outs.emplace_back();
     return multi(std::move(outs));
   }
-  std::vector<Dim> out_shape = q->shape;
-  out_shape.back() = v->shape.back();
-  TensorMeta out = fresh(out_shape, q->dtype, q->device);
-  out.stride = matching_layout(*q, out_shape);
-  outs.push_back(std::move(out));
+  outs.push_back(attention_output(*q, *v));
   std::vector<Dim> lse(q->shape.begin(), q->shape.end() - 1);
   if (p == "aten._scaled_dot_product_cudnn_attention") {
     // (out, lse [B, H, S, 1], -, -, max_q, max_k, seed [], offset [], -)
@@ -465,16 +472,11 @@ std::optional<InferredVal> flex_attention(const Ctx& c, bool backward) {
     return std::nullopt;
   std::vector<std::optional<TensorMeta>> outs;
   if (backward) {
-    for (const auto* m : {q, k, v})
-      outs.push_back(fresh(m->shape, m->dtype, m->device));
+    outs = gradients_like({q, k, v});
     outs.emplace_back();
     return multi(std::move(outs));
   }
-  std::vector<Dim> out_shape = q->shape;
-  out_shape.back() = v->shape.back();
-  TensorMeta out = fresh(out_shape, q->dtype, q->device);
-  out.stride = matching_layout(*q, out_shape);
-  outs.push_back(std::move(out));
+  outs.push_back(attention_output(*q, *v));
   std::vector<Dim> stat(q->shape.begin(), q->shape.end() - 1);
   outs.push_back(fresh(stat, DType::Float32, q->device));
   outs.push_back(fresh(stat, DType::Float32, q->device));
@@ -730,12 +732,7 @@ FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hin
   }
   if (p == "aten._local_scalar_dense" || t == "aten.item.default") {
     // An unbacked symbol: the node's name, valued only by --hint.
-    Dim d;
-    d.sym_id = intern_symbol(n.name);
-    auto it = hints.find(n.name);
-    d.has_hint = it != hints.end();
-    d.value = d.has_hint ? it->second : 0;
-    out.value = d;
+    out.value = named_symbol(n.name, hints);
     return out;
   }
   static const std::pair<std::string_view, std::string_view> kArith[] = {

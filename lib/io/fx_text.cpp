@@ -1,5 +1,6 @@
 #include "io/fx_text.h"
 #include "io/escape.h"
+#include "io/log_prefix.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -24,15 +25,6 @@ bool is_ident_start(char c) {
 bool is_ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
-bool all_digits(std::string_view s) {
-  if (s.empty())
-    return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      return false;
-  return true;
-}
-
 // Removes `[__post_grad_graphs] `-style markers and `[0/1] ` frame ids that
 // TORCH_LOGS puts before each line's content.
 std::string_view strip_log_markers(std::string_view s) {
@@ -54,31 +46,14 @@ std::string_view strip_log_markers(std::string_view s) {
 // The part of a log line after its prefixes: `[rank0]:`, a glog header
 // (`V1203 12:00:00.123456 4242 `), `path.py:910] ` and the markers above.
 std::string_view strip_log_prefix(std::string_view s) {
-  if (s.size() > 5 && s.substr(0, 5) == "[rank") {
-    size_t close = s.find("]:");
-    if (close != std::string_view::npos && all_digits(s.substr(5, close - 5)))
-      s.remove_prefix(close + 2);
-  }
-  // glog header: a level letter, MMDD, a time, a thread id.
-  if (s.size() > 6 && std::string_view("VIWEDC").find(s[0]) != std::string_view::npos &&
-      all_digits(s.substr(1, 4)) && s[5] == ' ') {
-    size_t p = 6;
-    while (p < s.size() && s[p] != ' ')
-      ++p; // time
-    while (p < s.size() && s[p] == ' ')
-      ++p;
-    while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p])))
-      ++p; // thread id
-    if (p < s.size() && s[p] == ' ')
-      s.remove_prefix(p + 1);
-  }
+  s = strip_rank_and_glog(s);
   // `some/file.py:910] `: a path without spaces, a line number, a bracket.
   size_t end = s.find("] ");
   if (end != std::string_view::npos && end < 512) {
     std::string_view head = s.substr(0, end);
     size_t colon = head.rfind(':');
     if (colon != std::string_view::npos && head.find(' ') == std::string_view::npos &&
-        all_digits(head.substr(colon + 1)) && colon >= 3 && head.substr(colon - 3, 3) == ".py")
+        is_decimal(head.substr(colon + 1)) && colon >= 3 && head.substr(colon - 3, 3) == ".py")
       s = strip_log_markers(s.substr(end + 2));
   }
   return s;

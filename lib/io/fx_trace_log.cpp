@@ -4,31 +4,18 @@
 #include <string_view>
 
 #include "io/json_limits.h"
+#include "io/log_prefix.h"
 
 namespace osched {
 namespace {
-
-bool digits(std::string_view s) {
-  if (s.empty())
-    return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      return false;
-  return true;
-}
 
 // The JSON text of a record line: after `[rankN]:`, a level letter and
 // MMDD, a time, a process id, `path:line]`, an optional `[frame/compile]`
 // trace id and a space. nullopt for any other line.
 std::optional<std::string_view> record_json(std::string_view s) {
-  if (s.substr(0, 5) == "[rank") {
-    size_t close = s.find("]:");
-    if (close == std::string_view::npos || !digits(s.substr(5, close - 5)))
-      return std::nullopt;
-    s.remove_prefix(close + 2);
-  }
-  if (s.size() < 6 || std::string_view("VIWEDC").find(s[0]) == std::string_view::npos ||
-      !digits(s.substr(1, 4)) || s[5] != ' ')
+  bool glog = false;
+  s = strip_rank_and_glog(s, &glog);
+  if (!glog)
     return std::nullopt;
   size_t brace = s.find(" {\"");
   size_t bracket = s.find("] ");
