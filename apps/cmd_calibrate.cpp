@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "calibrate/collective_fit.h"
+#include "calibrate/op_roofline.h"
 #include "commands.h"
+#include "cost/hardware.h"
 #include "exit_codes.h"
 #include "io/escape.h"
 #include "io/graph_file.h"
@@ -113,6 +115,16 @@ int run(const CalibrateArgs& a) {
     if (untagged > 0)
       std::cerr << "calibrate: note: " << untagged
                 << " NCCL kernel(s) without collective metadata left out\n";
+    // Against the profiled GPU's peak where it is one the tool knows.
+    std::string device;
+    for (const KinetoTrace& t : traces)
+      if (device.empty())
+        device = t.device_name;
+    const HardwareSpec hw = default_hardware(is_known_gpu(device) ? device : "H100-SXM");
+    for (const OpClassRoofline& r : roofline_fractions(traces, hw))
+      std::cerr << "calibrate: " << r.target << ": " << r.ops << " op(s), median "
+                << fmt(100 * r.median_fraction, "%.1f") << "% of the tensor-core peak ("
+                << escape_line(is_known_gpu(device) ? device : "H100-SXM assumed") << ")\n";
     if (!a.estimates.empty())
       std::cerr << (any_shapes ? "calibrate: " + std::to_string(op_keys) +
                                      " op+shape estimate(s) written to " + escape_line(a.estimates)

@@ -7,6 +7,7 @@
 
 #include "calibrate/collective_fit.h"
 #include "calibrate/kineto_trace.h"
+#include "calibrate/op_roofline.h"
 #include "cost/collective_table.h"
 #include "test_support.h"
 
@@ -142,6 +143,15 @@ TEST_CASE("calibrate: op estimates from shapes, CLI errors leave nothing behind"
   REQUIRE(r.exit_code == 0);
   const nlohmann::json est = nlohmann::json::parse(read_text(tmp.file("e.json")));
   CHECK(est["ops"]["aten.mm.default|bfloat16[64,128]|bfloat16[128,32]"] == Approx(0.042));
+  // 2 * 64 * 128 * 32 FLOPs in 42 us against 989 TFLOPS: 0.0013%.
+  const std::vector<OpClassRoofline> roof =
+      roofline_fractions({read_kineto_trace(tmp.file("r0.json"))}, default_hardware("H100-SXM"));
+  REQUIRE(roof.size() == 1);
+  CHECK(roof[0].target == "aten.mm.default");
+  CHECK(roof[0].ops == 1);
+  CHECK(roof[0].median_fraction == Approx(2.0 * 64 * 128 * 32 / 42e-6 / 989e12));
+  CHECK(r.err.find("aten.mm.default: 1 op(s), median 0.0% of the tensor-core peak") !=
+        std::string::npos);
   CHECK(run_cli("schedule " + source_path("testdata/fsdp_tiny.json") + " -q -o " +
                 tmp.file("s.json") + " --collective-table " + tmp.file("t.table") +
                 " --runtime-estimates " + tmp.file("e.json"))

@@ -124,8 +124,10 @@ std::string target_of(const std::string& op) {
 }
 
 // The estimates file's op+shape key from a CPU op's recorded inputs: each
-// tensor input as dtype[d0,d1], others skipped.
-std::optional<std::string> shape_key(const std::string& target, const nlohmann::json& args) {
+// tensor input as dtype[d0,d1], others skipped; `op` gets the inputs' sizes
+// and first dtype.
+std::optional<std::string> shape_key(const std::string& target, const nlohmann::json& args,
+                                     ShapedOp& op) {
   auto dims = args.find("Input Dims");
   auto types = args.find("Input type");
   if (dims == args.end() || types == args.end() || !dims->is_array() || !types->is_array() ||
@@ -142,12 +144,17 @@ std::optional<std::string> shape_key(const std::string& target, const nlohmann::
     if (!dt)
       continue;
     key += "|" + std::string(dt->first) + "[";
+    std::vector<int64_t> sizes;
     for (size_t k = 0; k < d.size(); ++k) {
       if (!d[k].is_number_integer())
         return std::nullopt;
-      key += (k ? "," : "") + std::to_string(d[k].get<int64_t>());
+      sizes.push_back(d[k].get<int64_t>());
+      key += (k ? "," : "") + std::to_string(sizes.back());
     }
     key += "]";
+    if (!any)
+      op.dtype = dt->first;
+    op.dims.push_back(std::move(sizes));
     any = true;
   }
   if (!any)
@@ -170,6 +177,10 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
     throw KinetoError(path + ": not a Kineto trace (no traceEvents list)");
   KinetoTrace t;
   t.path = path;
+  if (auto it = j.find("deviceProperties"); it != j.end() && it->is_array() && !it->empty() &&
+                                            (*it)[0].is_object() && (*it)[0].contains("name") &&
+                                            (*it)[0]["name"].is_string())
+    t.device_name = (*it)[0]["name"].get<std::string>();
   if (auto it = j.find("distributedInfo"); it != j.end() && it->is_object()) {
     t.rank = integer(*it, "rank").value_or(-1);
     t.world_size = integer(*it, "world_size").value_or(0);
@@ -237,8 +248,13 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
     const std::string target = target_of((*e)["name"].get<std::string>());
     if (target.empty())
       continue;
-    if (auto key = shape_key(target, args))
-      t.ops.push_back({target, *key, it->second});
+    ShapedOp op;
+    op.target = target;
+    op.gpu_us = it->second;
+    if (auto key = shape_key(target, args, op)) {
+      op.key = *key;
+      t.ops.push_back(std::move(op));
+    }
   }
   return t;
 }

@@ -34,6 +34,8 @@ struct ShapedOp {
   std::string target; // "aten.mm.default"
   std::string key;    // "aten.mm.default|bfloat16[8192,4096]|..." (estimates' op+shape key)
   double gpu_us = 0;  // its kernels' time
+  std::vector<std::vector<int64_t>> dims; // its tensor inputs' sizes, in order
+  std::string dtype;                      // the first tensor input's dtype name
 };
 
 struct KinetoTrace {
@@ -45,6 +47,7 @@ struct KinetoTrace {
       0;                   // NCCL kernels with no collective metadata (send/recv, old PyTorch)
   bool has_shapes = false; // some CPU op recorded its input shapes
   std::vector<ShapedOp> ops;
+  std::string device_name; // deviceProperties[0].name, "" when absent
 };
 
 // Reads one trace file; throws KinetoError("PATH: what is wrong").

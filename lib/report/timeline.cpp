@@ -33,6 +33,7 @@ Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string labe
     if (e.kind == SimEvent::Kind::Compute) {
       out.kind = TimelineEvent::Kind::Compute;
       out.estimate_ms = rt.ms[static_cast<size_t>(e.node)];
+      out.source = std::string(runtime_source_name(rt.source[static_cast<size_t>(e.node)]));
     } else {
       const NodeId coll = e.kind == SimEvent::Kind::Collective ? e.node : e.on;
       auto info = decode_collective(g, coll);
@@ -48,6 +49,7 @@ Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string labe
       }
       out.bytes = info ? info->size_bytes : 0;
       out.estimate_ms = rt.ms[static_cast<size_t>(coll)];
+      out.source = std::string(runtime_source_name(rt.source[static_cast<size_t>(coll)]));
     }
     t.events.push_back(std::move(out));
   }

@@ -23,6 +23,7 @@ struct TimelineEvent {
   std::string on;     // exposed wait: the collective waited for
   int64_t bytes = 0;  // collective: its size as the bandwidth model counts it
   double estimate_ms = 0;
+  std::string source; // where estimate_ms came from: custom, benchmark, table, analytical, ...
   double start_ms = 0, end_ms = 0;
 };
 

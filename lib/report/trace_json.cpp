@@ -54,7 +54,8 @@ nlohmann::json timelines_to_trace(const std::vector<const Timeline*>& timelines)
       return size_t{0};
     };
     for (const TimelineEvent& e : t->events) {
-      nlohmann::json args = {{"op", e.target}, {"estimate_ms", e.estimate_ms}};
+      nlohmann::json args = {
+          {"op", e.target}, {"estimate_ms", e.estimate_ms}, {"estimate_source", e.source}};
       std::string name = e.name;
       if (e.kind != TimelineEvent::Kind::Compute)
         args["bytes"] = e.bytes;

@@ -1,0 +1,25 @@
+#pragma once
+// How close profiled matmuls came to the GPU's peak: per op class, the
+// achieved FLOP/s of each profiled op (from its recorded shapes) as a
+// fraction of the tensor-core peak for its dtype.
+
+#include <string>
+#include <vector>
+
+#include "calibrate/kineto_trace.h"
+#include "cost/hardware.h"
+
+namespace osched {
+
+struct OpClassRoofline {
+  std::string target;         // "aten.mm.default"
+  size_t ops = 0;             // profiled ops with a FLOP count
+  double median_fraction = 0; // achieved / peak, the median over them
+};
+
+// Ops whose FLOPs the shapes give (mm, addmm, bmm, baddbmm); others are left
+// out. Sorted by target.
+std::vector<OpClassRoofline> roofline_fractions(const std::vector<KinetoTrace>& traces,
+                                                const HardwareSpec& hw);
+
+} // namespace osched
