@@ -325,3 +325,20 @@ TEST_CASE("import-fx: SymInt inputs without a value and views of symbolic sizes"
   CHECK(hinted.unhinted_symbols.empty());
   CHECK(shape(hinted.graph, "v") == "[4, 4]");
 }
+
+TEST_CASE("import-fx: auto_functionalized_v2 returns new values of its bases") {
+  // A mutating custom op, functionalized: output 0 is the op's result (its
+  // metadata unknown here), outputs 1.. the updated bases.
+  const std::string text =
+      "class G(torch.nn.Module):\n"
+      "    def forward(self, x: \"f32[4, 8]\", y: \"bf16[2]\"):\n"
+      "        af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.mylib.inc.default, "
+      "_x_base_index = 0, _y_base_index = 1, _all_bases = [x, y])\n"
+      "        getitem_1 = af[1]\n"
+      "        getitem_2 = af[2];  af = None\n"
+      "        return (getitem_1, getitem_2)\n";
+  FxImportResult r = import_text(text);
+  CHECK(shape(r.graph, "getitem_1") == "[4, 8]");
+  CHECK(dtype(r.graph, "getitem_2") == DType::BFloat16);
+  CHECK(r.unknown_shapes == 0);
+}

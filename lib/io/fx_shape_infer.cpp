@@ -801,6 +801,21 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     return flex_attention(c, t == "higher_order.flex_attention_backward");
   if (t == "higher_order.triton_kernel_wrapper_functional")
     return triton_wrapper(c);
+  if (t == "higher_order.auto_functionalized_v2") {
+    // (the op's result, then a new value of each of `_all_bases`): the
+    // result's metadata is the op's own, unknown here.
+    const Value* bases = c.n.kwarg("_all_bases");
+    if (!bases || bases->kind != Value::Kind::List)
+      return std::nullopt;
+    std::vector<std::optional<TensorMeta>> outs(1);
+    for (const auto& b : bases->items()) {
+      const TensorMeta* m = b.is_ref() ? ref_meta(c.g, b) : nullptr;
+      if (!m)
+        return std::nullopt;
+      outs.push_back(fresh(m->shape, m->dtype, m->device));
+    }
+    return multi(std::move(outs));
+  }
   std::string_view p = overload_packet(t);
   const TensorMeta* x = c.meta(0);
   if (p == "prims.convert_element_type" || p == "aten._to_copy" || p == "aten.to") {
