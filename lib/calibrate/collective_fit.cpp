@@ -165,8 +165,16 @@ CollectiveCalibration calibrate_collectives(const std::vector<KinetoTrace>& trac
     row.group = std::get<0>(key).empty() ? "default" : std::get<0>(key);
     row.group_size = static_cast<int>(std::get<1>(key));
     row.collective = table_collective_name(std::get<2>(key));
-    for (double mib : table_sizes_mib())
-      row.points.emplace_back(mib, f.latency_ms + f.ms_per_mib * mib);
+    for (double mib : table_sizes_mib()) {
+      const double ms = f.latency_ms + f.ms_per_mib * mib;
+      // A table holds times of at most 1e9 ms (its reader's limit).
+      if (!std::isfinite(ms) || ms > 1e9)
+        throw KinetoError("the fit for group " + row.group + ", size " +
+                          std::to_string(row.group_size) + ", " + row.collective +
+                          " gives more than 1e9 ms at " + std::to_string(static_cast<int>(mib)) +
+                          " MiB: its samples are not measurements of one collective");
+      row.points.emplace_back(mib, ms);
+    }
     row.extrapolated_beyond_mib = 2 * f.max_mib;
     c.table.rows.push_back(std::move(row));
     c.fits.push_back(f);

@@ -1,5 +1,6 @@
 #include "calibrate/kineto_trace.h"
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -222,7 +223,11 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
     auto dtype = args.contains("dtype") && args["dtype"].is_string()
                      ? dtype_of(args["dtype"].get<std::string>())
                      : std::nullopt;
-    if (!kind || !nelems || !gsize || !dtype || *nelems < 0 || *gsize < 1 || !(dur >= 0)) {
+    // Sizes past any real message (2^50 elements) or group, and durations
+    // past a day, are not measurements.
+    if (!kind || !nelems || !gsize || !dtype || *nelems < 0 || *nelems > (int64_t{1} << 50) ||
+        *gsize < 1 || *gsize > (1 << 20) || !(dur >= 0) || !(dur <= 86400e6) ||
+        !std::isfinite(e["ts"].get<double>())) {
       ++t.nccl_without_metadata;
       continue;
     }
@@ -230,6 +235,14 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
     k.kind = *kind;
     if (auto g = args.find("Process Group Name"); g != args.end() && g->is_string())
       k.group = g->get<std::string>();
+    // A table names groups by one word: a name it cannot hold is left out.
+    bool plain = k.group.empty() || k.group[0] != '#';
+    for (char ch : k.group)
+      plain = plain && static_cast<unsigned char>(ch) > ' ' && ch != 0x7f;
+    if (!plain) {
+      ++t.nccl_without_metadata;
+      continue;
+    }
     k.group_size = *gsize;
     k.input_bytes = *nelems * dtype->second;
     k.seq = integer(args, "Seq");
