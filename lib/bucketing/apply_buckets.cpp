@@ -397,8 +397,11 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     std::set<NodeId> hiding;
     for (size_t c : m.bucket->members) {
       bucketed[c] = true;
+      // A hiding node the rewrite removed (a conversion its copy-in
+      // performs) hides nothing any more.
       for (NodeId h : colls[c].hiding)
-        hiding.insert(old_final[h]);
+        if (old_final[h] >= 0)
+          hiding.insert(old_final[h]);
       iv.size_bytes += colls[c].size_bytes;
       iv.estimated_ms += colls[c].estimated_ms;
       iv.exposed_ms +=
@@ -425,8 +428,11 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     iv.start = old_final[iv.start];
     if (iv.wait >= 0)
       iv.wait = old_final[iv.wait];
-    for (NodeId& h : iv.hiding)
-      h = old_final[h];
+    std::vector<NodeId> kept;
+    for (NodeId h : iv.hiding)
+      if (old_final[h] >= 0) // not removed by the rewrite
+        kept.push_back(old_final[h]);
+    iv.hiding = std::move(kept);
     out.intervals.push_back(std::move(iv));
   }
   std::sort(out.intervals.begin(), out.intervals.end(),
