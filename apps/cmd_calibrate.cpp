@@ -2,7 +2,6 @@
 // traces -> a measured collective table (--collective-table) and per-op
 // compute estimates (--runtime-estimates).
 
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -10,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "calibrate/collective_fit.h"
-#include "calibrate/op_roofline.h"
+#include "calibrate/op_profile.h"
 #include "commands.h"
 #include "cost/hardware.h"
 #include "exit_codes.h"
@@ -33,22 +32,6 @@ std::string fmt(double v, const char* f = "%.4g") {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
-}
-
-// Median GPU time per op+shape key, in ms (the estimates file's "ops").
-nlohmann::json op_estimates(const std::vector<KinetoTrace>& traces, size_t& keys) {
-  std::map<std::string, std::vector<double>> us;
-  for (const KinetoTrace& t : traces)
-    for (const ShapedOp& op : t.ops)
-      us[op.key].push_back(op.gpu_us);
-  nlohmann::json ops = nlohmann::json::object();
-  for (auto& [key, v] : us) {
-    std::sort(v.begin(), v.end());
-    const double mid = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-    ops[key] = mid / 1e3;
-  }
-  keys = us.size();
-  return {{"version", 1}, {"ops", ops}};
 }
 
 int run(const CalibrateArgs& a) {
@@ -91,10 +74,8 @@ int run(const CalibrateArgs& a) {
   bool any_shapes = false;
   for (const KinetoTrace& t : traces)
     any_shapes = any_shapes || t.has_shapes;
-  size_t op_keys = 0;
-  nlohmann::json est;
-  if (!a.estimates.empty() && any_shapes)
-    est = op_estimates(traces, op_keys);
+  const std::map<std::string, double> op_ms = op_median_ms(traces);
+  const nlohmann::json est = {{"version", 1}, {"ops", op_ms}};
   OutputBatch batch;
   batch.add(a.out, [&](const Emit& emit) { emit(table_text); });
   if (!a.estimates.empty() && any_shapes)
@@ -126,7 +107,7 @@ int run(const CalibrateArgs& a) {
                 << fmt(100 * r.median_fraction, "%.1f") << "% of the tensor-core peak ("
                 << escape_line(is_known_gpu(device) ? device : "H100-SXM assumed") << ")\n";
     if (!a.estimates.empty())
-      std::cerr << (any_shapes ? "calibrate: " + std::to_string(op_keys) +
+      std::cerr << (any_shapes ? "calibrate: " + std::to_string(op_ms.size()) +
                                      " op+shape estimate(s) written to " + escape_line(a.estimates)
                                : "calibrate: note: no CPU op recorded its input shapes "
                                  "(profile with record_shapes=True): no compute estimates written")

@@ -8,7 +8,7 @@ target_sources(osched PRIVATE
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/cost/fusion.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/calibrate/kineto_trace.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/calibrate/collective_fit.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/lib/calibrate/op_roofline.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/lib/calibrate/op_profile.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/storage_map.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/memory_tracker.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/lib/memory/write_order.cpp

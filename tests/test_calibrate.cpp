@@ -7,7 +7,7 @@
 
 #include "calibrate/collective_fit.h"
 #include "calibrate/kineto_trace.h"
-#include "calibrate/op_roofline.h"
+#include "calibrate/op_profile.h"
 #include "cost/collective_table.h"
 #include "test_support.h"
 

@@ -1,8 +1,8 @@
 #pragma once
-// How close profiled matmuls came to the GPU's peak: per op class, the
-// achieved FLOP/s of each profiled op (from its recorded shapes) as a
-// fraction of the tensor-core peak for its dtype.
+// What profiled ops with recorded shapes tell: each op+shape's GPU time
+// (runtime estimates), and how close matmuls came to the GPU's peak.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +11,12 @@
 
 namespace osched {
 
+// The median GPU time of each op+shape key (the estimates file's "ops"
+// keys), in ms.
+std::map<std::string, double> op_median_ms(const std::vector<KinetoTrace>& traces);
+
+// Per op class, the achieved FLOP/s of each profiled op (from its shapes)
+// as a fraction of the tensor-core peak for its dtype.
 struct OpClassRoofline {
   std::string target;         // "aten.mm.default"
   size_t ops = 0;             // profiled ops with a FLOP count

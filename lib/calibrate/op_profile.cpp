@@ -1,4 +1,4 @@
-#include "calibrate/op_roofline.h"
+#include "calibrate/op_profile.h"
 
 #include <algorithm>
 #include <map>
@@ -6,6 +6,11 @@
 
 namespace osched {
 namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
 
 // FLOPs of a matmul-class op from its inputs' sizes: 2mkn (batched: x b).
 std::optional<double> matmul_flops(const ShapedOp& op) {
@@ -48,12 +53,20 @@ std::vector<OpClassRoofline> roofline_fractions(const std::vector<KinetoTrace>& 
       fractions[op.target].push_back(*flops / (op.gpu_us * 1e-6) / hw.peak_flops(*dtype));
     }
   std::vector<OpClassRoofline> out;
-  for (auto& [target, f] : fractions) {
-    std::sort(f.begin(), f.end());
-    const double mid = f.size() % 2 ? f[f.size() / 2] : (f[f.size() / 2 - 1] + f[f.size() / 2]) / 2;
-    out.push_back({target, f.size(), mid});
-  }
+  for (const auto& [target, f] : fractions)
+    out.push_back({target, f.size(), median(f)});
   return out;
+}
+
+std::map<std::string, double> op_median_ms(const std::vector<KinetoTrace>& traces) {
+  std::map<std::string, std::vector<double>> us;
+  for (const KinetoTrace& t : traces)
+    for (const ShapedOp& op : t.ops)
+      us[op.key].push_back(op.gpu_us);
+  std::map<std::string, double> ms;
+  for (const auto& [key, v] : us)
+    ms[key] = median(v) / 1e3;
+  return ms;
 }
 
 } // namespace osched
