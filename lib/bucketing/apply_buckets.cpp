@@ -128,7 +128,6 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
   };
 
   ConvertFusion converts(g);
-  auto fusable_convert = [&](const Value& in) { return converts.fusable(in); };
 
   struct Made {
     size_t start, wait;
@@ -166,7 +165,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       in_metas.push_back(ref_meta(g, s.args[0]));
       // A dtype conversion feeding only this all-gather fuses into the
       // bucket's copy-in (as upstream's _pre_bucket_all_gather does).
-      const NodeId conv = kind == CollectiveKind::AllGather ? fusable_convert(s.args[0]) : -1;
+      const NodeId conv = kind == CollectiveKind::AllGather ? converts.fusable(s.args[0]) : -1;
       if (conv >= 0) {
         inputs.edit_items().push_back(g.nodes[conv].args[0]);
         convert_to.edit_items().push_back(

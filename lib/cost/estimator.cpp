@@ -181,9 +181,10 @@ estimate_runtime(const Graph& g, NodeId i, const CustomEstimates* custom, Runtim
     // stream. Views, selections and host-only work cost nothing.
     // As upstream: once the user estimates nodes, the ones they leave out
     // are not kernels worth a model's figure.
-    if (custom && !custom->empty())
-      return {custom->lookup(g, i).value_or(0.0),
-              custom->lookup(g, i) ? RuntimeSource::Custom : RuntimeSource::None};
+    if (custom && !custom->empty()) {
+      const std::optional<double> v = custom->lookup(g, i);
+      return {v.value_or(0.0), v ? RuntimeSource::Custom : RuntimeSource::None};
+    }
     if (auto v = fallback.compute_ms(g, i))
       return {*v, RuntimeSource::Analytical};
     return {0.0, RuntimeSource::None};

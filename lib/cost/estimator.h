@@ -26,16 +26,16 @@ public:
   virtual std::optional<double> collective_ms(const Graph& g, const CollectiveInfo& c) = 0;
 };
 
-// Every kernel by roofline: the larger of its FLOPs at the tensor-core
-// rate times matmul_efficiency (matmul and attention) and its bytes read
-// and written at HBM bandwidth, plus a launch overhead (docs in README,
-// "Cost model"); the NCCL model for collectives.
 // Which kernels the model costs: every kernel (the default), or only the
 // matmul and attention ops at their peak rate with no launch cost, as the
 // PyTorch pass this tool ports did (other nodes 0 unless the user estimates
 // them): for parity with upstream's tests and published traces.
 enum class CostModel : uint8_t { Kernels, ComputeOnly };
 
+// Every kernel by roofline: the larger of its FLOPs at the tensor-core
+// rate times matmul_efficiency (matmul and attention) and its bytes read
+// and written at HBM bandwidth, plus a launch overhead (docs in README,
+// "Cost model"); the NCCL model for collectives.
 class AnalyticalEstimator : public RuntimeEstimator {
 public:
   explicit AnalyticalEstimator(HardwareSpec hw, CostModel model = CostModel::Kernels)

@@ -11,12 +11,6 @@
 namespace osched {
 namespace {
 
-bool is_reduction_target(std::string_view t) {
-  const std::string_view p = overload_packet(t);
-  return p == "aten.sum" || p == "aten.mean" || p == "aten.amax" || p == "aten.amin" ||
-         p == "aten.prod" || p == "aten.var" || p == "aten.any" || p == "aten.all";
-}
-
 bool fusible(const Graph& g, NodeId v, const RuntimeTable& t) {
   const Node& n = g.nodes[v];
   if (n.op != NodeOp::CallFunction || is_compute_node(n))

@@ -188,6 +188,12 @@ bool is_getitem_target(std::string_view t) {
   return t == "getitem" || t == "operator.getitem" || t == "_operator.getitem";
 }
 
+bool is_reduction_target(std::string_view t) {
+  const std::string_view p = overload_packet(t);
+  return p == "aten.sum" || p == "aten.mean" || p == "aten.amax" || p == "aten.amin" ||
+         p == "aten.prod" || p == "aten.var" || p == "aten.any" || p == "aten.all";
+}
+
 bool is_host_only_target(std::string_view t) {
   auto starts = [&](std::string_view p) { return t.substr(0, p.size()) == p; };
   return starts("operator.") || starts("_operator.") || starts("math.") || starts("torch.sym_") ||

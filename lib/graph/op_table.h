@@ -15,6 +15,8 @@ std::string_view overload_packet(std::string_view target);
 bool is_compute_target(std::string_view target);
 bool is_view_target(std::string_view target);
 bool is_pointwise_target(std::string_view target);
+// sum, mean, amax, amin, prod, var, any, all.
+bool is_reduction_target(std::string_view target);
 // sym_size, sym_stride, ...: read sizes known when the input is issued.
 bool is_metadata_target(std::string_view target);
 bool is_getitem_target(std::string_view target);

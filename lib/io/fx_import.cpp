@@ -346,14 +346,14 @@ private:
     return id;
   }
 
-  void set_val_from_annotation(Node& n, const std::string& ann, int line) {
+  // Returns whether the annotation is a SymInt's (`Sym(...)`): no tensor.
+  bool set_val_from_annotation(Node& n, const std::string& ann, int line) {
     FxAnnotation a;
     try {
       a = parse_fx_annotation(ann, hints_, line, opts_.default_device);
     } catch (const FxSyntaxError& e) {
       fail(e.line, "node '" + escape_quoted(n.name) + "': " + e.what());
     }
-    symint_.push_back(a.is_symint);
     if (a.is_symint) {
       // `x: "Sym(s0)"`: sizes that name x take s0's hint.
       std::string inner = ann.substr(ann.find('(') + 1);
@@ -370,6 +370,7 @@ private:
       n.val_kind = ValKind::Single;
       n.val.push_back(std::move(a.tensor));
     }
+    return a.is_symint;
   }
 
   void add_placeholder(const FxParam& p) {
@@ -377,18 +378,19 @@ private:
     n.name = p.name;
     n.op = NodeOp::Placeholder;
     n.target = p.name;
+    bool symint = false;
     if (!p.annotation.empty()) {
-      set_val_from_annotation(n, p.annotation, p.line);
+      symint = set_val_from_annotation(n, p.annotation, p.line);
     } else {
       auto it = loaded_.find(p.name);
-      symint_.push_back(hints_.count(p.name) > 0 || symint_inputs_.count(p.name) > 0);
+      symint = hints_.count(p.name) > 0 || symint_inputs_.count(p.name) > 0;
       if (it != loaded_.end()) {
         n.val_kind = ValKind::Single;
         n.val.push_back(it->second);
       }
     }
     FxScalar scalar;
-    if (symint_.back()) {
+    if (symint) {
       // A SymInt input: sizes that use it are the symbol it names.
       scalar.scalar = true;
       const Dim d = named_symbol(p.name, hints_);
@@ -470,21 +472,17 @@ private:
       if (n.op == NodeOp::CallFunction)
         scalar = infer_fx_scalar(g_, n, hints_, scalars_);
       if (!st.annotation.empty()) {
-        set_val_from_annotation(n, st.annotation, st.line);
-      } else {
-        symint_.push_back(false);
-        if (n.op == NodeOp::CallFunction && !scalar.scalar) {
-          if (auto inferred = infer_fx_output(g_, n, hints_, scalars_)) {
-            n.val_kind = inferred->kind;
-            n.val = std::move(inferred->val);
-          }
+        if (set_val_from_annotation(n, st.annotation, st.line))
+          scalar.scalar = true;
+      } else if (n.op == NodeOp::CallFunction && !scalar.scalar) {
+        if (auto inferred = infer_fx_output(g_, n, hints_, scalars_)) {
+          n.val_kind = inferred->kind;
+          n.val = std::move(inferred->val);
         }
       }
     } catch (const FxDimOverflow& e) {
       fail(st.line, "'" + escape_quoted(st.name) + "': " + e.what());
     }
-    if (symint_.back())
-      scalar.scalar = true;
     if (scalar.value && scalar.value->is_symbolic() && !scalar.value->has_hint &&
         (n.target == "aten._local_scalar_dense.default" || n.target == "aten.item.default"))
       result_.unhinted_symbols.push_back(n.name);
@@ -514,7 +512,6 @@ private:
       v = std::move(l);
     }
     out.args.push_back(std::move(v));
-    symint_.push_back(false);
     scalars_.emplace_back();
     push(std::move(out), prog.return_line);
   }
@@ -542,7 +539,7 @@ private:
     for (size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
       if (n.op == NodeOp::Output || n.op == NodeOp::GetAttr || n.val_kind != ValKind::Null ||
-          symint_[i] || scalars_[i].scalar)
+          scalars_[i].scalar)
         continue;
       ++result_.unknown_shapes;
       if (result_.unknown_shape_nodes.size() < kUnknownNamesShown)
@@ -685,7 +682,6 @@ private:
   std::set<std::string> symint_inputs_; // placeholders load_args reads with reader.symint
   std::unordered_map<std::string, Value> names_;
   std::vector<int> lines_;
-  std::vector<bool> symint_;
   FxScalars scalars_;                       // by node id
   std::map<std::string, int64_t> pg_sizes_; // get_pg_config()
   Graph g_;
@@ -760,9 +756,11 @@ FxImportResult import_fx_text(const std::string& text, const std::string& file,
   for (const auto& t : graphs)
     r.trace_graphs.push_back("[" + t.compile_id + "] " + t.event + ", line " +
                              std::to_string(t.line));
-  if (opts.name.empty())
-    r.graph.name = file_stem(file) + "_" + g.compile_id.substr(0, g.compile_id.find('/')) + "_" +
-                   g.compile_id.substr(g.compile_id.find('/') + 1);
+  if (opts.name.empty()) {
+    std::string id = g.compile_id;
+    std::replace(id.begin(), id.end(), '/', '_');
+    r.graph.name = file_stem(file) + "_" + id;
+  }
   return r;
 }
 

@@ -672,13 +672,10 @@ std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& s
 } // namespace
 
 bool is_scalar_fx_target(std::string_view t) {
-  return is_metadata_target(t) || t.substr(0, 9) == "operator." ||
-         t.substr(0, 10) == "_operator." || t.substr(0, 8) == "sym_size" ||
-         t.substr(0, 24) == "aten._local_scalar_dense" || t.substr(0, 5) == "math." ||
-         t.substr(0, 10) == "torch.sym_" || t.substr(0, 4) == "sym_" || t == "aten.item.default" ||
-         t.substr(0, 19) == "aten._assert_scalar" || t.substr(0, 18) == "aten._assert_async" ||
-         t.substr(0, 23) == "aten.sym_constrain_range" ||
-         t.substr(0, 30) == "aten._functional_sym_constrain";
+  // Host-only work, size reads, and the device-to-host reads that make a
+  // Python number of a tensor.
+  return is_host_only_target(t) || is_metadata_target(t) ||
+         t.substr(0, 24) == "aten._local_scalar_dense" || t == "aten.item.default";
 }
 
 FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hints,
@@ -702,8 +699,8 @@ FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hin
   Ctx c{g, n, hints, scalars};
   const std::string& t = n.target;
   const std::string_view p = overload_packet(t);
-  auto operand = [&](size_t i) -> std::optional<Dim> {
-    const Value* v = c.arg(i);
+  // An integer, or a SymInt node whose value is known as a size.
+  auto size_of = [&](const Value* v) -> std::optional<Dim> {
     if (!v || (v->kind != Value::Kind::Int && !v->is_ref()))
       return std::nullopt;
     if (v->is_ref()) {
@@ -713,6 +710,7 @@ FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hin
     }
     return c.dim(*v);
   };
+  auto operand = [&](size_t i) { return size_of(c.arg(i)); };
   if (p == "aten.sym_size") {
     const TensorMeta* x = c.meta(0);
     auto d = c.integer(1, "dim", std::nullopt);
@@ -756,12 +754,7 @@ FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hin
       return out;
     Dim acc = Dim::of(0);
     for (const auto& item : list->items()) {
-      std::optional<Dim> d;
-      if (item.kind == Value::Kind::Int)
-        d = Dim::of(item.i);
-      else if (item.is_ref() && static_cast<size_t>(item.i) < scalars.size() &&
-               scalars[static_cast<size_t>(item.i)].value)
-        d = scalars[static_cast<size_t>(item.i)].value;
+      const std::optional<Dim> d = size_of(&item);
       if (!d)
         return out;
       acc = dim_add(acc, *d);
@@ -856,8 +849,7 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
   if (p == "aten.mm" || p == "aten.addmm" || p == "aten.bmm" || p == "aten.baddbmm" ||
       p == "aten.matmul" || p == "aten._scaled_mm")
     return matmul(c, p);
-  if (p == "aten.sum" || p == "aten.mean" || p == "aten.amax" || p == "aten.amin" ||
-      p == "aten.prod" || p == "aten.any" || p == "aten.all" || p == "aten.var")
+  if (is_reduction_target(t))
     return reduction(c);
   if (p == "aten.split" || p == "aten.split_with_sizes" || p == "aten.chunk" || p == "aten.unbind")
     return split(c, p);

@@ -66,9 +66,6 @@ struct Estimators {
       fuse_pointwise_costs(g, analytical.hardware(), t);
     return t;
   }
-  double ms_of(const Graph& g, NodeId n) {
-    return estimate_runtime(g, n, custom, measured, analytical, table).first;
-  }
 };
 
 std::vector<NodeId> identity_order(size_t n) {
@@ -141,11 +138,10 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   report.policy = std::move(policy);
   if (const CollectiveTable* table = est.table) {
     size_t missed = 0;
-    for (const CollectiveOutcome& c : sched.collectives)
-      missed += rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Table &&
-                rt.source[static_cast<size_t>(c.start)] != RuntimeSource::TableExtrapolated &&
-                rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Custom &&
-                rt.source[static_cast<size_t>(c.start)] != RuntimeSource::Benchmark;
+    for (const CollectiveOutcome& c : sched.collectives) {
+      const RuntimeSource s = rt.source[static_cast<size_t>(c.start)];
+      missed += s == RuntimeSource::Analytical || s == RuntimeSource::None; // the model's
+    }
     if (missed > 0)
       report.warnings.push_back(std::to_string(missed) + " collective(s) with no row in " +
                                 table->path +
