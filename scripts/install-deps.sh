@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Idempotent: installs the Debian packages overlap-sched builds and tests with.
-# Skips apt entirely when everything is already present.
+# Idempotent: installs the Debian packages overlap-sched builds and tests with,
+# and the PyTorch virtual environment (.venv-torch) the bridge, its tests and
+# scripts/bench/vs_torch.sh use. A second run changes nothing and costs ~1 s.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 PKGS=(cmake g++ make zlib1g-dev libcli11-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
-      libspdlog-dev catch2 libopenmpi-dev openmpi-bin python3 python3-jsonschema
-      clang-14 libclang-rt-14-dev clang-format-14 python3-torch chromium libsimdjson-dev
-      libxxhash-dev)
+      libspdlog-dev catch2 libopenmpi-dev openmpi-bin python3 python3-venv python3-jsonschema
+      clang-14 libclang-rt-14-dev clang-format-14 chromium libsimdjson-dev libxxhash-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,4 +17,19 @@ if ((${#missing[@]})); then
   echo "installing: ${missing[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# PyTorch from PyPI, pinned. The Linux wheel is a CUDA build; it runs on the
+# CPU, and its nvidia-* dependencies are what `import torch` loads.
+TORCH_PIN="torch==2.15.0"
+VENV=.venv-torch
+STAMP="$VENV/.installed"
+want="$TORCH_PIN numpy==2.4.6"
+if [[ ! -f $STAMP || $(cat "$STAMP") != "$want" ]]; then
+  echo "creating $VENV with $want (about 4 GB, once)" >&2
+  rm -rf "$VENV"
+  /usr/bin/python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check --no-input $want
+  "$VENV/bin/python" -c "import torch, torch.distributed, torch._inductor" >/dev/null
+  echo "$want" >"$STAMP"
 fi

@@ -324,6 +324,25 @@ std::optional<InferredVal> reduction(const Ctx& c) {
   return single(fresh(std::move(shape), dtype, x->device));
 }
 
+// max/min/median/mode: with a dim, (values, int64 indices) reduced as a
+// keepdim reduction; without one, a 0-d tensor; `max.other` is pointwise.
+std::optional<InferredVal> values_and_indices(const Ctx& c) {
+  const TensorMeta* x = c.meta(0);
+  const std::string_view t = c.n.target;
+  const std::string_view overload = t.substr(t.rfind('.') + 1);
+  if (!x)
+    return std::nullopt;
+  if (overload == "default")
+    return single(fresh({}, x->dtype, x->device));
+  if (overload != "dim")
+    return std::nullopt;
+  auto r = reduction(c);
+  if (!r || r->val.size() != 1 || !r->val[0])
+    return std::nullopt;
+  const TensorMeta& values = *r->val[0];
+  return multi({values, fresh(values.shape, DType::Int64, values.device)});
+}
+
 std::optional<InferredVal> split(const Ctx& c, std::string_view p) {
   const TensorMeta* x = c.meta(0);
   if (!x)
@@ -851,6 +870,8 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     return matmul(c, p);
   if (is_reduction_target(t))
     return reduction(c);
+  if (p == "aten.max" || p == "aten.min" || p == "aten.median" || p == "aten.mode")
+    return values_and_indices(c);
   if (p == "aten.split" || p == "aten.split_with_sizes" || p == "aten.chunk" || p == "aten.unbind")
     return split(c, p);
   if (p.find("_attention") != std::string_view::npos && p.substr(0, 5) == "aten.")
@@ -893,6 +914,26 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
       }
       shape[static_cast<size_t>(*ax)] = total;
       return single(fresh(std::move(shape), ins[0]->dtype, ins[0]->device));
+    }
+    if (p == "aten.stack") {
+      // Equal shapes (torch checks) joined along a new axis (dim may be -rank-1 .. rank).
+      const Value* list = c.arg(0, "tensors");
+      if (!list || list->kind != Value::Kind::List || list->items().empty())
+        return std::nullopt;
+      const TensorMeta* first = nullptr;
+      for (const auto& item : list->items()) {
+        const TensorMeta* m = item.is_ref() ? ref_meta(g, item) : nullptr;
+        if (!m || (first && m->shape.size() != first->shape.size()))
+          return std::nullopt;
+        first = first ? first : m;
+      }
+      auto d = c.integer(1, "dim", 0);
+      auto ax = d ? axis(*d, first->shape.size() + 1) : std::nullopt;
+      if (!ax)
+        return std::nullopt;
+      std::vector<Dim> shape = first->shape;
+      shape.insert(shape.begin() + *ax, Dim::of(static_cast<int64_t>(list->items().size())));
+      return single(fresh(std::move(shape), first->dtype, first->device));
     }
     return std::nullopt;
   }

@@ -41,6 +41,17 @@ std::string compile_id(const nlohmann::json& meta) {
   return id;
 }
 
+// PyTorch 2.x logs the post-grad graph as a named string artifact,
+// {"artifact": {"name": "inductor_post_grad_graph", ...}}; earlier logs used
+// the name as the record's key. Both are read.
+std::string artifact_name(const nlohmann::json& meta) {
+  auto it = meta.find("artifact");
+  if (it == meta.end() || !it->is_object())
+    return {};
+  auto name = it->find("name");
+  return name != it->end() && name->is_string() ? name->get<std::string>() : std::string();
+}
+
 constexpr std::string_view kPostGrad = "inductor_post_grad_graph";
 constexpr std::string_view kAotGraphs[] = {"aot_forward_graph", "aot_backward_graph",
                                            "aot_inference_graph", "aot_joint_graph"};
@@ -93,7 +104,7 @@ std::vector<FxTraceGraph> read_torch_trace_graphs(const std::string& text) {
       continue;
     std::vector<FxTraceGraph>* into = nullptr;
     std::string event;
-    if (meta.contains(kPostGrad)) {
+    if (meta.contains(kPostGrad) || artifact_name(meta) == kPostGrad) {
       into = &post_grad;
       event = kPostGrad;
     } else {

@@ -20,6 +20,9 @@ import tempfile
 
 import torch
 import torch.fx
+from torch._inductor.custom_graph_pass import CustomGraphPass
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 FORMAT = "overlap-sched.graph"
 
@@ -66,18 +69,10 @@ def _dim(d):
     if isinstance(d, int):
         return d
     node = getattr(d, "node", None)
-    if node is not None and hasattr(node, "hint"):  # torch 2.x SymInt
+    if node is not None and hasattr(node, "hint"):  # a SymInt
         out = {"sym": str(d)}
         if node.hint is not None:
             out["hint"] = int(node.hint)
-        return out
-    if hasattr(d, "get_pyobj"):  # torch 1.13 SymIntNode
-        py = d.get_pyobj()
-        out = {"sym": str(py.expr)}
-        try:
-            out["hint"] = int(py.shape_env.size_hint(py.expr))
-        except Exception:  # unbacked
-            pass
         return out
     return int(d)
 
@@ -153,6 +148,20 @@ class _Exporter:
         raise ExportError(f"{where}: argument of type {type(a).__name__} has no graph-format form")
 
 
+def _live_group_ranks(name):
+    """The global ranks of the process group registered under `name` in this
+    process (a real or fake process group), or None."""
+    try:
+        import torch.distributed as dist
+        from torch._C._distributed_c10d import _resolve_process_group
+
+        if not dist.is_available() or not dist.is_initialized():
+            return None
+        return [int(r) for r in dist.get_process_group_ranks(_resolve_process_group(name))]
+    except (ImportError, RuntimeError, ValueError):
+        return None
+
+
 def _groups_from_collectives(nodes, rank):
     groups = {}
     for node in nodes:
@@ -169,6 +178,15 @@ def _groups_from_collectives(nodes, rank):
             size = len(node.args[1])
         if group is None:
             raise ExportError(f"node '{node.name}': collective without a group_name")
+        if str(group) in groups:
+            continue
+        live = _live_group_ranks(str(group))
+        if live is not None:
+            if size is not None and len(live) != size:
+                raise ExportError(f"node '{node.name}': group '{group}' has {len(live)} ranks "
+                                  f"in this process but the graph gives size {size}")
+            groups[str(group)] = live
+            continue
         if size is None:
             raise ExportError(
                 f"node '{node.name}': group '{group}' has no size in the graph; "
@@ -301,13 +319,7 @@ def schedule_with_tool(gm, tool="overlap-sched", args=(), workdir=None, **export
             return json.load(f)
 
 
-try:  # torch >= 2.6 asks custom passes for a cache key
-    from torch._inductor.custom_graph_pass import CustomGraphPass as _PassBase
-except Exception:  # older torch: any callable
-    _PassBase = object
-
-
-class OverlapSchedPass(_PassBase):
+class OverlapSchedPass(CustomGraphPass):
     """post_grad_custom_post_pass that reorders Inductor's post-grad graph with
     overlap-sched:
 
@@ -331,62 +343,23 @@ class OverlapSchedPass(_PassBase):
 
 # --- demo / self-check --------------------------------------------------------
 
-def register_test_collectives():
-    """Functional collectives for torch builds without _c10d_functional (Debian's
-    1.13): single-process stand-ins with the real schemas, so make_fx records
-    them as PyTorch 2.x would. all_gather repeats the shard; reduce_scatter
-    keeps the first shard; all_reduce and wait copy."""
-    try:
-        torch.ops._c10d_functional.wait_tensor.default
-        return None
-    except (AttributeError, RuntimeError):
-        pass
-    lib = torch.library.Library("_c10d_functional", "DEF")
-    lib.define("all_gather_into_tensor(Tensor input, int group_size, str group_name) -> Tensor")
-    lib.define("reduce_scatter_tensor(Tensor input, str reduce_op, int group_size, "
-               "str group_name) -> Tensor")
-    lib.define("all_reduce(Tensor input, str reduce_op, str group_name) -> Tensor")
-    lib.define("wait_tensor(Tensor tensor) -> Tensor")
-
-    def ag(x, n, g):
-        return torch.cat([x] * n, 0)
-
-    def rs(x, op, n, g):
-        return x[: x.shape[0] // n].clone()
-
-    impls = {
-        "all_gather_into_tensor": (ag, lambda x, n, g: x.new_empty((x.shape[0] * n, *x.shape[1:]))),
-        "reduce_scatter_tensor": (rs, lambda x, op, n, g: x.new_empty((x.shape[0] // n, *x.shape[1:]))),
-        "all_reduce": (lambda x, op, g: x.clone(), lambda x, op, g: torch.empty_like(x)),
-        "wait_tensor": (lambda x: x.clone(), lambda x: torch.empty_like(x)),
-    }
-    for op, (cpu, meta) in impls.items():
-        lib.impl(op, cpu, "CPU")
-        lib.impl(op, meta, "Meta")
-    return lib  # keep alive
-
-
-def demo_model(x, w1, w2, w3):
-    """Three FSDP layers: each weight shard is all-gathered before its matmul;
-    the last layer's gradient-like output is reduce-scattered."""
-    c10d = torch.ops._c10d_functional
-    h = x
-    for w in (w1, w2, w3):
-        full = c10d.wait_tensor(c10d.all_gather_into_tensor(w, 2, "0"))
-        h = torch.relu(h @ full.t())
-    g = c10d.wait_tensor(c10d.reduce_scatter_tensor(h.t() @ x, "sum", 2, "0"))
-    return h.sum(0), g
-
-
 def demo(tool, keep=None):
+    """Traces an FSDP-style step (torch_models.fsdp_step) with make_fx under
+    the fake process group, schedules it with the tool, applies the order and
+    checks both GraphModules compute the same outputs."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    _lib = register_test_collectives()  # noqa: F841
-    torch.manual_seed(0)
-    inputs = [torch.randn(64, 128), torch.randn(64, 128), torch.randn(64, 128), torch.randn(64, 128)]
-    gm = make_fx(demo_model, tracing_mode="fake")(*inputs)
+    import torch_models as tm
+
+    groups = tm.init_fake_world({"0": 8})
+    x, shards = tm.fsdp_inputs()
+
+    def step(x, *shards):
+        return tm.fsdp_step(x, list(shards), groups["0"])
+
+    gm = make_fx(step, tracing_mode="fake")(x, *shards)
     before = [n.name for n in gm.graph.nodes]
-    expected = gm(*inputs)
+    expected = gm(x, *shards)
     workdir = keep or tempfile.mkdtemp()
     path = os.path.join(workdir, "demo.json")
     export_graph(gm, path, device="cuda:0", name="torch-demo")
@@ -397,7 +370,7 @@ def demo(tool, keep=None):
     apply_schedule(gm, out)
     after = [n.name for n in gm.graph.nodes]
     order, _ = read_schedule(out)
-    got = gm(*inputs)
+    got = gm(x, *shards)
     same = all(torch.equal(a, b) for a, b in zip(expected, got))
     print(f"demo: {len(before)} nodes, order changed: {before != after}, "
           f"order is the tool's: {after == order}, outputs identical: {same}")

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""import-fx on real PyTorch 2.x artifacts (testdata/fx/torch2, made by
+scripts/torch/capture_artifacts.py): TORCH_LOGS=post_grad_graphs output,
+TORCH_COMPILE_DEBUG's fx_graph_transformed.py, TORCH_TRACE logs and
+minifier-style repros of FSDP-, TP- and MoE-style steps, forward and
+backward. Each imported graph must have every call_function node, and every
+node the shape and dtype that PyTorch's own meta["val"] gave it while
+compiling (recorded beside the artifacts in NAME.expect.json).
+
+usage: check_torch_artifacts.py TOOL DIR WORKDIR"""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+
+
+def dims(shape):
+    return [d if isinstance(d, int) else d for d in shape]
+
+
+def one(meta):
+    if not meta:
+        return None
+    return [dims(meta["shape"]), meta["dtype"]]
+
+
+def main():
+    tool, folder, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    expects = sorted(glob.glob(os.path.join(folder, "*.expect.json")))
+    if not expects:
+        print(f"no *.expect.json under {folder}")
+        return 1
+    failures, checked = [], 0
+    for path in expects:
+        with open(path) as f:
+            spec = json.load(f)
+        for art in spec["artifacts"]:
+            where = f"{art['file']}" + ("" if art["graph"] is None else f" graph {art['graph']}")
+            out = os.path.join(work, "imported.json")
+            cmd = [tool, "import-fx", os.path.join(folder, art["file"]), "-o", out, "-q"]
+            if art["graph"] is not None:
+                cmd += ["--graph", str(art["graph"])]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                failures.append(f"{where}: exit {r.returncode}: {r.stderr.strip()}")
+                continue
+            with open(out) as f:
+                nodes = {n["name"]: n for n in json.load(f)["nodes"]}
+            calls = sum(n["op"] == "call_function" for n in nodes.values())
+            want = art["expect"]
+            if calls != want["call_functions"]:
+                failures.append(f"{where}: {calls} call_function nodes, torch has {want['call_functions']}")
+            for name, meta in want["shapes"].items():
+                node = nodes.get(name)
+                if node is None:
+                    failures.append(f"{where}: node '{name}' missing")
+                    continue
+                val = node.get("val")
+                got = [one(m) for m in val] if isinstance(val, list) else one(val)
+                if got != meta:
+                    failures.append(f"{where}: node '{name}': {got}, torch has {meta}")
+            checked += 1
+    for line in failures[:40]:
+        print(line)
+    print(f"{checked} imported graphs checked, {len(failures)} mismatch(es)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
