@@ -3,14 +3,29 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace osched::cli {
+namespace {
+
+bool has_large_input(char** argv) {
+  constexpr off_t kLarge = 16 << 20;
+  for (char** a = argv + 1; *a; ++a) {
+    struct stat st;
+    if (::stat(*a, &st) == 0 && (S_ISDIR(st.st_mode) || st.st_size >= kLarge))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
 
 void reexec_with_malloc_tuning(char** argv) {
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
   const char* off = std::getenv("OSCHED_MALLOC_TUNING");
-  if ((off && std::strcmp(off, "0") == 0) || std::getenv("GLIBC_TUNABLES"))
+  if ((off && std::strcmp(off, "0") == 0) || std::getenv("GLIBC_TUNABLES") ||
+      !has_large_input(argv))
     return;
   // Huge pages for the heap; keep freed memory (64 MiB growth steps, no
   // trimming); mmap only for blocks of 32 MiB and more; no fastbins (with a

@@ -4,7 +4,9 @@
 // a costly fault, and glibc returns freed memory only to fault it back in.
 // glibc reads its tunables at start-up only, so the process re-executes
 // itself once with them set (huge pages for the heap, no trimming). Skipped
-// when GLIBC_TUNABLES is already set or OSCHED_MALLOC_TUNING=0.
+// when GLIBC_TUNABLES is already set, OSCHED_MALLOC_TUNING=0, or no argument
+// names a directory or a file of 16 MiB or more: for small graphs the second
+// start-up would cost more than the tuning saves.
 
 namespace osched::cli {
 

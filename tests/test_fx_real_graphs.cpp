@@ -199,8 +199,14 @@ TEST_CASE("import-fx: shape rules of the ops real graphs use") {
       "        s = torch.ops.aten.sum.dim_IntList(n, [0])\n"
       "        cpu = torch.ops.prims.device_put.default(n, device(type='cpu'), True)\n"
       "        wh = torch.ops.aten.where.self(m, i, 0)\n"
+      "        mx = torch.ops.aten.max.dim(f, -1, True)\n"
+      "        mn = torch.ops.aten.min.dim(p, 0)\n"
+      "        mx_all = torch.ops.aten.max.default(p)\n"
+      "        stk = torch.ops.aten.stack.default([p, p, p], -1)\n"
+      "        stk0 = torch.ops.aten.stack.default([i2, i2])\n"
       "        return (vc, vr, cj, emb_bw, ip, att, att_bw, gmm_23, gmm_33, gmm_22, gmm_32, pad, "
-      "idx, idx_mid, idx_apart, idx_mask, gat, top, srt, hist, cs, cs32, s, cpu, wh)\n";
+      "idx, idx_mid, idx_apart, idx_mask, gat, top, srt, hist, cs, cs32, s, cpu, wh, mx, mn, "
+      "mx_all, stk, stk0)\n";
   std::string src = text.substr(0, text.find("        view_as_complex")) + body;
   FxImportResult r = import_text(src);
   const Graph& g = r.graph;
@@ -257,6 +263,18 @@ TEST_CASE("import-fx: shape rules of the ops real graphs use") {
   CHECK(node(g, "cpu").output()->device.str() == "cpu");
   // where takes its type from the values, not the bool condition.
   CHECK(dtype(g, "wh") == DType::Int64);
+  // max.dim/min.dim: (values, int64 indices) reduced over dim, kept as 1
+  // with keepdim; max.default reduces everything to a 0-d tensor.
+  CHECK(shape(g, "mx", 0) == "[2, 16, 8, 1]");
+  CHECK(shape(g, "mx", 1) == "[2, 16, 8, 1]");
+  CHECK(dtype(g, "mx", 0) == DType::Float32);
+  CHECK(dtype(g, "mx", 1) == DType::Int64);
+  CHECK(shape(g, "mn", 0) == "[3]");
+  CHECK(shape(g, "mx_all") == "[]");
+  // stack adds an axis of the list's length: at -1 of [2, 3] -> [2, 3, 3];
+  // at 0 of [5] -> [2, 5].
+  CHECK(shape(g, "stk") == "[2, 3, 3]");
+  CHECK(shape(g, "stk0") == "[2, 5]");
   CHECK(r.unknown_shapes == 1); // idx_mask
 }
 
@@ -298,6 +316,18 @@ TEST_CASE("import-fx: TORCH_TRACE structured logs") {
   text.replace(text.find("relu.default(mm)"), 16, "relu.default(zz)");
   opts.graph_index = 0;
   CHECK_THROWS_WITH(import_fx_text(text, "t.log", opts), "t.log:16: unknown name 'zz'");
+  // PyTorch 2.x writes the post-grad graph as a named string artifact.
+  const std::string artifact =
+      "V1206 02:54:18.496000 26251 torch/_inductor/compile_fx.py:1725] {\"artifact\": "
+      "{\"name\": \"inductor_post_grad_graph\", \"encoding\": \"string\"}, \"rank\": 0, "
+      "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"fc1f\"}\n"
+      "\tclass GraphModule(torch.nn.Module):\n"
+      "\t    def forward(self, x: \"f32[8, 64][64, 1]cpu\"):\n"
+      "\t        r: \"f32[8, 64][64, 1]cpu\" = torch.ops.aten.relu.default(x)\n"
+      "\t        return (r,)\n";
+  r = import_fx_text(artifact, "a.log", {});
+  CHECK(r.trace_graphs == std::vector<std::string>{"[0/0] inductor_post_grad_graph, line 1"});
+  CHECK(shape(r.graph, "r") == "[8, 64]");
   // A log without graph records.
   CHECK_THROWS_WITH(
       import_fx_text("V1204 09:12:01.500000 4242 a.py:1] {\"dynamo_start\": {}}\n", "t.log", {}),

@@ -137,6 +137,8 @@ class _Exporter:
             return a
         if isinstance(a, (list, tuple)):
             return [self.value(x, where) for x in a]
+        if isinstance(a, dict):  # e.g. flex_attention's kernel_options, as import-fx writes dicts
+            return [[str(k), self.value(v, where)] for k, v in a.items()]
         if isinstance(a, torch.dtype):
             return _dtype_name(a)
         if isinstance(a, torch.device):

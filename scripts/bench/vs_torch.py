@@ -1,0 +1,298 @@
+"""overlap-sched side by side with PyTorch's own overlap pass
+(torch._inductor.fx_passes.overlap_scheduling.schedule_overlap_bucketing).
+
+For each graph, traced with make_fx in fake mode (the corpus repros of
+../shared/corpus/autoparallel as autoparallel's harness runs them, and 2-D
+FSDP x TP decoder steps of several depths from scripts/torch/torch_models.py):
+
+ 1. export the GraphModule (scripts/torch/overlap_sched_torch.py) and run the
+    tool on it with collective bucketing, timing the whole process;
+ 2. run PyTorch's pass on the same GraphModule with bucketing on and
+    custom_runtime_estimation returning the tool's estimate of every node
+    (read from the tool's --trace), timing the pass alone;
+ 3. export PyTorch's reordered (and bucketed) graph and have the tool simulate
+    both written graphs the same way (`schedule`'s "before" figures of each):
+    step time, peak memory and, per collective, whether it is hidden.
+
+Prints a markdown table and, per graph, the collectives one order hides
+(exposed under 1 us) and the other does not. Not part of the test suite.
+
+usage: .venv-torch/bin/python scripts/bench/vs_torch.py TOOL [--layers 2,8,48] [--only NAME]
+"""
+
+import argparse
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "torch"))
+CORPUS = os.path.join(ROOT, "..", "shared", "corpus", "autoparallel")
+HIDDEN_MS = 0.001
+
+
+# --- graphs ------------------------------------------------------------------
+
+def corpus_graph(path):
+    """make_fx of a minifier repro on fake inputs (unbacked sizes allowed), its
+    process groups registered under their names in the fake world; returns
+    (gm, collective table path or None)."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    import torch_models as tm
+
+    mod = types.ModuleType("repro")
+    mod.__file__ = path
+    with open(path) as f:
+        exec(compile(f.read(), path, "exec"), mod.__dict__)
+    tm.init_fake_world({k: v["size"] for k, v in mod.get_pg_config().items()})
+    mode = FakeTensorMode(shape_env=ShapeEnv(), allow_non_fake_inputs=True)
+
+    class Reader:  # the repro's load_args protocol, building fake tensors
+        def __init__(self):
+            self.args = []
+
+        def storage(self, _hash, _nbytes, device=None, dtype_hint=None):
+            return device
+
+        def tensor(self, device, shape, stride=None, storage_offset=0, dtype=torch.float32,
+                   is_leaf=False, **_):
+            if stride is None:
+                stride, acc = [], 1
+                for d in reversed(shape):
+                    stride.insert(0, acc)
+                    acc *= d
+            with mode:
+                t = torch.empty_strided(shape, stride, dtype=dtype, device=device)
+            self.args.append(t)
+            return t
+
+        def symint(self, _value):
+            raise NotImplementedError("symint inputs")
+
+    reader = Reader()
+    mod.load_args(reader)
+    gm = make_fx(mod.Repro(), tracing_mode="fake")(*reader.args)
+    table = None
+    if hasattr(mod, "get_colls_estimations_file"):
+        table = os.path.join(os.path.dirname(path), mod.get_colls_estimations_file())
+    return gm, table if table and os.path.exists(table) else None
+
+
+def generated_graph(layers):
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    import torch_models as tm
+
+    groups = tm.init_fake_world({"0": 8, "1": 8})
+    # CPU fake tensors: the autograd engine would ask for a CUDA context.
+    # The export writes them as cuda:0, so the tool costs them as GPU work.
+    with FakeTensorMode(allow_non_fake_inputs=True):
+        x, ws = tm.transformer_inputs(layers)
+    flat = [w for t in ws for w in t]
+
+    def step(x, *flat):
+        return tm.transformer_step(x, [flat[i:i + 4] for i in range(0, len(flat), 4)],
+                                   groups["0"], groups["1"])
+
+    return make_fx(step, tracing_mode="fake")(x, *flat), None
+
+
+# --- one row -----------------------------------------------------------------
+
+def tool_run(tool, args, timed=False):
+    t = time.perf_counter()
+    r = subprocess.run([tool, *args], capture_output=True, text=True)
+    secs = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(args[:2])}: exit {r.returncode}: {r.stderr.strip()}")
+    return secs
+
+
+def tool_wall(tool, args, runs=5):
+    """Wall seconds of the whole tool process (read, schedule, bucket,
+    write), best of `runs`, timed by bash: a Python parent that has loaded
+    torch adds tens of milliseconds to every spawn."""
+    script = 'TIMEFORMAT=%R; for i in $(seq $0); do { time "$@" >/dev/null 2>&1; } 2>&1; done'
+    r = subprocess.run(["bash", "-c", script, str(runs), tool, *args], capture_output=True,
+                       text=True, check=True)
+    return min(float(x) for x in r.stdout.split())
+
+
+def simulate(tool, graph, table, work, tag):
+    """The tool's figures for a graph in its written order."""
+    report = os.path.join(work, tag + ".report.json")
+    tool_run(tool, ["schedule", graph, "-o", os.path.join(work, tag + ".resched.json"),
+                    "--report", report, "-q", *table])
+    with open(report) as f:
+        r = json.load(f)
+    hidden = {c["name"]: c["exposed_ms_before"] <= HIDDEN_MS for c in r["collectives"]}
+    return {"step_ms": r["simulation"]["step_ms_before"],
+            "peak_mib": r["memory"]["original_peak_bytes"] / 2**20,
+            "hidden": hidden}
+
+
+def row(name, gm, table, tool):
+    import torch
+
+    import overlap_sched_torch as ost
+    from torch._inductor.fx_passes.overlap_scheduling import schedule_overlap_bucketing
+
+    table_args = ["--collective-table", table] if table else []
+    with tempfile.TemporaryDirectory() as work:
+        src = os.path.join(work, "graph.json")
+        ost.export_graph(gm, src, device="cuda:0", hardware={"gpu": "H100-SXM"}, name=name)
+        nodes = sum(1 for _ in gm.graph.nodes)
+
+        tool_out = os.path.join(work, "tool.json")
+        trace = os.path.join(work, "tool.trace.json")
+        tool_args = ["schedule", src, "-o", tool_out, "--collective-bucketing", "-q", *table_args]
+        tool_s = tool_wall(tool, tool_args)
+        first_report = os.path.join(work, "tool.report.json")
+        tool_run(tool, tool_args + ["--trace", trace, "--report", first_report])
+        with open(first_report) as f:
+            original_peak = json.load(f)["memory"]["original_peak_bytes"]
+        with open(trace) as f:
+            events = json.load(f)["traceEvents"]
+        # The original order's timeline (pid 1) carries every timed node once.
+        est = {e["name"]: e["args"]["estimate_ms"] for e in events
+               if e.get("pid") == 1 and e.get("ph") == "X" and e.get("cat") != "exposed_wait"}
+
+        def estimate(node, override_size):
+            if override_size is not None:
+                return None  # a bucket's size: PyTorch's own model prices it
+            return est.get(node.name, 0.0)
+
+        # compute_estimator="analytical": with "benchmark" (the default) the
+        # pass times each compute node on real tensors (here, the CPU) before
+        # it asks custom_runtime_estimation; "analytical" takes the custom
+        # estimate of every node as given.
+        def torch_pass(g):
+            return schedule_overlap_bucketing(g, collective_bucketing=True,
+                                              custom_runtime_estimation=estimate,
+                                              compute_estimator="analytical")
+
+        torch_pass(copy.deepcopy(gm))  # warm-up: lazy imports and caches are not the pass
+        t = time.perf_counter()
+        torch_gm = torch_pass(gm)
+        torch_s = time.perf_counter() - t
+        torch_out = os.path.join(work, "torch.json")
+        ost.export_graph(torch_gm, torch_out, device="cuda:0", hardware={"gpu": "H100-SXM"},
+                         name=name)
+
+        ours = simulate(tool, tool_out, table_args, work, "tool")
+        theirs = simulate(tool, torch_out, table_args, work, "torch")
+        # Where the tool spent more of the memory budget than PyTorch did, run
+        # it again with the peak allowed to grow only to PyTorch's.
+        capped = ours
+        if ours["peak_mib"] > theirs["peak_mib"]:
+            grow = max(0.0, theirs["peak_mib"] * 2**20 - original_peak) / 2**30
+            capped_out = os.path.join(work, "tool.capped.json")
+            tool_run(tool, tool_args[:3] + [capped_out] + tool_args[4:] +
+                     ["--max-memory-increase-gb", f"{grow:.9f}", "--max-memory-increase-ratio", "0"])
+            capped = simulate(tool, capped_out, table_args, work, "capped")
+    both = sorted(set(ours["hidden"]) & set(theirs["hidden"]))
+    only_torch = [c for c in both if theirs["hidden"][c] and not ours["hidden"][c]]
+    only_tool = [c for c in both if ours["hidden"][c] and not theirs["hidden"][c]]
+    return {"graph": name, "nodes": nodes, "torch_s": torch_s, "tool_s": tool_s,
+            "torch_step": theirs["step_ms"], "tool_step": ours["step_ms"],
+            "torch_peak": theirs["peak_mib"], "tool_peak": ours["peak_mib"],
+            "capped_step": capped["step_ms"], "capped_peak": capped["peak_mib"],
+            "only_torch_hides": only_torch, "only_tool_hides": only_tool,
+            "torch_collectives": len(theirs["hidden"]), "tool_collectives": len(ours["hidden"]),
+            "estimated_nodes": len(est)}
+
+
+def child(tool, kind, arg, out):
+    if kind == "corpus":
+        gm, table = corpus_graph(arg)
+        name = os.path.basename(arg)[:-3]
+    else:
+        gm, table = generated_graph(int(arg))
+        name = f"fsdp_tp_{arg}_layers"
+    with open(out, "w") as f:
+        json.dump(row(name, gm, table, tool), f)
+
+
+# --- driver ------------------------------------------------------------------
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("tool")
+    p.add_argument("--layers", default="2,8,48", help="depths of the generated decoder steps")
+    p.add_argument("--only", help="run just the graphs whose name contains this")
+    p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    a = p.parse_args()
+    tool = os.path.abspath(a.tool)
+    if a.child:
+        child(tool, *a.child)
+        return 0
+
+    import torch
+
+    jobs = []
+    if os.path.isdir(CORPUS):
+        jobs += [("corpus", os.path.join(CORPUS, f)) for f in sorted(os.listdir(CORPUS))
+                 if f.endswith(".py")]
+    else:
+        print(f"(no corpus at {CORPUS}: generated graphs only)")
+    jobs += [("generated", n) for n in a.layers.split(",")]
+    if a.only:
+        jobs = [j for j in jobs
+                if a.only in (os.path.basename(j[1]) if j[0] == "corpus" else f"fsdp_tp_{j[1]}_layers")]
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for i, (kind, arg) in enumerate(jobs):
+            out = os.path.join(work, f"{i}.json")
+            # One process per graph: the fake world's size is per graph.
+            r = subprocess.run([sys.executable, __file__, tool, "--child", kind, str(arg), out],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                tail = r.stderr.strip().splitlines()[-1:] or ["?"]
+                rows.append({"graph": os.path.basename(str(arg)), "error": tail[0]})
+                continue
+            with open(out) as f:
+                rows.append(json.load(f))
+
+    print(f"PyTorch {torch.__version__}: schedule_overlap_bucketing(collective_bucketing=True, "
+          "compute_estimator='analytical') with the tool's per-node estimates; "
+          "both written graphs simulated by overlap-sched (H100-SXM)\n")
+    print("| graph | nodes | torch s | tool s | torch step ms | tool step ms | torch peak MiB | "
+          "tool peak MiB | tool step ms at <= torch peak (peak MiB) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        if "error" in r:
+            print(f"| {r['graph']} | failed: {r['error']} ||||||||")
+            continue
+        print(f"| {r['graph']} | {r['nodes']} | {r['torch_s']:.2f} | {r['tool_s']:.3f} | "
+              f"{r['torch_step']:.2f} | {r['tool_step']:.2f} | {r['torch_peak']:.0f} | "
+              f"{r['tool_peak']:.0f} | {r['capped_step']:.2f} ({r['capped_peak']:.0f}) |")
+    print()
+    for r in rows:
+        if "error" in r:
+            continue
+        speed = r["torch_s"] / r["tool_s"] if r["tool_s"] > 0 else float("inf")
+        print(f"- {r['graph']}: tool {speed:.0f}x faster; step {r['tool_step'] / r['torch_step']:.3f}x "
+              f"of PyTorch's; collectives after bucketing: torch {r['torch_collectives']}, "
+              f"tool {r['tool_collectives']}")
+        for label, names in (("only PyTorch's order hides", r["only_torch_hides"]),
+                             ("only the tool's order hides", r["only_tool_hides"])):
+            if names:
+                shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+                print(f"  - {label}: {shown}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
