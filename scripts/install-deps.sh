@@ -2,6 +2,7 @@
 # Idempotent: installs the Debian packages overlap-sched builds and tests with,
 # and the PyTorch virtual environment (.venv-torch) the bridge, its tests and
 # scripts/bench/vs_torch.sh use. A second run changes nothing and costs ~1 s.
+# Usage: scripts/install-deps.sh [--no-torch]   (--no-torch: the packages only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS=(cmake g++ make zlib1g-dev libcli11-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
@@ -18,6 +19,8 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[[ ${1:-} == --no-torch ]] && exit 0
 
 # PyTorch from PyPI, pinned. The Linux wheel is a CUDA build; it runs on the
 # CPU, and its nvidia-* dependencies are what `import torch` loads.

@@ -17,7 +17,8 @@ FSDP x TP decoder steps of several depths from scripts/torch/torch_models.py):
 Prints a markdown table and, per graph, the collectives one order hides
 (exposed under 1 us) and the other does not. Not part of the test suite.
 
-usage: .venv-torch/bin/python scripts/bench/vs_torch.py TOOL [--layers 2,8,48] [--only NAME]
+usage: .venv-torch/bin/python scripts/bench/vs_torch.py TOOL [--layers 2,16,96] [--only NAME]
+                                                         [--keep DIR]
 """
 
 import argparse
@@ -143,14 +144,16 @@ def simulate(tool, graph, table, work, tag):
             "hidden": hidden}
 
 
-def row(name, gm, table, tool):
+def row(name, gm, table, tool, keep=None):
     import torch
 
     import overlap_sched_torch as ost
     from torch._inductor.fx_passes.overlap_scheduling import schedule_overlap_bucketing
 
     table_args = ["--collective-table", table] if table else []
-    with tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = keep or tmp
+        os.makedirs(work, exist_ok=True)
         src = os.path.join(work, "graph.json")
         ost.export_graph(gm, src, device="cuda:0", hardware={"gpu": "H100-SXM"}, name=name)
         nodes = sum(1 for _ in gm.graph.nodes)
@@ -159,7 +162,7 @@ def row(name, gm, table, tool):
         trace = os.path.join(work, "tool.trace.json")
         tool_args = ["schedule", src, "-o", tool_out, "--collective-bucketing", "-q", *table_args]
         tool_s = tool_wall(tool, tool_args)
-        first_report = os.path.join(work, "tool.report.json")
+        first_report = os.path.join(work, "tool.schedule.report.json")
         tool_run(tool, tool_args + ["--trace", trace, "--report", first_report])
         with open(first_report) as f:
             original_peak = json.load(f)["memory"]["original_peak_bytes"]
@@ -214,7 +217,7 @@ def row(name, gm, table, tool):
             "estimated_nodes": len(est)}
 
 
-def child(tool, kind, arg, out):
+def child(tool, kind, arg, out, keep):
     if kind == "corpus":
         gm, table = corpus_graph(arg)
         name = os.path.basename(arg)[:-3]
@@ -222,7 +225,7 @@ def child(tool, kind, arg, out):
         gm, table = generated_graph(int(arg))
         name = f"fsdp_tp_{arg}_layers"
     with open(out, "w") as f:
-        json.dump(row(name, gm, table, tool), f)
+        json.dump(row(name, gm, table, tool, os.path.join(keep, name) if keep else None), f)
 
 
 # --- driver ------------------------------------------------------------------
@@ -230,13 +233,14 @@ def child(tool, kind, arg, out):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("tool")
-    p.add_argument("--layers", default="2,8,48", help="depths of the generated decoder steps")
+    p.add_argument("--layers", default="2,16,96", help="depths of the generated decoder steps")
     p.add_argument("--only", help="run just the graphs whose name contains this")
+    p.add_argument("--keep", help="keep each graph's files (exported, scheduled, reports) here")
     p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     a = p.parse_args()
     tool = os.path.abspath(a.tool)
     if a.child:
-        child(tool, *a.child)
+        child(tool, *a.child, a.keep)
         return 0
 
     import torch
@@ -256,8 +260,9 @@ def main():
         for i, (kind, arg) in enumerate(jobs):
             out = os.path.join(work, f"{i}.json")
             # One process per graph: the fake world's size is per graph.
-            r = subprocess.run([sys.executable, __file__, tool, "--child", kind, str(arg), out],
-                               capture_output=True, text=True)
+            keep = ["--keep", os.path.abspath(a.keep)] if a.keep else []
+            r = subprocess.run([sys.executable, __file__, tool, "--child", kind, str(arg), out,
+                                *keep], capture_output=True, text=True)
             if r.returncode != 0:
                 tail = r.stderr.strip().splitlines()[-1:] or ["?"]
                 rows.append({"graph": os.path.basename(str(arg)), "error": tail[0]})

@@ -4,7 +4,7 @@ libFuzzer's small mutations rarely build on their own: deep nesting (in
 JSON, in protobuf arguments and in JSON embedded in protobuf) and long flat
 chains (FX operators, subscripts, calls, annotations).
 
-Usage: make_seeds.py CORPUS_DIR   (writes into CORPUS_DIR/{json,pb,fx})
+Usage: make_seeds.py CORPUS_DIR   (writes into CORPUS_DIR/{json,pb,fx,cfg,kineto})
 Sizes stay under the fuzzers' -max_len (scripts/test-sanitize.sh).
 """
 import os
@@ -13,8 +13,9 @@ import json
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from hostile_shapes import (field_len, field_str, fx_file, json_graph, nested_json, pb_simple_graph,
-                            pb_value_float, pb_value_int, pb_value_list, pb_value_nested)
+from hostile_shapes import (field_len, field_str, fx_file, json_graph, nested_json, nested_obj,
+                            pb_simple_graph, pb_value_float, pb_value_int, pb_value_list,
+                            pb_value_nested)
 
 
 def write(path, content):
@@ -57,6 +58,17 @@ def main():
           fx_file(["y = torch.ops.aten.slice.Tensor(x, 0, 0, 4, 9223372036854775807)"]))
     write(f"{out}/fx/escapes.py", fx_file(["y = torch.ops.aten.relu.default(x, '\\xff\\u00e9\\U0001F600')"]))
     write(f"{out}/fx/div_zero.py", fx_file(["y = torch.ops.aten.view.default(x, [16 // 0])"]))
+    # Config files: each option of testdata/configs/every_option.json alone,
+    # with a value of the wrong type, and hardware objects nested too deep.
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "testdata", "configs", "every_option.json")) as f:
+        every = json.load(f)
+    for key, value in every.items():
+        write(f"{out}/cfg/only_{key}.json", json.dumps({key: value}))
+        wrong = "x" if not isinstance(value, str) else 1
+        write(f"{out}/cfg/wrong_type_{key}.json", json.dumps({key: wrong}))
+    write(f"{out}/cfg/deep_hardware.json", '{"hardware": ' + nested_obj(70) + "}")
+    write(f"{out}/cfg/unknown_key.json", json.dumps(dict(every, no_such_option=1)))
     # Profiler traces: NCCL kernels with collective metadata, a shaped op.
     def nccl(ts, dur, nelems, seq):
         return {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32", "ts": ts,
