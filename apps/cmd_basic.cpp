@@ -5,9 +5,9 @@
 #include "analysis/stats.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "run_errors.h"
+#include "text/escape.h"
 
 namespace osched::cli {
 namespace {

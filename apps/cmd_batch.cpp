@@ -16,11 +16,11 @@
 #include "benchmark/rank_context.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/output_batch.h"
+#include "files/output_batch.h"
 #include "pipeline/batch.h"
 #include "run_errors.h"
 #include "schedule_flags.h"
+#include "text/escape.h"
 
 namespace osched::cli {
 namespace {

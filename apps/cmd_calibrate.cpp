@@ -13,10 +13,10 @@
 #include "commands.h"
 #include "cost/hardware.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/graph_file.h"
-#include "io/output_batch.h"
+#include "files/output_batch.h"
+#include "format/graph_file.h"
 #include "run_errors.h"
+#include "text/escape.h"
 
 namespace osched::cli {
 namespace {

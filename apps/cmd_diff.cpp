@@ -5,14 +5,14 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/graph_file.h"
-#include "io/json_limits.h"
+#include "format/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_diff.h"
 #include "report/report_json.h"
 #include "run_errors.h"
 #include "schedule_flags.h"
+#include "text/escape.h"
+#include "text/json_limits.h"
 
 namespace osched::cli {
 namespace {

@@ -6,12 +6,12 @@
 #include "commands.h"
 #include "cost/hardware.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/fx_import.h"
-#include "io/graph_file.h"
-#include "io/json_limits.h"
-#include "io/validate.h"
+#include "format/graph_file.h"
+#include "format/validate.h"
+#include "fx/fx_import.h"
 #include "run_errors.h"
+#include "text/escape.h"
+#include "text/json_limits.h"
 
 namespace osched::cli {
 namespace {

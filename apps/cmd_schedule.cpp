@@ -9,8 +9,8 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "io/graph_file.h"
-#include "io/output_batch.h"
+#include "files/output_batch.h"
+#include "format/graph_file.h"
 #include "pipeline/schedule_job.h"
 #include "pipeline/schedule_options.h"
 #include "report/html_page.h"
@@ -186,7 +186,9 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("-q,--quiet", a->quiet, "do not print the summary on stderr");
   cmd->add_flag(
       "--timings", a->timings,
-      "print wall seconds per phase (read, schedule, bucket, pin, report+write) on stderr");
+      "print wall seconds per phase on stderr (read, estimate, analyse, schedule, refine, "
+      "simulate, report, reorder, bucket, pin, describe, report-json, write; bucket, pin and "
+      "describe when they run)");
   cmd->footer(
       "Examples:\n"
       "  overlap-sched schedule testdata/example_llama_fsdp.json -o /tmp/out.json --report "

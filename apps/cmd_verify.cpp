@@ -5,8 +5,8 @@
 #include "analysis/verify.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
+#include "text/escape.h"
 
 namespace osched::cli {
 

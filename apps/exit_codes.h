@@ -1,5 +1,5 @@
 #pragma once
-// Stable exit codes of the overlap-sched CLI (documented in README.md).
+// Stable exit codes of the overlap-sched CLI (documented in README.md and docs/commands.md).
 
 namespace osched::cli {
 

@@ -9,10 +9,10 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/output_batch.h"
+#include "files/output_batch.h"
 #include "malloc_tuning.h"
 #include "stdout_guard.h"
+#include "text/escape.h"
 
 int main(int argc, char** argv) {
   osched::cli::reexec_with_malloc_tuning(argv);

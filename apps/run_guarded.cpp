@@ -4,10 +4,10 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "io/escape.h"
-#include "io/graph_error.h"
-#include "io/graph_file.h"
+#include "format/graph_error.h"
+#include "format/graph_file.h"
 #include "run_errors.h"
+#include "text/escape.h"
 
 namespace osched::cli {
 namespace {

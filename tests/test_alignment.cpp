@@ -10,7 +10,7 @@
 
 #include "benchmark/aligned_benchmark.h"
 #include "benchmark/device_error.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "test_support.h"
 
 using namespace osched;

@@ -18,8 +18,8 @@
 #include "benchmark/measurer.h"
 #include "benchmark/rank_context.h"
 #include "cost/nccl_model.h"
-#include "io/graph_file.h"
-#include "io/json_io.h"
+#include "format/graph_file.h"
+#include "format/json_io.h"
 #include "test_support.h"
 
 using namespace osched;

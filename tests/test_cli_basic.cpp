@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "io/graph_file.h"
-#include "io/json_io.h"
+#include "format/graph_file.h"
+#include "format/json_io.h"
 #include "test_support.h"
 
 using namespace osched;

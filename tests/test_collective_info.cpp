@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "graph/collective_info.h"
+#include "ops/collective_info.h"
 #include "test_support.h"
 
 using namespace osched;

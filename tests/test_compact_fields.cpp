@@ -2,11 +2,11 @@
 
 #include <optional>
 
+#include "format/json_io.h"
+#include "format/proto_io.h"
 #include "graph/boxed_json.h"
 #include "graph/count_optional.h"
 #include "graph/graph.h"
-#include "io/json_io.h"
-#include "io/proto_io.h"
 #include "scheduler/reorder.h"
 #include "test_support.h"
 

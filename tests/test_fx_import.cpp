@@ -6,12 +6,12 @@
 
 #include <map>
 
-#include "graph/collective_info.h"
-#include "io/escape.h"
-#include "io/fx_import.h"
-#include "io/graph_file.h"
-#include "io/json_io.h"
+#include "format/graph_file.h"
+#include "format/json_io.h"
+#include "fx/fx_import.h"
+#include "ops/collective_info.h"
 #include "test_support.h"
+#include "text/escape.h"
 
 using namespace osched;
 using namespace osched::test;

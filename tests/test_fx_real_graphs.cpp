@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "io/fx_import.h"
+#include "fx/fx_import.h"
 #include "test_support.h"
 
 using namespace osched;

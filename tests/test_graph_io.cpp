@@ -9,19 +9,19 @@
 #include <algorithm>
 #include <limits>
 
-#include "graph/collective.h"
+#include "format/graph_error.h"
+#include "format/graph_file.h"
+#include "format/json_fast_reader.h"
+#include "format/json_io.h"
+#include "format/json_node_writer.h"
+#include "format/proto_fast_reader.h"
+#include "format/proto_io.h"
 #include "graph/dedupe.h"
-#include "graph/op_table.h"
-#include "io/chunked_render.h"
-#include "io/graph_error.h"
-#include "io/graph_file.h"
-#include "io/json_fast_reader.h"
-#include "io/json_io.h"
-#include "io/json_node_writer.h"
-#include "io/proto_fast_reader.h"
-#include "io/proto_io.h"
+#include "ops/collective.h"
+#include "ops/op_table.h"
 #include "scheduler/reorder.h"
 #include "test_support.h"
+#include "text/chunked_render.h"
 
 using namespace osched;
 using namespace osched::test;

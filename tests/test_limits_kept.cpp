@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/collective_info.h"
-#include "graph/op_table.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
+#include "ops/collective_info.h"
+#include "ops/op_table.h"
 #include "test_support.h"
 
 using namespace osched;

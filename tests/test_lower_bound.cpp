@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "scheduler/lower_bound.h"
-#include "scheduler/simulate.h"
+#include "sim/simulate.h"
 #include "test_support.h"
 
 using namespace osched;

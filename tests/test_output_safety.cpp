@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "io/input_bytes.h"
+#include "files/input_bytes.h"
 #include "test_support.h"
 
 using namespace osched::test;

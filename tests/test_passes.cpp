@@ -13,7 +13,7 @@
 #include "bucketing/bucket_planner.h"
 #include "bucketing/overlap_interval.h"
 #include "cost/estimator.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "report/exposure_text.h"
 #include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
@@ -23,7 +23,7 @@
 #include "scheduler/reorder.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/schedule_policy.h"
-#include "scheduler/simulate.h"
+#include "sim/simulate.h"
 #include "test_support.h"
 
 using namespace osched;

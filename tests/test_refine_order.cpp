@@ -9,7 +9,7 @@
 
 #include "analysis/verify.h"
 #include "cost/estimator.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
 #include "report/report.h"
@@ -17,10 +17,10 @@
 #include "report/timeline.h"
 #include "scheduler/order_search.h"
 #include "scheduler/overlap_scheduler.h"
-#include "scheduler/prefix_simulator.h"
 #include "scheduler/refine_order.h"
 #include "scheduler/schedule_analysis.h"
-#include "scheduler/simulate.h"
+#include "sim/prefix_simulator.h"
+#include "sim/simulate.h"
 #include "test_support.h"
 
 using namespace osched;

@@ -7,10 +7,10 @@
 
 #include "analysis/verify.h"
 #include "cost/estimator.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
-#include "scheduler/simulate.h"
+#include "sim/simulate.h"
 #include "test_support.h"
 
 using namespace osched;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "io/sized_nodes.h"
+#include "format/sized_nodes.h"
 
 using namespace osched;
 

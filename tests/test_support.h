@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "io/json_io.h"
+#include "format/json_io.h"
 
 namespace osched::test {
 

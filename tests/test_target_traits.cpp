@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/collective.h"
-#include "graph/op_table.h"
-#include "graph/target_traits.h"
+#include "ops/collective.h"
+#include "ops/op_table.h"
+#include "ops/target_traits.h"
 
 using namespace osched;
 

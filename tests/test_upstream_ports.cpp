@@ -21,7 +21,7 @@
 
 #include "analysis/verify.h"
 #include "cost/estimator.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
 #include "test_support.h"

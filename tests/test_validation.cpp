@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "io/validate.h"
+#include "format/validate.h"
 #include "test_support.h"
 
 using namespace osched::test;

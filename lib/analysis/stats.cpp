@@ -3,11 +3,11 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "graph/collective_info.h"
-#include "graph/mutation.h"
-#include "graph/op_table.h"
-#include "io/escape.h"
-#include "io/fx_shape_infer.h"
+#include "fx/fx_shape_infer.h"
+#include "ops/collective_info.h"
+#include "ops/mutation.h"
+#include "ops/op_table.h"
+#include "text/escape.h"
 
 namespace osched {
 

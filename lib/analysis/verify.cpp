@@ -3,9 +3,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "graph/collective_info.h"
 #include "memory/storage_map.h"
 #include "memory/write_order.h"
+#include "ops/collective_info.h"
 
 namespace osched {
 namespace {

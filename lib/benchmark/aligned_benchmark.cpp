@@ -7,8 +7,8 @@
 #include "benchmark/device_error.h"
 #include "benchmark/matmul_problem.h"
 #include "cost/nccl_model.h"
-#include "graph/op_table.h"
-#include "io/content_hash.h"
+#include "files/content_hash.h"
+#include "ops/op_table.h"
 
 namespace osched {
 namespace {

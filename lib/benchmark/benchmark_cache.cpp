@@ -1,5 +1,5 @@
 #include "benchmark/benchmark_cache.h"
-#include "io/json_limits.h"
+#include "text/json_limits.h"
 
 #include <fstream>
 #include <iterator>

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "graph/collective.h"
+#include "ops/collective.h"
 
 namespace osched {
 

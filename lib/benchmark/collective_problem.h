@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "graph/collective_info.h"
 #include "graph/dtype.h"
 #include "graph/graph.h"
+#include "ops/collective_info.h"
 
 namespace osched {
 

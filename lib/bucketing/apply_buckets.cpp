@@ -5,7 +5,7 @@
 #include <set>
 #include <unordered_set>
 
-#include "graph/collective_info.h"
+#include "ops/collective_info.h"
 #include "scheduler/reorder.h"
 
 namespace osched {

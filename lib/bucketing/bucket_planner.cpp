@@ -7,10 +7,10 @@
 #include <optional>
 #include <unordered_set>
 
-#include "graph/collective_info.h"
-#include "graph/mutation.h"
-#include "graph/op_table.h"
 #include "memory/storage_map.h"
+#include "ops/collective_info.h"
+#include "ops/mutation.h"
+#include "ops/op_table.h"
 #include "scheduler/dependency_graph.h"
 
 namespace osched {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "io/proto_io.h"
+#include "format/proto_io.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
 

@@ -19,7 +19,7 @@
 #include "bucketing/bucket_planner.h"
 #include "bucketing/overlap_interval.h"
 #include "graph/graph.h"
-#include "scheduler/simulate.h"
+#include "sim/simulate.h"
 
 namespace osched {
 

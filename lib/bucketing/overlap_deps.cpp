@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "graph/collective_info.h"
-#include "graph/op_table.h"
+#include "ops/collective_info.h"
+#include "ops/op_table.h"
 
 #include <map>
 #include <string>

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
-#include "io/escape.h"
-#include "io/json_limits.h"
+#include "text/escape.h"
+#include "text/json_limits.h"
 
 namespace osched {
 namespace {

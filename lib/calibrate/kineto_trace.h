@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/collective.h"
+#include "ops/collective.h"
 
 namespace osched {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/escape.h"
-#include "io/graph_file.h"
+#include "format/graph_file.h"
+#include "text/escape.h"
 
 namespace osched {
 namespace {

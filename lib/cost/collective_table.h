@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "graph/collective_info.h"
+#include "ops/collective_info.h"
 
 namespace osched {
 

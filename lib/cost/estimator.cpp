@@ -1,5 +1,5 @@
 #include "cost/estimator.h"
-#include "io/json_limits.h"
+#include "text/json_limits.h"
 
 #include <algorithm>
 #include <fstream>
@@ -12,7 +12,7 @@
 
 #include "cost/flops.h"
 #include "cost/nccl_model.h"
-#include "graph/op_table.h"
+#include "ops/op_table.h"
 
 namespace osched {
 

@@ -10,8 +10,8 @@
 
 #include "cost/collective_table.h"
 #include "cost/hardware.h"
-#include "graph/collective_info.h"
 #include "graph/graph.h"
+#include "ops/collective_info.h"
 
 namespace osched {
 
@@ -34,8 +34,8 @@ enum class CostModel : uint8_t { Kernels, ComputeOnly };
 
 // Every kernel by roofline: the larger of its FLOPs at the tensor-core
 // rate times matmul_efficiency (matmul and attention) and its bytes read
-// and written at HBM bandwidth, plus a launch overhead (docs in README,
-// "Cost model"); the NCCL model for collectives.
+// and written at HBM bandwidth, plus a launch overhead
+// (docs/cost-models.md); the NCCL model for collectives.
 class AnalyticalEstimator : public RuntimeEstimator {
 public:
   explicit AnalyticalEstimator(HardwareSpec hw, CostModel model = CostModel::Kernels)

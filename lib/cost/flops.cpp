@@ -1,6 +1,6 @@
 #include "cost/flops.h"
 
-#include "graph/op_table.h"
+#include "ops/op_table.h"
 
 namespace osched {
 namespace {

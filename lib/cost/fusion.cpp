@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "graph/op_table.h"
+#include "ops/op_table.h"
 
 namespace osched {
 namespace {

@@ -1,5 +1,5 @@
 #include "cost/hardware.h"
-#include "io/escape.h"
+#include "text/escape.h"
 
 #include <cmath>
 

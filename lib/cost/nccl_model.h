@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "cost/hardware.h"
-#include "graph/collective.h"
+#include "ops/collective.h"
 
 namespace osched {
 

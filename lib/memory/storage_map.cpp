@@ -6,9 +6,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "graph/collective.h"
-#include "graph/mutation.h"
-#include "graph/op_table.h"
+#include "ops/collective.h"
+#include "ops/mutation.h"
+#include "ops/op_table.h"
 
 namespace osched {
 

@@ -7,14 +7,14 @@
 #include <fstream>
 #include <map>
 
-#include "io/content_hash.h"
-#include "io/escape.h"
-#include "io/graph_error.h"
-#include "io/output_batch.h"
+#include "files/content_hash.h"
+#include "files/output_batch.h"
+#include "format/graph_error.h"
 #include "pipeline/job_errors.h"
 #include "pipeline/schedule_options.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
+#include "text/escape.h"
 
 namespace fs = std::filesystem;
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "pipeline/schedule_config.h"
 
 namespace osched {

@@ -11,7 +11,7 @@
 #include "benchmark/rank_context.h"
 #include <future>
 
-#include "io/content_hash.h"
+#include "files/content_hash.h"
 #include "pipeline/job_errors.h"
 
 namespace osched {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "io/graph_file.h"
+#include "format/graph_file.h"
 #include "pipeline/schedule_config.h"
 #include "pipeline/schedule_pipeline.h"
 

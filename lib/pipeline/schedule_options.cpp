@@ -1,12 +1,12 @@
 #include "pipeline/schedule_options.h"
-#include "io/json_limits.h"
+#include "text/json_limits.h"
 
 #include <climits>
 #include <sstream>
 
 #include "cost/hardware.h"
-#include "io/escape.h"
 #include "pipeline/job_errors.h"
+#include "text/escape.h"
 
 namespace osched {
 namespace {

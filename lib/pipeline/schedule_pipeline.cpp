@@ -9,8 +9,7 @@
 #include "bucketing/overlap_deps.h"
 #include "bucketing/overlap_interval.h"
 #include "cost/fusion.h"
-#include "io/content_hash.h"
-#include "io/escape.h"
+#include "files/content_hash.h"
 #include "pipeline/job_errors.h"
 #include "pipeline/schedule_options.h"
 #include "report/report.h"
@@ -18,7 +17,8 @@
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/reorder.h"
 #include "scheduler/schedule_analysis.h"
-#include "scheduler/simulate.h"
+#include "sim/simulate.h"
+#include "text/escape.h"
 
 namespace osched {
 

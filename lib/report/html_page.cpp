@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "io/escape.h"
 #include "report/report_summary.h"
+#include "text/escape.h"
 
 namespace osched {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "report/exposure_text.h"
 #include "scheduler/lower_bound.h"
-#include "scheduler/simulate.h"
+#include "sim/simulate.h"
 
 namespace osched {
 

@@ -12,7 +12,7 @@
 #include "graph/graph.h"
 #include "report/schedule_report.h"
 #include "scheduler/overlap_scheduler.h"
-#include "scheduler/simulate.h"
+#include "sim/simulate.h"
 
 namespace osched {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/escape.h"
+#include "text/escape.h"
 
 namespace osched {
 namespace {

@@ -1,9 +1,9 @@
 #include "report/report_json.h"
-#include "io/chunked_render.h"
+#include "text/chunked_render.h"
 
 #include <string_view>
 
-#include "io/json_node_writer.h"
+#include "format/json_node_writer.h"
 
 namespace osched {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "io/escape.h"
+#include "text/escape.h"
 
 namespace osched {
 namespace {

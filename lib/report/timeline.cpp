@@ -4,10 +4,10 @@
 #include <numeric>
 #include <set>
 
-#include "graph/collective_info.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
-#include "scheduler/simulate.h"
+#include "ops/collective_info.h"
+#include "sim/simulate.h"
 
 namespace osched {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "graph/collective.h"
-#include "graph/op_table.h"
+#include "ops/collective.h"
+#include "ops/op_table.h"
 
 namespace osched {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "graph/collective_info.h"
 #include "graph/dedupe.h"
+#include "ops/collective_info.h"
 
 namespace osched {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "graph/collective.h"
-#include "scheduler/simulate.h"
+#include "ops/collective.h"
+#include "sim/simulate.h"
 
 namespace osched {
 

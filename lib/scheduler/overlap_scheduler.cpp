@@ -10,15 +10,15 @@
 
 #include <spdlog/spdlog.h>
 
-#include "graph/collective.h"
-#include "graph/target_traits.h"
 #include "memory/memory_tracker.h"
+#include "ops/collective.h"
+#include "ops/target_traits.h"
 #include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/schedule_policy.h"
-#include "scheduler/simulate.h"
 #include "scheduler/unscheduled_list.h"
+#include "sim/simulate.h"
 
 namespace osched {
 namespace {
@@ -76,8 +76,8 @@ class Scheduler {
 public:
   Scheduler(const ScheduleAnalysis& a, const CollectiveChains& chains, const SchedulePolicy& policy,
             const SchedulerOptions& opt, std::optional<int64_t> budget)
-      : a_(a), g_(a.graph), rt_(a.runtimes), dg_(a.deps), opt_(opt), policy_(policy),
-        memory_(a.storages), colls_(a.collectives), ctx_{a, opt, scheduled_, colls_, memory_},
+      : a_(a), g_(a.graph), dg_(a.deps), opt_(opt), policy_(policy), memory_(a.storages),
+        colls_(a.collectives), ctx_{a, opt, scheduled_, colls_, memory_},
         descendants_(a.deps, chains) {
     const NodeId n = g_.size();
     budget_ = budget.value_or(memory_budget(a.original_peak, opt_));
@@ -130,7 +130,6 @@ public:
 private:
   const ScheduleAnalysis& a_;
   const Graph& g_;
-  const RuntimeTable& rt_;
   const DependencyGraph& dg_;
   const SchedulerOptions& opt_;
   const SchedulePolicy& policy_;

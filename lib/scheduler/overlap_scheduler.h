@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cost/estimator.h"
-#include "graph/collective.h"
 #include "graph/graph.h"
+#include "ops/collective.h"
 #include "scheduler/exposure.h"
 #include "scheduler/options.h"
 

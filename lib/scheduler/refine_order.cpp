@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "memory/memory_tracker.h"
-#include "scheduler/prefix_simulator.h"
 #include "scheduler/schedule_analysis.h"
-#include "scheduler/simulate.h"
+#include "sim/prefix_simulator.h"
+#include "sim/simulate.h"
 
 namespace osched {
 namespace {

@@ -3,11 +3,11 @@
 #include <future>
 #include <map>
 
-#include "graph/collective_info.h"
-#include "graph/op_table.h"
-#include "graph/target_traits.h"
 #include "memory/memory_tracker.h"
 #include "memory/write_order.h"
+#include "ops/collective_info.h"
+#include "ops/op_table.h"
+#include "ops/target_traits.h"
 #include "scheduler/collective_uses.h"
 #include "scheduler/potential_overlap.h"
 

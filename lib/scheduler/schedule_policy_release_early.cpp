@@ -4,8 +4,8 @@
 // activation) run as soon as they are ready; deferring them to the compute
 // they feed only keeps buffers alive. Everything else is upstream's.
 
-#include "graph/collective.h"
-#include "graph/op_table.h"
+#include "ops/collective.h"
+#include "ops/op_table.h"
 #include "scheduler/schedule_policy_upstream.h"
 
 namespace osched {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graph/op_table.h"
+#include "ops/op_table.h"
 
 namespace osched {
 namespace {

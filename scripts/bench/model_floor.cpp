@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "../../apps/malloc_tuning.h"
+#include "format/graph_file.h"
 #include "graph/graph.h"
-#include "io/graph_file.h"
 
 namespace {
 

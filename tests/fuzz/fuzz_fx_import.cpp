@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "io/fx_import.h"
-#include "io/json_io.h"
-#include "io/validate.h"
+#include "format/json_io.h"
+#include "format/validate.h"
+#include "fx/fx_import.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

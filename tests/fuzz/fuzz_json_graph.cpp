@@ -9,8 +9,8 @@
 #include <exception>
 #include <string>
 
-#include "io/json_io.h"
-#include "io/validate.h"
+#include "format/json_io.h"
+#include "format/validate.h"
 
 namespace {
 

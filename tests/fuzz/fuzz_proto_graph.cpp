@@ -9,9 +9,9 @@
 #include <exception>
 #include <string>
 
-#include "io/json_io.h"
-#include "io/proto_io.h"
-#include "io/validate.h"
+#include "format/json_io.h"
+#include "format/proto_io.h"
+#include "format/validate.h"
 
 namespace {
 

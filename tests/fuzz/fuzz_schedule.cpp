@@ -12,8 +12,8 @@
 #include <spdlog/spdlog.h>
 
 #include "analysis/verify.h"
-#include "io/json_io.h"
-#include "io/validate.h"
+#include "format/json_io.h"
+#include "format/validate.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/html_page.h"
 #include "report/trace_json.h"

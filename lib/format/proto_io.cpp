@@ -1,0 +1,510 @@
+#include "format/proto_io.h"
+#include "text/chunked_render.h"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include "format/graph_error.h"
+#include "format/json_io.h"
+#include "format/proto_fast_reader.h"
+#include "format/proto_node_writer.h"
+#include "format/validate.h"
+#include "graph.pb.h"
+#include "text/json_limits.h"
+
+namespace osched {
+namespace {
+
+using json = nlohmann::json;
+namespace pb = ::overlap_sched::pb;
+
+// JSON text carried in a protobuf field, held to the JSON form's limits:
+// `level` is where its value lands in the JSON form (the document is 1), so
+// what protobuf accepts converts to JSON that the JSON reader accepts.
+json parse_extra(const std::string& text, const std::string& where, int level) {
+  if (text.empty())
+    return json::object();
+  try {
+    return parse_json_limited(text, kMaxJsonDepth + 1 - level);
+  } catch (const JsonTextError& e) {
+    throw GraphError("", where, std::string("malformed protobuf: embedded JSON: ") + e.what());
+  }
+}
+
+// `level`: the level of the object the extra fields join.
+void merge_extra(json& into, const std::string& text, const std::string& where, int level) {
+  json extra = parse_extra(text, where, level);
+  if (!extra.is_object())
+    throw GraphError("", where, "malformed protobuf: extra_json is not an object");
+  for (auto& [k, v] : extra.items())
+    into[k] = v;
+}
+
+// A node argument as JSON; `level` is where a list or reference would sit
+// in the JSON form (5 for an argument itself).
+json value_from_pb(const pb::Value& v, int level, const std::string& node, const char* field) {
+  switch (v.kind_case()) {
+  case pb::Value::kBoolValue:
+    return v.bool_value();
+  case pb::Value::kIntValue:
+    return v.int_value();
+  case pb::Value::kFloatValue:
+    if (!std::isfinite(v.float_value()))
+      throw GraphError(node, field, "float value is not a finite number (JSON cannot hold it)");
+    return v.float_value();
+  case pb::Value::kStringValue:
+    return v.string_value();
+  case pb::Value::kListValue: {
+    if (level > kMaxJsonDepth)
+      throw GraphError(node, field,
+                       "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    json a = json::array();
+    for (const auto& item : v.list_value().items())
+      a.push_back(value_from_pb(item, level + 1, node, field));
+    return a;
+  }
+  case pb::Value::kNodeRef: {
+    if (level > kMaxJsonDepth)
+      throw GraphError(node, field,
+                       "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    json r = {{"node", v.node_ref().node()}};
+    if (v.node_ref().has_index())
+      r["index"] = v.node_ref().index();
+    return r;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+void value_to_pb(const json& j, pb::Value* out) {
+  switch (j.type()) {
+  case json::value_t::null:
+    out->set_null_value(true);
+    break;
+  case json::value_t::boolean:
+    out->set_bool_value(j.get<bool>());
+    break;
+  case json::value_t::number_integer:
+  case json::value_t::number_unsigned:
+    out->set_int_value(j.get<int64_t>());
+    break;
+  case json::value_t::number_float:
+    out->set_float_value(j.get<double>());
+    break;
+  case json::value_t::string:
+    out->set_string_value(j.get<std::string>());
+    break;
+  case json::value_t::array: {
+    auto* list = out->mutable_list_value();
+    for (const auto& item : j)
+      value_to_pb(item, list->add_items());
+    break;
+  }
+  case json::value_t::object: {
+    auto* ref = out->mutable_node_ref();
+    ref->set_node(j["node"].get<std::string>());
+    if (j.contains("index"))
+      ref->set_index(j["index"].get<int64_t>());
+    break;
+  }
+  default:
+    out->set_null_value(true);
+  }
+}
+
+json dim_from_pb(const pb::Dim& d) {
+  if (d.kind_case() == pb::Dim::kSym) {
+    json j = {{"sym", d.sym().name()}};
+    if (d.sym().has_hint())
+      j["hint"] = d.sym().hint();
+    return j;
+  }
+  return d.value();
+}
+
+void dim_to_pb(const json& j, pb::Dim* out) {
+  if (j.is_object()) {
+    out->mutable_sym()->set_name(j["sym"].get<std::string>());
+    if (j.contains("hint"))
+      out->mutable_sym()->set_hint(j["hint"].get<int64_t>());
+  } else {
+    out->set_value(j.get<int64_t>());
+  }
+}
+
+// `level`: the meta object's level in the JSON form.
+json meta_from_pb(const pb::TensorMeta& m, const std::string& where, int level) {
+  json j = json::object();
+  merge_extra(j, m.extra_json(), where, level);
+  json shape = json::array(), stride = json::array();
+  for (const auto& d : m.shape())
+    shape.push_back(dim_from_pb(d));
+  for (const auto& d : m.stride())
+    stride.push_back(dim_from_pb(d));
+  j["shape"] = shape;
+  j["stride"] = stride;
+  j["dtype"] = m.dtype();
+  j["device"] = m.device();
+  if (m.has_storage())
+    j["storage"] = m.storage();
+  if (m.has_storage_offset())
+    j["storage_offset"] = m.storage_offset();
+  if (m.has_storage_bytes())
+    j["storage_bytes"] = m.storage_bytes();
+  return j;
+}
+
+void meta_to_pb(json j, pb::TensorMeta* out) {
+  for (const auto& d : j["shape"])
+    dim_to_pb(d, out->add_shape());
+  for (const auto& d : j["stride"])
+    dim_to_pb(d, out->add_stride());
+  out->set_dtype(j["dtype"].get<std::string>());
+  out->set_device(j["device"].get<std::string>());
+  if (j.contains("storage"))
+    out->set_storage(j["storage"].get<std::string>());
+  if (j.contains("storage_offset"))
+    out->set_storage_offset(j["storage_offset"].get<int64_t>());
+  if (j.contains("storage_bytes"))
+    out->set_storage_bytes(j["storage_bytes"].get<int64_t>());
+  for (const char* k :
+       {"shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"})
+    j.erase(k);
+  if (!j.empty())
+    out->set_extra_json(canonical_json(j));
+}
+
+json node_from_pb(const pb::Node& n) {
+  std::string where = "nodes." + n.name();
+  json j = json::object();
+  merge_extra(j, n.extra_json(), where, 3);
+  j["name"] = n.name();
+  j["op"] = n.op();
+  j["target"] = n.target();
+  json args = json::array();
+  for (const auto& a : n.args())
+    args.push_back(value_from_pb(a, 5, n.name(), "args"));
+  j["args"] = args;
+  json kwargs = json::object();
+  for (const auto& kv : n.kwargs())
+    kwargs[kv.key()] = value_from_pb(kv.value(), 5, n.name(), "kwargs");
+  j["kwargs"] = kwargs;
+  switch (n.val_kind()) {
+  case pb::VAL_SINGLE:
+    j["val"] =
+        n.val_size() > 0 && n.val(0).has_meta() ? meta_from_pb(n.val(0).meta(), where, 4) : json();
+    break;
+  case pb::VAL_LIST: {
+    json a = json::array();
+    for (const auto& m : n.val())
+      a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where, 5) : json());
+    j["val"] = a;
+    break;
+  }
+  default:
+    j["val"] = nullptr;
+  }
+  if (n.has_tags())
+    j["tags"] = std::vector<std::string>(n.tags().begin(), n.tags().end());
+  if (n.has_is_view())
+    j["is_view"] = n.is_view();
+  if (n.has_mutates()) {
+    json m = json::array();
+    for (const auto& a : n.mutates()) {
+      if (a.which_case() == pb::MutatedArg::kKwarg)
+        m.push_back("kwarg:" + a.kwarg());
+      else
+        m.push_back(a.position());
+    }
+    j["mutates"] = m;
+  }
+  if (n.control_deps_size() > 0)
+    j["control_deps"] = std::vector<std::string>(n.control_deps().begin(), n.control_deps().end());
+  if (!n.meta_json().empty())
+    j["meta"] = parse_extra(n.meta_json(), where + ".meta", 4);
+  return j;
+}
+
+void node_to_pb(json j, pb::Node* out) {
+  out->set_name(j["name"].get<std::string>());
+  out->set_op(j["op"].get<std::string>());
+  out->set_target(j["target"].get<std::string>());
+  for (const auto& a : j["args"])
+    value_to_pb(a, out->add_args());
+  for (const auto& [k, v] : j["kwargs"].items()) {
+    auto* kw = out->add_kwargs();
+    kw->set_key(k);
+    value_to_pb(v, kw->mutable_value());
+  }
+  const json& val = j["val"];
+  if (val.is_array()) {
+    out->set_val_kind(pb::VAL_LIST);
+    for (const auto& m : val) {
+      auto* slot = out->add_val();
+      if (!m.is_null())
+        meta_to_pb(m, slot->mutable_meta());
+    }
+  } else if (val.is_object()) {
+    out->set_val_kind(pb::VAL_SINGLE);
+    meta_to_pb(val, out->add_val()->mutable_meta());
+  }
+  if (j.contains("tags")) {
+    out->set_has_tags(true);
+    for (const auto& t : j["tags"])
+      out->add_tags(t.get<std::string>());
+  }
+  if (j.contains("is_view"))
+    out->set_is_view(j["is_view"].get<bool>());
+  if (j.contains("mutates")) {
+    out->set_has_mutates(true);
+    for (const auto& m : j["mutates"]) {
+      auto* a = out->add_mutates();
+      if (m.is_string())
+        a->set_kwarg(m.get<std::string>().substr(6));
+      else
+        a->set_position(m.get<int64_t>());
+    }
+  }
+  if (j.contains("control_deps"))
+    for (const auto& d : j["control_deps"])
+      out->add_control_deps(d.get<std::string>());
+  if (j.contains("meta"))
+    out->set_meta_json(canonical_json(j["meta"]));
+  for (const char* k : {"name", "op", "target", "args", "kwargs", "val", "tags", "is_view",
+                        "mutates", "control_deps", "meta"})
+    j.erase(k);
+  if (!j.empty())
+    out->set_extra_json(canonical_json(j));
+}
+
+} // namespace
+
+namespace {
+
+GraphError malformed() {
+  return GraphError("", "", "malformed protobuf: cannot parse as overlap_sched.pb.Graph");
+}
+
+// The top-level fields other than the nodes, as the document the JSON
+// reader's builder finishes a graph from.
+json header_document(const std::string& header_bytes) {
+  pb::Graph p;
+  if (!p.ParseFromString(header_bytes))
+    throw malformed();
+  json doc = json::object();
+  merge_extra(doc, p.extra_json(), "extra_json", 1);
+  doc["format"] = p.format();
+  doc["version"] = p.version();
+  doc["name"] = p.name();
+  doc["rank"] = p.rank();
+  doc["world_size"] = p.world_size();
+  json pgs = json::object();
+  for (const auto& pg : p.process_groups()) {
+    json g = json::object();
+    merge_extra(g, pg.extra_json(), "process_groups." + pg.name(), 3);
+    g["ranks"] = std::vector<int64_t>(pg.ranks().begin(), pg.ranks().end());
+    pgs[pg.name()] = g;
+  }
+  doc["process_groups"] = pgs;
+  if (!p.hardware_json().empty())
+    doc["hardware"] = parse_extra(p.hardware_json(), "hardware", 2);
+  doc["nodes"] = json::array();
+  return doc;
+}
+
+// The general path: nodes are parsed as messages one at a time, each passes
+// through a JSON value and the JSON reader's checks; the other fields are
+// collected and parsed as a Graph message without nodes. So the whole graph
+// never exists as a protobuf message or a JSON tree.
+Graph read_proto_general(std::string_view bytes, const ReadOptions& opts) {
+  namespace wire = google::protobuf::internal;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  in.SetTotalBytesLimit(INT32_MAX);
+  // A list argument is two messages deep per level (Value, ValueList): room
+  // for lists past the JSON form's limit, so those get its clear error
+  // rather than "cannot parse"; still far from the stack's end.
+  in.SetRecursionLimit(4 * kMaxJsonDepth);
+  std::string header_bytes;
+  google::protobuf::io::StringOutputStream header_stream(&header_bytes);
+  JsonGraphBuilder builder(opts);
+  pb::Node node;
+  {
+    google::protobuf::io::CodedOutputStream header(&header_stream);
+    while (uint32_t tag = in.ReadTag()) {
+      if (wire::WireFormatLite::GetTagFieldNumber(tag) == pb::Graph::kNodesFieldNumber &&
+          wire::WireFormatLite::GetTagWireType(tag) ==
+              wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+        uint32_t length = 0;
+        // A length of 2^31 or more would turn negative: PushLimit reads that as "no limit".
+        if (!in.ReadVarint32(&length) || length > static_cast<uint32_t>(INT32_MAX) ||
+            length > bytes.size())
+          throw malformed();
+        auto limit = in.PushLimit(static_cast<int>(length));
+        node.Clear();
+        if (!node.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+          throw malformed();
+        in.PopLimit(limit);
+        builder.add_node(node_from_pb(node));
+      } else if (!wire::WireFormatLite::SkipField(&in, tag, &header)) {
+        throw malformed();
+      }
+    }
+    if (!in.ConsumedEntireMessage())
+      throw malformed();
+  }
+  return builder.finish(header_document(header_bytes));
+}
+
+// The fast path (proto_fast_reader.h), or nullopt where it gives up.
+std::optional<Graph> read_proto_fast(const InputBytes& input, const ReadOptions& opts) {
+  if (!opts.require_topological_order)
+    return std::nullopt; // forward references are the general reader's
+  std::optional<Graph> g;
+  try {
+    std::optional<ProtoFastNodes> fast =
+        read_proto_nodes_fast(input.view(), kParallelReadMinNodes,
+                              [&input](size_t begin, size_t end) { input.done_with(begin, end); });
+    if (!fast)
+      return std::nullopt;
+    JsonGraphBuilder builder(opts);
+    builder.adopt_nodes(std::move(fast->nodes), std::move(fast->names));
+    g = builder.assemble(header_document(fast->header));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  // Read, but invalid: the general reader would build the same graph and
+  // find the same fault, so it is not read again.
+  validate_graph(*g, true);
+  return g;
+}
+
+} // namespace
+
+Graph graph_from_proto_bytes(std::string_view bytes, const ReadOptions& opts) {
+  return graph_from_proto_input(InputBytes::borrow(bytes), opts);
+}
+
+Graph graph_from_proto_input(const InputBytes& input, const ReadOptions& opts) {
+  if (std::optional<Graph> g = read_proto_fast(input, opts))
+    return std::move(*g);
+  return read_proto_general(input.view(), opts);
+}
+
+namespace {
+
+std::string serialize_deterministic(const google::protobuf::MessageLite& m) {
+  std::string out;
+  google::protobuf::io::StringOutputStream sos(&out);
+  google::protobuf::io::CodedOutputStream cos(&sos);
+  cos.SetSerializationDeterministic(true);
+  m.SerializeToCodedStream(&cos);
+  return out;
+}
+
+} // namespace
+
+namespace {
+
+void write_proto(const Graph& g, const std::function<void(std::string_view)>& emit, bool direct) {
+  // Fields in number order, as one deterministic serialization of the whole
+  // message would write them: 1-7, the nodes (8) one by one, then 9.
+  json doc = graph_header_to_json(g);
+  pb::Graph head;
+  head.set_format(doc["format"].get<std::string>());
+  head.set_version(doc["version"].get<int64_t>());
+  head.set_name(doc["name"].get<std::string>());
+  head.set_rank(doc["rank"].get<int64_t>());
+  head.set_world_size(doc["world_size"].get<int64_t>());
+  for (const auto& [name, pg] : doc["process_groups"].items()) {
+    auto* out = head.add_process_groups();
+    out->set_name(name);
+    for (const auto& r : pg["ranks"])
+      out->add_ranks(r.get<int64_t>());
+    json extra = pg;
+    extra.erase("ranks");
+    if (!extra.empty())
+      out->set_extra_json(canonical_json(extra));
+  }
+  if (doc.contains("hardware"))
+    head.set_hardware_json(canonical_json(doc["hardware"]));
+  emit(serialize_deterministic(head));
+
+  namespace wire = google::protobuf::internal;
+  const uint32_t tag = wire::WireFormatLite::MakeTag(
+      pb::Graph::kNodesFieldNumber, wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  // Chunks of nodes on two threads for big graphs (io/chunked_render.h).
+  render_in_order(
+      g.nodes.size(), kNodesPerChunk, kParallelWriteMinNodes,
+      [&](size_t begin, size_t end_node, std::string& buffer) {
+        std::string body;
+        pb::Node node;
+        for (size_t i = begin; i < end_node; ++i) {
+          const Node& n = g.nodes[i];
+          if (direct) {
+            append_node_proto(buffer, n, g);
+            continue;
+          }
+          node.Clear();
+          node_to_pb(node_to_json(n, g), &node);
+          body.clear();
+          {
+            google::protobuf::io::StringOutputStream sos(&body);
+            google::protobuf::io::CodedOutputStream cos(&sos);
+            cos.SetSerializationDeterministic(true);
+            node.SerializeToCodedStream(&cos);
+          }
+          // Tag and length into a small array: a stream over `buffer` would
+          // zero its whole spare capacity for every node.
+          uint8_t head_bytes[16];
+          uint8_t* end = google::protobuf::io::CodedOutputStream::WriteTagToArray(tag, head_bytes);
+          end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
+              static_cast<uint32_t>(body.size()), end);
+          buffer.append(reinterpret_cast<const char*>(head_bytes),
+                        static_cast<size_t>(end - head_bytes));
+          buffer += body;
+        }
+      },
+      emit);
+
+  json extra = doc;
+  for (const char* k :
+       {"format", "version", "name", "rank", "world_size", "process_groups", "hardware"})
+    extra.erase(k);
+  if (!extra.empty()) {
+    pb::Graph tail;
+    tail.set_extra_json(canonical_json(extra));
+    emit(serialize_deterministic(tail));
+  }
+}
+
+} // namespace
+
+void write_graph_proto(const Graph& g, const std::function<void(std::string_view)>& emit) {
+  write_proto(g, emit, true);
+}
+
+std::string graph_to_proto_bytes(const Graph& g) {
+  std::string out;
+  write_graph_proto(g, [&](std::string_view piece) { out.append(piece); });
+  return out;
+}
+
+std::string graph_to_proto_bytes_general(const Graph& g) {
+  std::string out;
+  write_proto(
+      g, [&](std::string_view piece) { out.append(piece); }, false);
+  return out;
+}
+
+Graph graph_from_proto_bytes_general(std::string_view bytes, const ReadOptions& opts) {
+  return read_proto_general(bytes, opts);
+}
+
+} // namespace osched

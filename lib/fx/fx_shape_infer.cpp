@@ -1,0 +1,1187 @@
+#include "fx/fx_shape_infer.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "ops/collective.h"
+#include "ops/op_table.h"
+
+namespace osched {
+namespace {
+
+struct Ctx {
+  const Graph& g;
+  const Node& n;
+  const FxSymbolHints& hints;
+  const FxScalars& scalars;
+
+  // Positional argument i, else the keyword `kw`, else nullptr.
+  const Value* arg(size_t i, std::string_view kw = {}) const {
+    if (i < n.args.size())
+      return &n.args[i];
+    return kw.empty() ? nullptr : n.kwarg(kw);
+  }
+  const TensorMeta* meta(size_t i) const {
+    const Value* v = arg(i);
+    return v && v->is_ref() ? ref_meta(g, *v) : nullptr;
+  }
+  std::optional<Dim> dim(const Value& v) const {
+    if (v.kind == Value::Kind::Int)
+      return Dim::of(v.i);
+    if (v.is_ref()) {
+      const size_t id = static_cast<size_t>(v.i);
+      if (id < scalars.size() && scalars[id].value)
+        return scalars[id].value;
+      // A size computed by a SymInt node of unknown value: that node's
+      // name is the symbol.
+      return named_symbol(g.nodes[id].name, hints);
+    }
+    return std::nullopt;
+  }
+  std::optional<std::vector<Dim>> dims(const Value* v) const {
+    if (!v)
+      return std::nullopt;
+    std::vector<Dim> out;
+    if (v->kind != Value::Kind::List) {
+      auto d = dim(*v);
+      if (!d)
+        return std::nullopt;
+      out.push_back(*d);
+      return out;
+    }
+    for (const auto& item : v->items()) {
+      auto d = dim(item);
+      if (!d)
+        return std::nullopt;
+      out.push_back(*d);
+    }
+    return out;
+  }
+  std::optional<int64_t> integer(size_t i, std::string_view kw, std::optional<int64_t> dflt) const {
+    const Value* v = arg(i, kw);
+    if (!v || v->kind == Value::Kind::Null)
+      return dflt;
+    if (v->kind == Value::Kind::Int)
+      return v->i;
+    return std::nullopt;
+  }
+};
+
+std::optional<int64_t> axis(int64_t d, size_t rank) {
+  int64_t r = static_cast<int64_t>(rank);
+  if (d < -std::max<int64_t>(r, 1) || d >= std::max<int64_t>(r, 1))
+    return std::nullopt;
+  return d < 0 ? d + r : d;
+}
+
+TensorMeta fresh(std::vector<Dim> shape, DType dtype, std::string device) {
+  TensorMeta m;
+  m.stride = contiguous_strides(shape);
+  m.shape = std::move(shape);
+  m.dtype = dtype;
+  m.device = std::move(device);
+  return m;
+}
+
+InferredVal single(TensorMeta m) {
+  InferredVal r;
+  r.val.push_back(std::move(m));
+  return r;
+}
+
+InferredVal multi(std::vector<std::optional<TensorMeta>> metas) {
+  InferredVal r;
+  r.kind = ValKind::List;
+  for (const auto& m : metas)
+    r.val.push_back(m);
+  return r;
+}
+
+bool same_dim(const Dim& a, const Dim& b) {
+  return a.sym_id == b.sym_id && (a.is_symbolic() || a.value == b.value);
+}
+
+std::optional<std::vector<Dim>> broadcast(const std::vector<const TensorMeta*>& ins) {
+  size_t rank = 0;
+  for (const auto* m : ins)
+    rank = std::max(rank, m->shape.size());
+  std::vector<Dim> out(rank, Dim::of(1));
+  for (const auto* m : ins) {
+    size_t off = rank - m->shape.size();
+    for (size_t i = 0; i < m->shape.size(); ++i) {
+      const Dim& d = m->shape[i];
+      Dim& o = out[off + i];
+      if (!d.is_symbolic() && d.value == 1)
+        continue;
+      if (!o.is_symbolic() && o.value == 1)
+        o = d;
+      else if (!same_dim(o, d) && !d.is_symbolic() && !o.is_symbolic())
+        return std::nullopt; // incompatible shapes
+    }
+  }
+  return out;
+}
+
+std::optional<DType> dtype_value(const Value* v) {
+  if (!v || v->kind != Value::Kind::String)
+    return std::nullopt;
+  return parse_fx_dtype_name(v->str());
+}
+
+std::string device_of(const Ctx& c, const TensorMeta* first) {
+  const Value* d = c.n.kwarg("device");
+  if (d && d->kind == Value::Kind::String)
+    return d->str();
+  return first ? first->device : "cuda:0";
+}
+
+// Known numel of concrete dims; nullopt when a dim is symbolic.
+std::optional<int64_t> concrete_numel(const std::vector<Dim>& shape) {
+  int64_t n = 1;
+  for (const auto& d : shape) {
+    if (d.is_symbolic() || __builtin_mul_overflow(n, d.value, &n))
+      return std::nullopt;
+  }
+  return n;
+}
+
+constexpr std::array<std::string_view, 36> kSameShapePackets = {
+    "aten.index_put",
+    "aten.index_put_",
+    "aten._unsafe_index_put",
+    "aten.scatter",
+    "aten.scatter_add",
+    "aten.index_copy",
+    "aten.clone",
+    "aten.contiguous",
+    "aten._to_copy",
+    "aten.detach",
+    "aten.alias",
+    "aten.copy",
+    "aten.copy_",
+    "aten.fill",
+    "aten.fill_",
+    "aten.zeros_like",
+    "aten.ones_like",
+    "aten.empty_like",
+    "aten.full_like",
+    "aten.rand_like",
+    "aten.randn_like",
+    "aten.lift_fresh_copy",
+    "aten.silu_backward",
+    "aten.gelu_backward",
+    "aten.threshold_backward",
+    "aten.sigmoid_backward",
+    "aten.tanh_backward",
+    "aten.masked_fill",
+    "aten.bernoulli",
+    "aten._softmax",
+    "aten._log_softmax",
+    "aten._softmax_backward_data",
+    "aten._log_softmax_backward_data",
+    "aten.softmax",
+    "aten.dropout",
+    "aten.tril",
+};
+
+bool is_comparison(std::string_view p) {
+  static constexpr std::array<std::string_view, 11> k = {
+      "aten.eq",          "aten.ne",    "aten.lt",          "aten.le",
+      "aten.gt",          "aten.ge",    "aten.logical_and", "aten.logical_or",
+      "aten.logical_not", "aten.isnan", "aten.isinf"};
+  return std::find(k.begin(), k.end(), p) != k.end();
+}
+
+std::optional<InferredVal> pointwise(const Ctx& c, std::string_view packet) {
+  std::vector<const TensorMeta*> ins;
+  for (size_t i = 0; i < c.n.args.size(); ++i)
+    if (const TensorMeta* m = c.meta(i))
+      ins.push_back(m);
+  if (ins.empty())
+    return std::nullopt;
+  auto shape = broadcast(ins);
+  if (!shape)
+    return std::nullopt;
+  // where(cond, a, b) takes its type from a and b, not from the condition
+  // (Python numbers among them: int64 for ints, float32 for floats).
+  std::vector<const TensorMeta*> values = ins;
+  std::optional<DType> scalar_type;
+  if (packet == "aten.where") {
+    values.clear();
+    for (size_t i = 1; i < 3; ++i) {
+      if (const TensorMeta* m = c.meta(i))
+        values.push_back(m);
+      else if (const Value* v = c.arg(i); v && v->kind == Value::Kind::Float)
+        scalar_type = DType::Float32;
+      else if (v && v->kind == Value::Kind::Int && !scalar_type)
+        scalar_type = DType::Int64;
+    }
+  }
+  DType dtype = values.empty() ? scalar_type.value_or(DType::Float32) : values[0]->dtype;
+  for (const auto* m : values)
+    if (dtype_is_floating(m->dtype)) {
+      dtype = m->dtype;
+      break;
+    }
+  if (is_comparison(packet))
+    dtype = DType::Bool;
+  if (auto d = dtype_value(c.n.kwarg("dtype")))
+    dtype = *d;
+  return single(fresh(std::move(*shape), dtype, device_of(c, ins[0])));
+}
+
+std::optional<InferredVal> view_like(const Ctx& c) {
+  const TensorMeta* x = c.meta(0);
+  auto shape = c.dims(c.arg(1, "size"));
+  if (!x || !shape)
+    return std::nullopt;
+  int wild = -1;
+  for (size_t i = 0; i < shape->size(); ++i)
+    if (!(*shape)[i].is_symbolic() && (*shape)[i].value == -1)
+      wild = static_cast<int>(i);
+  if (wild >= 0) {
+    std::vector<Dim> others = *shape;
+    others.erase(others.begin() + wild);
+    auto total = concrete_numel(x->shape);
+    auto part = concrete_numel(others);
+    if (total && part) {
+      if (*part == 0)
+        return std::nullopt;
+      (*shape)[static_cast<size_t>(wild)] = Dim::of(*total / *part);
+    } else {
+      // Symbolic sizes: numel // (product of the others), as an expression.
+      Dim num = Dim::of(1), den = Dim::of(1);
+      for (const auto& d : x->shape)
+        num = *dim_arith("*", num, d);
+      for (const auto& d : others)
+        den = *dim_arith("*", den, d);
+      if (!den.is_symbolic() && den.value == 0)
+        return std::nullopt;
+      auto q = dim_arith("//", num, den);
+      if (!q)
+        return std::nullopt;
+      (*shape)[static_cast<size_t>(wild)] = *q;
+    }
+  }
+  return single(fresh(std::move(*shape), x->dtype, x->device));
+}
+
+std::optional<InferredVal> matmul(const Ctx& c, std::string_view p) {
+  size_t a_pos = (p == "aten.addmm" || p == "aten.baddbmm") ? 1 : 0;
+  const TensorMeta* a = c.meta(a_pos);
+  const TensorMeta* b = c.meta(a_pos + 1);
+  if (!a || !b || a->shape.size() < 2 || b->shape.size() < 2)
+    return std::nullopt;
+  std::vector<Dim> shape(a->shape.begin(), a->shape.end() - 1);
+  shape.push_back(b->shape.back());
+  DType dtype = a->dtype;
+  if (auto d = dtype_value(c.arg(p == "aten._scaled_mm" ? 5 : 99, "out_dtype")))
+    dtype = *d;
+  return single(fresh(std::move(shape), dtype, a->device));
+}
+
+std::optional<InferredVal> reduction(const Ctx& c) {
+  const TensorMeta* x = c.meta(0);
+  if (!x)
+    return std::nullopt;
+  const Value* dims_v = c.arg(1, "dim");
+  bool keep = false;
+  if (const Value* k = c.arg(2, "keepdim"); k && k->kind == Value::Kind::Bool)
+    keep = k->b;
+  std::vector<bool> reduced(x->shape.size(),
+                            dims_v == nullptr || dims_v->kind == Value::Kind::Null);
+  if (dims_v && dims_v->kind != Value::Kind::Null) {
+    auto ds = c.dims(dims_v);
+    if (!ds)
+      return std::nullopt;
+    if (ds->empty())
+      std::fill(reduced.begin(), reduced.end(), true);
+    for (const auto& d : *ds) {
+      auto a = axis(d.value, x->shape.size());
+      if (d.is_symbolic() || !a)
+        return std::nullopt;
+      if (!x->shape.empty())
+        reduced[static_cast<size_t>(*a)] = true;
+    }
+  }
+  std::vector<Dim> shape;
+  for (size_t i = 0; i < x->shape.size(); ++i) {
+    if (!reduced[i])
+      shape.push_back(x->shape[i]);
+    else if (keep)
+      shape.push_back(Dim::of(1));
+  }
+  DType dtype = x->dtype;
+  // sum and prod of integers and bools accumulate in int64, as torch does.
+  const std::string_view p = overload_packet(c.n.target);
+  if ((p == "aten.sum" || p == "aten.prod") && !dtype_is_floating(x->dtype))
+    dtype = DType::Int64;
+  if (p == "aten.any" || p == "aten.all")
+    dtype = DType::Bool;
+  if (auto d = dtype_value(c.n.kwarg("dtype")))
+    dtype = *d;
+  return single(fresh(std::move(shape), dtype, x->device));
+}
+
+// max/min/median/mode: with a dim, (values, int64 indices) reduced as a
+// keepdim reduction; without one, a 0-d tensor; `max.other` is pointwise.
+std::optional<InferredVal> values_and_indices(const Ctx& c) {
+  const TensorMeta* x = c.meta(0);
+  const std::string_view t = c.n.target;
+  const std::string_view overload = t.substr(t.rfind('.') + 1);
+  if (!x)
+    return std::nullopt;
+  if (overload == "default")
+    return single(fresh({}, x->dtype, x->device));
+  if (overload != "dim")
+    return std::nullopt;
+  auto r = reduction(c);
+  if (!r || r->val.size() != 1 || !r->val[0])
+    return std::nullopt;
+  const TensorMeta& values = *r->val[0];
+  return multi({values, fresh(values.shape, DType::Int64, values.device)});
+}
+
+std::optional<InferredVal> split(const Ctx& c, std::string_view p) {
+  const TensorMeta* x = c.meta(0);
+  if (!x)
+    return std::nullopt;
+  auto dim = c.integer(2, "dim", 0);
+  if (p == "aten.unbind")
+    dim = c.integer(1, "dim", 0);
+  if (!dim)
+    return std::nullopt;
+  auto ax = axis(*dim, x->shape.size());
+  if (!ax || x->shape.empty())
+    return std::nullopt;
+  const Dim& whole = x->shape[static_cast<size_t>(*ax)];
+  std::vector<Dim> sizes;
+  if (p == "aten.split_with_sizes") {
+    auto s = c.dims(c.arg(1, "split_sizes"));
+    if (!s)
+      return std::nullopt;
+    sizes = *s;
+  } else {
+    if (whole.is_symbolic())
+      return std::nullopt;
+    int64_t total = whole.value;
+    int64_t step = 0;
+    if (p == "aten.unbind") {
+      step = 1;
+    } else if (p == "aten.chunk") {
+      auto n = c.integer(1, "chunks", std::nullopt);
+      if (!n || *n <= 0)
+        return std::nullopt;
+      step = total > 0 ? (total - 1) / *n + 1 : 0; // ceil without overflow
+    } else {
+      auto s = c.integer(1, "split_size", std::nullopt);
+      if (!s || *s <= 0)
+        return std::nullopt;
+      step = *s;
+    }
+    if (step <= 0 || total / step > 65536)
+      return std::nullopt;
+    for (int64_t off = 0; off < total; off += step)
+      sizes.push_back(Dim::of(std::min(step, total - off)));
+  }
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto& s : sizes) {
+    TensorMeta m = *x; // a view: same storage as x
+    if (p == "aten.unbind") {
+      m.shape.erase(m.shape.begin() + *ax);
+      m.stride.erase(m.stride.begin() + *ax);
+    } else {
+      m.shape[static_cast<size_t>(*ax)] = s;
+    }
+    outs.push_back(std::move(m));
+  }
+  return multi(std::move(outs));
+}
+
+// Strides of a fresh tensor of `shape` whose dims are laid out in the order
+// of `like`'s strides (SDPA outputs follow the query's layout).
+std::vector<Dim> matching_layout(const TensorMeta& like, const std::vector<Dim>& shape) {
+  if (like.stride.size() != shape.size())
+    return contiguous_strides(shape);
+  std::vector<size_t> order(shape.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  for (const auto& st : like.stride)
+    if (st.is_symbolic())
+      return contiguous_strides(shape);
+  // Outermost first: larger stride, ties by position.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return like.stride[a].value > like.stride[b].value; });
+  std::vector<Dim> stride(shape.size(), Dim::of(1));
+  Dim acc = Dim::of(1);
+  for (size_t k = order.size(); k-- > 0;) {
+    stride[order[k]] = acc;
+    const Dim& d = shape[order[k]];
+    if (d.is_symbolic() || acc.is_symbolic())
+      return contiguous_strides(shape);
+    acc = dim_mul(acc, std::max<int64_t>(d.value, 1));
+  }
+  return stride;
+}
+
+// A backward's gradients: one like each input, in order.
+std::vector<std::optional<TensorMeta>> gradients_like(const std::vector<const TensorMeta*>& ins) {
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto* m : ins)
+    outs.push_back(fresh(m->shape, m->dtype, m->device));
+  return outs;
+}
+
+// Attention's output: the query's shape with the value's last dim, laid out
+// as the query is.
+TensorMeta attention_output(const TensorMeta& q, const TensorMeta& v) {
+  std::vector<Dim> shape = q.shape;
+  shape.back() = v.shape.back();
+  TensorMeta out = fresh(shape, q.dtype, q.device);
+  out.stride = matching_layout(q, shape);
+  return out;
+}
+
+std::optional<InferredVal> attention(const Ctx& c, std::string_view p) {
+  const bool backward = p.find("backward") != std::string_view::npos;
+  const TensorMeta* q = c.meta(backward ? 1 : 0);
+  const TensorMeta* k = c.meta(backward ? 2 : 1);
+  const TensorMeta* v = c.meta(backward ? 3 : 2);
+  if (!q || !k || !v || q->shape.size() < 2)
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  if (backward) {
+    outs = gradients_like({q, k, v});
+    if (p.find("efficient") != std::string_view::npos)
+      outs.emplace_back();
+    return multi(std::move(outs));
+  }
+  outs.push_back(attention_output(*q, *v));
+  std::vector<Dim> lse(q->shape.begin(), q->shape.end() - 1);
+  if (p == "aten._scaled_dot_product_cudnn_attention") {
+    // (out, lse [B, H, S, 1], -, -, max_q, max_k, seed [], offset [], -)
+    lse.push_back(Dim::of(1));
+    outs.push_back(fresh(lse, DType::Float32, q->device));
+    outs.emplace_back();
+    outs.emplace_back();
+    outs.emplace_back();
+    outs.emplace_back();
+    outs.push_back(fresh({}, DType::Int64, q->device));
+    outs.push_back(fresh({}, DType::Int64, q->device));
+    outs.emplace_back();
+    return multi(std::move(outs));
+  }
+  outs.push_back(fresh(lse, DType::Float32, q->device));
+  size_t total = p.find("efficient") != std::string_view::npos ? 4 : 9;
+  while (outs.size() < total)
+    outs.emplace_back();
+  return multi(std::move(outs));
+}
+
+// flex_attention(q, k, v, score_mod, block_mask, scale, kernel_options,
+// ...) -> (out [B, H, Lq, Dv], logsumexp [B, H, Lq], max [B, H, Lq]);
+// its backward (q, k, v, out, lse, grad_out, grad_lse, ...) -> (dq, dk, dv,
+// grads of score_mod's captured buffers).
+std::optional<InferredVal> flex_attention(const Ctx& c, bool backward) {
+  const TensorMeta* q = c.meta(0);
+  const TensorMeta* k = c.meta(1);
+  const TensorMeta* v = c.meta(2);
+  if (!q || !k || !v || q->shape.size() != 4 || v->shape.empty())
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  if (backward) {
+    outs = gradients_like({q, k, v});
+    outs.emplace_back();
+    return multi(std::move(outs));
+  }
+  outs.push_back(attention_output(*q, *v));
+  std::vector<Dim> stat(q->shape.begin(), q->shape.end() - 1);
+  outs.push_back(fresh(stat, DType::Float32, q->device));
+  outs.push_back(fresh(stat, DType::Float32, q->device));
+  return multi(std::move(outs));
+}
+
+// torch's _grouped_mm: 2-D x 3-D -> [M, N]; 3-D x 2-D -> [M, N]; 3-D x 3-D
+// -> [G, M, N]; 2-D x 2-D (a weight gradient) -> [groups of offs, M, N].
+std::optional<InferredVal> grouped_mm(const Ctx& c) {
+  const TensorMeta* a = c.meta(0);
+  const TensorMeta* b = c.meta(1);
+  if (!a || !b)
+    return std::nullopt;
+  std::vector<Dim> shape;
+  const size_t ra = a->shape.size(), rb = b->shape.size();
+  if (ra == 2 && rb == 3) {
+    shape = {a->shape[0], b->shape[2]};
+  } else if (ra == 3 && rb == 2) {
+    shape = {a->shape[1], b->shape[1]};
+  } else if (ra == 3 && rb == 3) {
+    shape = {a->shape[0], a->shape[1], b->shape[2]};
+  } else if (ra == 2 && rb == 2) {
+    const TensorMeta* offs = c.meta(2);
+    if (!offs || offs->shape.size() != 1)
+      return std::nullopt;
+    shape = {offs->shape[0], a->shape[0], b->shape[1]};
+  } else {
+    return std::nullopt;
+  }
+  DType dtype = dtype_value(c.arg(4, "out_dtype")).value_or(a->dtype);
+  return single(fresh(std::move(shape), dtype, a->device));
+}
+
+// aten.index.Tensor(x, [idx or None, ...]): the index tensors broadcast
+// together; their result dims replace the indexed dims in place when the
+// indexed dims are adjacent, else lead. Boolean masks select a
+// data-dependent count: no shape.
+std::optional<InferredVal> index_tensor(const Ctx& c, const TensorMeta& x) {
+  const Value* list = c.arg(1, "indices");
+  if (!list || list->kind != Value::Kind::List || list->items().size() > x.shape.size())
+    return std::nullopt;
+  std::vector<const TensorMeta*> idx;
+  std::vector<size_t> at;
+  for (size_t i = 0; i < list->items().size(); ++i) {
+    const Value& item = list->items()[i];
+    if (item.kind == Value::Kind::Null)
+      continue;
+    const TensorMeta* m = item.is_ref() ? ref_meta(c.g, item) : nullptr;
+    if (!m || m->dtype == DType::Bool || m->dtype == DType::UInt8)
+      return std::nullopt;
+    idx.push_back(m);
+    at.push_back(i);
+  }
+  if (idx.empty())
+    return std::nullopt;
+  auto b = broadcast(idx);
+  if (!b)
+    return std::nullopt;
+  const bool adjacent = at.back() - at.front() + 1 == at.size();
+  std::vector<Dim> shape;
+  if (adjacent)
+    shape.assign(x.shape.begin(), x.shape.begin() + static_cast<long>(at.front()));
+  else
+    shape = *b;
+  for (size_t i = adjacent ? at.front() : 0; i < x.shape.size(); ++i) {
+    if (std::find(at.begin(), at.end(), i) != at.end()) {
+      if (adjacent && i == at.front())
+        shape.insert(shape.end(), b->begin(), b->end());
+      continue;
+    }
+    shape.push_back(x.shape[i]);
+  }
+  return single(fresh(std::move(shape), x.dtype, x.device));
+}
+
+// triton_kernel_wrapper_functional(..., kwargs={name: value},
+// tensors_to_clone=[names]) returns a dict of the cloned tensors; as a
+// list here, in tensors_to_clone's order (getitem by name looks it up).
+const Value* pair_value(const Value& pairs, std::string_view key) {
+  if (pairs.kind != Value::Kind::List)
+    return nullptr;
+  for (const auto& p : pairs.items())
+    if (p.kind == Value::Kind::List && p.items().size() == 2 &&
+        p.items()[0].kind == Value::Kind::String && p.items()[0].str() == key)
+      return &p.items()[1];
+  return nullptr;
+}
+
+std::optional<InferredVal> triton_wrapper(const Ctx& c) {
+  const Value* kwargs = c.n.kwarg("kwargs");
+  const Value* cloned = c.n.kwarg("tensors_to_clone");
+  if (!kwargs || !cloned || cloned->kind != Value::Kind::List)
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto& name : cloned->items()) {
+    const Value* v = name.kind == Value::Kind::String ? pair_value(*kwargs, name.str()) : nullptr;
+    const TensorMeta* m = v && v->is_ref() ? ref_meta(c.g, *v) : nullptr;
+    if (!m)
+      return std::nullopt;
+    outs.push_back(fresh(m->shape, m->dtype, m->device));
+  }
+  return multi(std::move(outs));
+}
+
+// Which output a getitem selects: an integer, or a name of a triton
+// wrapper's tensors_to_clone.
+std::optional<size_t> selected_output(const Node& from, const Value& idx) {
+  if (idx.kind == Value::Kind::Int)
+    return idx.i < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(idx.i));
+  if (idx.kind != Value::Kind::String)
+    return std::nullopt;
+  const Value* cloned = from.kwarg("tensors_to_clone");
+  if (!cloned || cloned->kind != Value::Kind::List)
+    return std::nullopt;
+  for (size_t k = 0; k < cloned->items().size(); ++k)
+    if (cloned->items()[k].kind == Value::Kind::String && cloned->items()[k].str() == idx.str())
+      return k;
+  return std::nullopt;
+}
+
+// Every tensor input has metadata: else the op's output is unknown, never
+// borrowed from another input. Scalars, None and (for higher-order ops)
+// submodules are not tensors.
+bool inputs_known(const Ctx& c) {
+  const bool higher_order = c.n.target.str().rfind("higher_order.", 0) == 0;
+  bool known = true;
+  auto check = [&](const Value& v) {
+    for_each_ref(v, [&](const Value& r) {
+      const size_t id = static_cast<size_t>(r.i);
+      if (id < c.scalars.size() && c.scalars[id].scalar)
+        return;
+      const Node& src = c.g.nodes[id];
+      if (higher_order && src.op == NodeOp::GetAttr)
+        return;
+      if (!ref_meta(c.g, r))
+        known = false;
+    });
+  };
+  for (const auto& a : c.n.args)
+    check(a);
+  for (const auto& kv : c.n.attrs().kwargs)
+    check(kv.second);
+  return known;
+}
+
+std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& sig) {
+  int64_t group_size = 0;
+  if (auto s = collective_group_size_arg(c.n))
+    group_size = *s;
+  else if (auto r = collective_ranks(c.n))
+    group_size = static_cast<int64_t>(r->size());
+  auto transform = [&](const TensorMeta& in) -> std::optional<TensorMeta> {
+    std::vector<Dim> shape = in.shape;
+    if (sig.kind == CollectiveKind::AllGather || sig.kind == CollectiveKind::ReduceScatter) {
+      if (shape.empty() || group_size <= 0)
+        return std::nullopt;
+      shape[0] = sig.kind == CollectiveKind::AllGather ? dim_mul(shape[0], group_size)
+                                                       : dim_div(shape[0], group_size);
+    } else if (sig.kind == CollectiveKind::AllToAll && !shape.empty()) {
+      if (auto splits = c.dims(c.arg(1, "output_split_sizes")); splits && !splits->empty()) {
+        Dim sum = Dim::of(0);
+        for (const auto& d : *splits)
+          sum = dim_add(sum, d);
+        shape[0] = sum;
+      }
+    }
+    return fresh(std::move(shape), in.dtype, in.device);
+  };
+  const Value* input = c.arg(0);
+  if (!input)
+    return std::nullopt;
+  if (!sig.coalesced) {
+    const TensorMeta* in = c.meta(0);
+    if (!in)
+      return std::nullopt;
+    auto out = transform(*in);
+    if (!out)
+      return std::nullopt;
+    return single(std::move(*out));
+  }
+  if (input->kind != Value::Kind::List)
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs;
+  for (const auto& item : input->items()) {
+    const TensorMeta* in = item.is_ref() ? ref_meta(c.g, item) : nullptr;
+    if (!in)
+      return std::nullopt;
+    outs.push_back(transform(*in));
+  }
+  return multi(std::move(outs));
+}
+
+} // namespace
+
+bool is_scalar_fx_target(std::string_view t) {
+  // Host-only work, size reads, and the device-to-host reads that make a
+  // Python number of a tensor.
+  return is_host_only_target(t) || is_metadata_target(t) ||
+         t.substr(0, 24) == "aten._local_scalar_dense" || t == "aten.item.default";
+}
+
+FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hints,
+                         const FxScalars& scalars) {
+  FxScalar out;
+  if (!is_scalar_fx_target(n.target) || is_getitem_target(n.target))
+    return out;
+  // Python operators apply to tensors too (Dynamo graphs): a tensor input
+  // makes a tensor result.
+  if (n.target.str().find("operator.") != std::string::npos) {
+    bool tensor_input = false;
+    for (const auto& a : n.args)
+      for_each_ref(a, [&](const Value& r) {
+        const size_t id = static_cast<size_t>(r.i);
+        tensor_input |= id >= scalars.size() || !scalars[id].scalar;
+      });
+    if (tensor_input)
+      return out;
+  }
+  out.scalar = true;
+  Ctx c{g, n, hints, scalars};
+  const std::string& t = n.target;
+  const std::string_view p = overload_packet(t);
+  // An integer, or a SymInt node whose value is known as a size.
+  auto size_of = [&](const Value* v) -> std::optional<Dim> {
+    if (!v || (v->kind != Value::Kind::Int && !v->is_ref()))
+      return std::nullopt;
+    if (v->is_ref()) {
+      const size_t id = static_cast<size_t>(v->i);
+      if (id >= scalars.size() || !scalars[id].scalar || !scalars[id].value)
+        return std::nullopt;
+    }
+    return c.dim(*v);
+  };
+  auto operand = [&](size_t i) { return size_of(c.arg(i)); };
+  if (p == "aten.sym_size") {
+    const TensorMeta* x = c.meta(0);
+    auto d = c.integer(1, "dim", std::nullopt);
+    auto a = x && d ? axis(*d, x->shape.size()) : std::nullopt;
+    if (a && !x->shape.empty())
+      out.value = x->shape[static_cast<size_t>(*a)];
+    return out;
+  }
+  if (p == "aten.sym_numel") {
+    if (const TensorMeta* x = c.meta(0)) {
+      Dim acc = Dim::of(1);
+      for (const auto& d : x->shape)
+        acc = *dim_arith("*", acc, d);
+      out.value = acc;
+    }
+    return out;
+  }
+  if (p == "aten._local_scalar_dense" || t == "aten.item.default") {
+    // An unbacked symbol: the node's name, valued only by --hint.
+    out.value = named_symbol(n.name, hints);
+    return out;
+  }
+  static const std::pair<std::string_view, std::string_view> kArith[] = {
+      {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"floordiv", "//"}, {"mod", "%"}};
+  for (const auto& [name, op] : kArith) {
+    if (t == "operator." + std::string(name) || t == "_operator." + std::string(name)) {
+      auto a = operand(0), b = operand(1);
+      if (a && b)
+        out.value = dim_arith(op, *a, *b);
+      return out;
+    }
+  }
+  if (t == "operator.neg" || t == "_operator.neg") {
+    if (auto a = operand(0))
+      out.value = dim_arith("-", Dim::of(0), *a);
+    return out;
+  }
+  if (t == "torch.sym_sum" || t == "sym_sum") {
+    const Value* list = c.arg(0);
+    if (!list || list->kind != Value::Kind::List)
+      return out;
+    Dim acc = Dim::of(0);
+    for (const auto& item : list->items()) {
+      const std::optional<Dim> d = size_of(&item);
+      if (!d)
+        return out;
+      acc = dim_add(acc, *d);
+    }
+    out.value = acc;
+  }
+  return out;
+}
+
+std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
+                                           const FxSymbolHints& hints, const FxScalars& scalars) {
+  Ctx c{g, n, hints, scalars};
+  const std::string& t = n.target;
+  if (is_getitem_target(t)) {
+    const Value* src = c.arg(0);
+    const Value* idx = c.arg(1);
+    if (!src || !src->is_ref() || !idx)
+      return std::nullopt;
+    const Node& from = g.nodes[static_cast<size_t>(src->i)];
+    auto k = selected_output(from, *idx);
+    if (!k || *k >= from.val.size() || !from.val[*k])
+      return std::nullopt;
+    TensorMeta m = *from.val[*k];
+    return single(std::move(m));
+  }
+  if (!inputs_known(c))
+    return std::nullopt;
+  if (is_wait_node(n)) {
+    const TensorMeta* in = c.meta(0);
+    if (!in)
+      return std::nullopt;
+    return single(*in);
+  }
+  if (auto sig = collective_signature(t))
+    return collective(c, *sig);
+  if (t == "higher_order.flex_attention" || t == "higher_order.flex_attention_backward")
+    return flex_attention(c, t == "higher_order.flex_attention_backward");
+  if (t == "higher_order.triton_kernel_wrapper_functional")
+    return triton_wrapper(c);
+  if (t == "higher_order.auto_functionalized_v2") {
+    // (the op's result, then a new value of each of `_all_bases`): the
+    // result's metadata is the op's own, unknown here.
+    const Value* bases = c.n.kwarg("_all_bases");
+    if (!bases || bases->kind != Value::Kind::List)
+      return std::nullopt;
+    std::vector<std::optional<TensorMeta>> outs(1);
+    for (const auto& b : bases->items()) {
+      const TensorMeta* m = b.is_ref() ? ref_meta(c.g, b) : nullptr;
+      if (!m)
+        return std::nullopt;
+      outs.push_back(fresh(m->shape, m->dtype, m->device));
+    }
+    return multi(std::move(outs));
+  }
+  std::string_view p = overload_packet(t);
+  const TensorMeta* x = c.meta(0);
+  if (p == "prims.convert_element_type" || p == "aten._to_copy" || p == "aten.to") {
+    auto d = dtype_value(c.arg(1, "dtype"));
+    if (!x)
+      return std::nullopt;
+    return single(fresh(x->shape, d.value_or(x->dtype), device_of(c, x)));
+  }
+  if (std::find(kSameShapePackets.begin(), kSameShapePackets.end(), p) != kSameShapePackets.end()) {
+    if (!x)
+      return std::nullopt;
+    DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
+    return single(fresh(x->shape, dtype, device_of(c, x)));
+  }
+  if (is_pointwise_target(t))
+    return pointwise(c, p);
+  // Python operators on tensors (Dynamo graphs): elementwise, as the aten
+  // op of the same name (and_ is bitwise_and, ...).
+  if (t.rfind("operator.", 0) == 0 || t.rfind("_operator.", 0) == 0) {
+    std::string name = t.substr(t.find('.') + 1);
+    static const std::pair<std::string_view, std::string_view> kRenamed[] = {
+        {"and_", "bitwise_and"},   {"or_", "bitwise_or"}, {"xor", "bitwise_xor"},
+        {"invert", "bitwise_not"}, {"truediv", "div"},    {"floordiv", "div"}};
+    for (const auto& [from, to] : kRenamed)
+      if (name == from)
+        name = to;
+    static const std::string_view kElementwise[] = {
+        "add", "sub", "mul", "div", "mod",         "pow",        "neg",         "eq",         "ne",
+        "lt",  "le",  "gt",  "ge",  "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"};
+    for (auto e : kElementwise)
+      if (name == e)
+        return pointwise(c, "aten." + name);
+    return std::nullopt;
+  }
+  if (p == "aten.view" || p == "aten.reshape" || p == "aten._unsafe_view" ||
+      p == "aten._reshape_alias")
+    return view_like(c);
+  if (p == "aten.mm" || p == "aten.addmm" || p == "aten.bmm" || p == "aten.baddbmm" ||
+      p == "aten.matmul" || p == "aten._scaled_mm")
+    return matmul(c, p);
+  if (is_reduction_target(t))
+    return reduction(c);
+  if (p == "aten.max" || p == "aten.min" || p == "aten.median" || p == "aten.mode")
+    return values_and_indices(c);
+  if (p == "aten.split" || p == "aten.split_with_sizes" || p == "aten.chunk" || p == "aten.unbind")
+    return split(c, p);
+  if (p.find("_attention") != std::string_view::npos && p.substr(0, 5) == "aten.")
+    return attention(c, p);
+  if (!x) {
+    // Factories: a size list and dtype/device keywords.
+    if (p == "aten.full" || p == "aten.zeros" || p == "aten.ones" || p == "aten.empty" ||
+        p == "aten.empty_strided" || p == "aten.randn" || p == "aten.rand") {
+      auto shape = c.dims(c.arg(0, "size"));
+      if (!shape)
+        return std::nullopt;
+      DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(DType::Float32);
+      return single(fresh(std::move(*shape), dtype, device_of(c, nullptr)));
+    }
+    if (p == "aten.cat") {
+      const Value* list = c.arg(0, "tensors");
+      if (!list || list->kind != Value::Kind::List || list->items().empty())
+        return std::nullopt;
+      std::vector<const TensorMeta*> ins;
+      for (const auto& item : list->items()) {
+        const TensorMeta* m = item.is_ref() ? ref_meta(g, item) : nullptr;
+        if (!m)
+          return std::nullopt;
+        if (m->shape.size() == 1 && !m->shape[0].is_symbolic() && m->shape[0].value == 0)
+          continue; // legacy empty tensors join anything
+        ins.push_back(m);
+      }
+      if (ins.empty())
+        return std::nullopt;
+      auto d = c.integer(1, "dim", 0);
+      auto ax = d ? axis(*d, ins[0]->shape.size()) : std::nullopt;
+      if (!ax)
+        return std::nullopt;
+      std::vector<Dim> shape = ins[0]->shape;
+      Dim total = Dim::of(0);
+      for (const auto* m : ins) {
+        if (m->shape.size() != shape.size())
+          return std::nullopt;
+        total = dim_add(total, m->shape[static_cast<size_t>(*ax)]);
+      }
+      shape[static_cast<size_t>(*ax)] = total;
+      return single(fresh(std::move(shape), ins[0]->dtype, ins[0]->device));
+    }
+    if (p == "aten.stack") {
+      // Equal shapes (torch checks) joined along a new axis (dim may be -rank-1 .. rank).
+      const Value* list = c.arg(0, "tensors");
+      if (!list || list->kind != Value::Kind::List || list->items().empty())
+        return std::nullopt;
+      const TensorMeta* first = nullptr;
+      for (const auto& item : list->items()) {
+        const TensorMeta* m = item.is_ref() ? ref_meta(g, item) : nullptr;
+        if (!m || (first && m->shape.size() != first->shape.size()))
+          return std::nullopt;
+        first = first ? first : m;
+      }
+      auto d = c.integer(1, "dim", 0);
+      auto ax = d ? axis(*d, first->shape.size() + 1) : std::nullopt;
+      if (!ax)
+        return std::nullopt;
+      std::vector<Dim> shape = first->shape;
+      shape.insert(shape.begin() + *ax, Dim::of(static_cast<int64_t>(list->items().size())));
+      return single(fresh(std::move(shape), first->dtype, first->device));
+    }
+    return std::nullopt;
+  }
+  const size_t rank = x->shape.size();
+  if (p == "aten.new_empty" || p == "aten.new_zeros" || p == "aten.new_ones" ||
+      p == "aten.new_full" || p == "aten.new_empty_strided") {
+    auto shape = c.dims(c.arg(1, "size"));
+    if (!shape)
+      return std::nullopt;
+    DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
+    return single(fresh(std::move(*shape), dtype, device_of(c, x)));
+  }
+  if (p == "aten.permute") {
+    auto perm = c.dims(c.arg(1, "dims"));
+    if (!perm || perm->size() != rank)
+      return std::nullopt;
+    TensorMeta m = *x;
+    for (size_t i = 0; i < rank; ++i) {
+      auto a = axis((*perm)[i].value, rank);
+      if ((*perm)[i].is_symbolic() || !a)
+        return std::nullopt;
+      m.shape[i] = x->shape[static_cast<size_t>(*a)];
+      m.stride[i] = x->stride[static_cast<size_t>(*a)];
+    }
+    return single(std::move(m));
+  }
+  if (p == "aten.t" || p == "aten.transpose") {
+    TensorMeta m = *x;
+    int64_t a = rank - 2, b = rank - 1;
+    if (p == "aten.transpose") {
+      auto d0 = c.integer(1, "dim0", std::nullopt), d1 = c.integer(2, "dim1", std::nullopt);
+      auto a0 = d0 ? axis(*d0, rank) : std::nullopt, a1 = d1 ? axis(*d1, rank) : std::nullopt;
+      if (!a0 || !a1)
+        return std::nullopt;
+      a = *a0;
+      b = *a1;
+    }
+    if (rank < 2)
+      return single(std::move(m));
+    std::swap(m.shape[static_cast<size_t>(a)], m.shape[static_cast<size_t>(b)]);
+    std::swap(m.stride[static_cast<size_t>(a)], m.stride[static_cast<size_t>(b)]);
+    return single(std::move(m));
+  }
+  if (p == "aten.expand") {
+    auto sizes = c.dims(c.arg(1, "size"));
+    if (!sizes || sizes->size() < rank)
+      return std::nullopt;
+    TensorMeta m = *x;
+    size_t off = sizes->size() - rank;
+    m.shape.assign(sizes->begin(), sizes->end());
+    m.stride.assign(sizes->size(), Dim::of(0));
+    for (size_t i = 0; i < rank; ++i) {
+      Dim& s = m.shape[off + i];
+      if (!s.is_symbolic() && s.value == -1)
+        s = x->shape[i];
+      bool broadcasted = !x->shape[i].is_symbolic() && x->shape[i].value == 1 &&
+                         !(!s.is_symbolic() && s.value == 1);
+      m.stride[off + i] = broadcasted ? Dim::of(0) : x->stride[i];
+    }
+    return single(std::move(m));
+  }
+  if (p == "aten.unsqueeze") {
+    auto d = c.integer(1, "dim", std::nullopt);
+    auto a = d ? axis(*d, rank + 1) : std::nullopt;
+    if (!a)
+      return std::nullopt;
+    TensorMeta m = *x;
+    size_t ai = static_cast<size_t>(*a);
+    Dim st = ai < rank ? dim_mul(x->stride[ai], 1) : Dim::of(1);
+    if (ai < rank && !x->shape[ai].is_symbolic() && !x->stride[ai].is_symbolic())
+      st = dim_mul(x->stride[ai], x->shape[ai].value);
+    m.shape.insert(m.shape.begin() + *a, Dim::of(1));
+    m.stride.insert(m.stride.begin() + *a, st);
+    return single(std::move(m));
+  }
+  if (p == "aten.squeeze") {
+    TensorMeta m;
+    m.dtype = x->dtype;
+    m.device = x->device;
+    auto d = c.integer(1, "dim", std::nullopt);
+    std::optional<int64_t> only = d ? axis(*d, rank) : std::nullopt;
+    for (size_t i = 0; i < rank; ++i) {
+      bool one = !x->shape[i].is_symbolic() && x->shape[i].value == 1;
+      bool drop = one && (c.arg(1) == nullptr || (only && static_cast<size_t>(*only) == i));
+      if (!drop) {
+        m.shape.push_back(x->shape[i]);
+        m.stride.push_back(x->stride[i]);
+      }
+    }
+    return single(std::move(m));
+  }
+  if (p == "aten.slice" || p == "aten.narrow") {
+    auto d = c.integer(1, "dim", 0);
+    auto a = d ? axis(*d, rank) : std::nullopt;
+    if (!a || rank == 0)
+      return std::nullopt;
+    const Dim& whole = x->shape[static_cast<size_t>(*a)];
+    TensorMeta m = *x;
+    if (p == "aten.narrow") {
+      auto len = c.dim(*c.arg(3, "length"));
+      if (!c.arg(3, "length") || !len)
+        return std::nullopt;
+      m.shape[static_cast<size_t>(*a)] = *len;
+      return single(std::move(m));
+    }
+    auto start = c.integer(2, "start", 0), end = c.integer(3, "end", INT64_MAX),
+         step = c.integer(4, "step", 1);
+    if (whole.is_symbolic()) {
+      // A symbolic size with step 1 and a start and end that need no
+      // clamping against it: `whole - start`, or `whole + end - start` for
+      // a negative end, as symbolic shapes would have it.
+      if (!start || !end || step != 1 || *start < 0 || (*end < 0 && *end < -(INT32_MAX)))
+        return std::nullopt;
+      Dim len;
+      if (*end >= INT32_MAX)
+        len = *dim_arith("-", whole, Dim::of(*start));
+      else if (*end < 0)
+        len = *dim_arith("-", whole, Dim::of(*start - *end));
+      else
+        return std::nullopt; // min(end, whole) - start: unknown without the value
+      m.shape[static_cast<size_t>(*a)] = len;
+      return single(std::move(m));
+    }
+    if (!start || !end || !step || *step <= 0)
+      return std::nullopt;
+    int64_t n = whole.value;
+    int64_t s = std::clamp<int64_t>(*start < 0 ? *start + n : *start, 0, n);
+    int64_t e = std::clamp<int64_t>(*end < 0 ? *end + n : *end, 0, n);
+    m.shape[static_cast<size_t>(*a)] = Dim::of(e > s ? (e - s - 1) / *step + 1 : 0);
+    return single(std::move(m));
+  }
+  if (p == "aten.select") {
+    auto d = c.integer(1, "dim", std::nullopt);
+    auto a = d ? axis(*d, rank) : std::nullopt;
+    if (!a || rank == 0)
+      return std::nullopt;
+    TensorMeta m = *x;
+    m.shape.erase(m.shape.begin() + *a);
+    m.stride.erase(m.stride.begin() + *a);
+    return single(std::move(m));
+  }
+  if (p == "aten.embedding") {
+    const TensorMeta* idx = c.meta(1);
+    if (!idx || rank != 2)
+      return std::nullopt;
+    std::vector<Dim> shape = idx->shape;
+    shape.push_back(x->shape[1]);
+    return single(fresh(std::move(shape), x->dtype, x->device));
+  }
+  if (p == "aten.native_layer_norm") {
+    auto norm = c.dims(c.arg(1, "normalized_shape"));
+    if (!norm || norm->size() > rank)
+      return std::nullopt;
+    std::vector<Dim> stat(x->shape.begin(), x->shape.end() - static_cast<long>(norm->size()));
+    stat.resize(rank, Dim::of(1));
+    DType acc =
+        dtype_is_floating(x->dtype) && dtype_itemsize(x->dtype) < 4 ? DType::Float32 : x->dtype;
+    return multi({fresh(x->shape, x->dtype, x->device), fresh(stat, acc, x->device),
+                  fresh(stat, acc, x->device)});
+  }
+  if (p == "aten.native_dropout")
+    return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Bool, x->device)});
+  if (p == "aten.view_as_complex") {
+    // [..., 2] real -> [...] complex, a view: strides in complex elements.
+    if (rank == 0 || x->shape.back().is_symbolic() || x->shape.back().value != 2 ||
+        (x->dtype != DType::Float32 && x->dtype != DType::Float64))
+      return std::nullopt;
+    TensorMeta m = *x;
+    m.dtype = x->dtype == DType::Float32 ? DType::Complex64 : DType::Complex128;
+    m.shape.resize(rank - 1);
+    m.stride.resize(rank - 1);
+    for (auto& st : m.stride)
+      st = dim_div(st, 2);
+    return single(std::move(m));
+  }
+  if (p == "aten.view_as_real") {
+    if (x->dtype != DType::Complex64 && x->dtype != DType::Complex128)
+      return std::nullopt;
+    TensorMeta m = *x;
+    m.dtype = x->dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
+    for (auto& st : m.stride)
+      st = dim_mul(st, 2);
+    m.shape.push_back(Dim::of(2));
+    m.stride.push_back(Dim::of(1));
+    return single(std::move(m));
+  }
+  if (p == "aten._conj" || p == "aten.conj" || p == "aten._neg_view" || p == "aten.resolve_conj" ||
+      p == "aten.resolve_neg" || p == "aten.conj_physical")
+    return single(*x);
+  if (p == "aten.embedding_dense_backward") {
+    auto rows = c.integer(2, "num_weights", std::nullopt);
+    if (!rows || rank == 0)
+      return std::nullopt;
+    return single(fresh({Dim::of(*rows), x->shape.back()}, x->dtype, x->device));
+  }
+  if (p == "aten._grouped_mm")
+    return grouped_mm(c);
+  if (p == "aten.constant_pad_nd") {
+    auto pad = c.dims(c.arg(1, "pad"));
+    if (!pad || pad->size() % 2 != 0 || pad->size() / 2 > rank)
+      return std::nullopt;
+    std::vector<Dim> shape = x->shape;
+    for (size_t i = 0; i < pad->size() / 2; ++i) {
+      Dim& d = shape[rank - 1 - i];
+      d = dim_add(dim_add(d, (*pad)[2 * i]), (*pad)[2 * i + 1]);
+    }
+    return single(fresh(std::move(shape), x->dtype, x->device));
+  }
+  if (p == "aten.index")
+    return index_tensor(c, *x);
+  if (p == "aten.gather") {
+    const TensorMeta* idx = c.meta(2);
+    if (!idx)
+      return std::nullopt;
+    return single(fresh(idx->shape, x->dtype, x->device));
+  }
+  if (p == "aten.topk") {
+    auto k = c.dims(c.arg(1, "k"));
+    auto d = c.integer(2, "dim", -1);
+    auto a = d ? axis(*d, rank) : std::nullopt;
+    if (!k || k->size() != 1 || !a || rank == 0)
+      return std::nullopt;
+    std::vector<Dim> shape = x->shape;
+    shape[static_cast<size_t>(*a)] = (*k)[0];
+    return multi({fresh(shape, x->dtype, x->device), fresh(shape, DType::Int64, x->device)});
+  }
+  if (p == "aten.sort")
+    return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Int64, x->device)});
+  if (p == "aten.histc") {
+    auto bins = c.integer(1, "bins", 100);
+    if (!bins || *bins < 0)
+      return std::nullopt;
+    return single(fresh({Dim::of(*bins)}, x->dtype, x->device));
+  }
+  if (p == "aten.cumsum" || p == "aten.cumprod") {
+    // Integer and bool inputs accumulate in int64 unless a dtype is given.
+    DType dtype = dtype_is_floating(x->dtype) ? x->dtype : DType::Int64;
+    if (auto d = dtype_value(c.arg(2, "dtype")))
+      dtype = *d;
+    return single(fresh(x->shape, dtype, x->device));
+  }
+  if (p == "prims.device_put") {
+    const Value* d = c.arg(1, "device");
+    if (!d || d->kind != Value::Kind::String)
+      return std::nullopt;
+    return single(fresh(x->shape, x->dtype, d->str()));
+  }
+  return std::nullopt;
+}
+
+} // namespace osched

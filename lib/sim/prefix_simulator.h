@@ -1,0 +1,54 @@
+#pragma once
+// The simulated step of many candidate orders that each differ from one
+// reference order only inside a window (the local search's moves). The
+// reference is simulated once, keeping the simulation's state every so many
+// positions; a candidate resumes from the last state before its window and,
+// past the window, stops as soon as its state equals the reference's at the
+// same position (from there on both run the same nodes the same way). The
+// step equals simulate_step(plan, order).step_ms to the bit: the same
+// operations run on the same values in the same order.
+
+#include <cstddef>
+#include <vector>
+
+#include "sim/simulate.h"
+
+namespace osched {
+
+class PrefixSimulator {
+public:
+  explicit PrefixSimulator(const SimulationPlan& plan);
+
+  // Simulates `reference` and returns its step.
+  double reset(const std::vector<NodeId>& reference);
+  // The step of `order`, equal to the reference outside positions
+  // [first, last].
+  double step_ms(const std::vector<NodeId>& order, size_t first, size_t last);
+
+private:
+  struct State {
+    double t = 0;
+    std::vector<double> stream_free;
+    std::vector<std::pair<NodeId, double>> in_flight; // (collective, finish), by node
+    bool kept = false; // too many in flight to keep: resume from an earlier one
+  };
+
+  const SimulationPlan& plan_;
+  size_t every_ = 0;
+  std::vector<State> states_; // states_[k]: before position k * every_
+  double reference_step_ = 0;
+  // The running simulation.
+  double t_ = 0;
+  std::vector<double> stream_free_;
+  std::vector<double> finish_; // per node: >= 0 while a collective is in flight
+  std::vector<NodeId> issued_; // collectives whose finish_ may be set
+  std::vector<std::pair<NodeId, double>> scratch_;
+
+  void run(const std::vector<NodeId>& order, size_t from, size_t to);
+  void capture(State& s);
+  void restore(const State& s);
+  bool same_as(const State& s);
+  double finish_step();
+};
+
+} // namespace osched
