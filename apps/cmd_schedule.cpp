@@ -1,22 +1,19 @@
 // schedule IN -o OUT --report REPORT.json: the main job. Options come from
-// the table in pipeline/schedule_options.cpp; the job itself from
-// pipeline/schedule_job.h. This file parses, checks paths and writes.
+// the table in pipeline/schedule_options.cpp, the job from
+// pipeline/schedule_job.h, its outputs from pipeline/schedule_outputs.h.
+// This file parses and hands over.
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "files/output_batch.h"
 #include "format/graph_file.h"
 #include "pipeline/schedule_job.h"
 #include "pipeline/schedule_options.h"
-#include "report/html_page.h"
-#include "report/report_json.h"
+#include "pipeline/schedule_outputs.h"
 #include "report/report_summary.h"
-#include "report/trace_json.h"
 #include "run_errors.h"
 #include "schedule_flags.h"
 
@@ -38,54 +35,6 @@ struct ScheduleArgs {
   ScheduleConfig cfg;
 };
 
-// Paths that would clash: outputs naming each other or the input, stdin
-// under mpirun (only one rank gets it), per-rank outputs to stdout.
-void check_paths(const ScheduleArgs& a) {
-  if (a.output_per_rank && (a.output == "-" || a.report == "-"))
-    throw InputError("--output-per-rank: needs file paths for -o and --report, not stdout");
-  if (a.input == "-")
-    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
-      if (const char* v = std::getenv(var); v && std::atoi(v) > 1)
-        throw InputError("IN: reading the graph from standard input is not supported under mpirun "
-                         "(one rank gets it); pass a file path");
-  // Every output names its own file, never the input.
-  std::vector<std::pair<const char*, const std::string*>> outs = {
-      {"-o", &a.output}, {"--report", &a.report}, {"--trace", &a.trace}, {"--html", &a.html}};
-  for (size_t i = 2; i < outs.size(); ++i) {
-    const std::string& p = *outs[i].second;
-    if (p.empty())
-      continue;
-    if (p == "-")
-      throw InputError(std::string(outs[i].first) + ": needs a file path");
-    if (a.input != "-" && same_output_file(p, a.input))
-      throw InputError(std::string(outs[i].first) + ": '" + p + "' is the input graph");
-    for (size_t j = 0; j < i; ++j)
-      if (!outs[j].second->empty() && same_output_file(p, *outs[j].second))
-        throw InputError(std::string(outs[i].first) + ": '" + p + "' is also " + outs[j].first);
-  }
-  if (!a.report.empty()) {
-    if (same_output_file(a.report, a.output))
-      throw InputError("--report: '" + a.report + "' is also the graph output (-o)");
-    if (a.input != "-" && same_output_file(a.report, a.input))
-      throw InputError("--report: '" + a.report + "' is the input graph");
-  }
-  const std::string& cache = a.cfg.benchmark_cache;
-  if (!cache.empty())
-    for (const std::string* other : {&a.output, &a.report, &a.input})
-      if (!other->empty() && *other != "-" && same_output_file(cache, *other))
-        throw InputError("--benchmark-cache: '" + cache + "' is also the input or an output");
-}
-
-// out.json -> out.rank2.json: one file per rank with --output-per-rank.
-std::string per_rank_path(const std::string& path, int rank) {
-  size_t slash = path.find_last_of('/');
-  size_t dot = path.find_last_of('.');
-  std::string tag = ".rank" + std::to_string(rank);
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
-    return path + tag;
-  return path.substr(0, dot) + tag + path.substr(dot);
-}
-
 GraphFormat format_option(const std::string& s) {
   try {
     return parse_graph_format(s);
@@ -106,56 +55,28 @@ void keep_until_exit(ScheduleJobResult&& job) {
 
 int run(ScheduleArgs& a, CLI::App& cmd) {
   load_config_and_check(a.config, cmd, a.cfg);
-  check_paths(a);
+  const ScheduleOutputPaths paths{
+      a.input, a.output, a.report, a.trace, a.html, a.cfg.benchmark_cache, a.output_per_rank};
+  check_output_paths(paths);
   a.cfg.record_timelines = !a.trace.empty() || !a.html.empty();
   a.cfg.trim_heap_between_phases = true; // one job, on this thread
   const GraphFormat in_format = format_option(a.in_format);
   const GraphFormat out_format = format_option(a.out_format);
 
   ScheduleJobResult job = run_schedule_job(a.input, in_format, a.cfg);
-
   // Every rank computed the same result; rank 0 writes it unless asked for one per rank.
-  const int rank = job.rank;
-  if (rank != 0 && !a.output_per_rank)
+  if (job.rank != 0 && !a.output_per_rank)
     return kOk;
-  std::string output = a.output_per_rank ? per_rank_path(a.output, rank) : a.output;
-  std::string report =
-      a.output_per_rank && !a.report.empty() ? per_rank_path(a.report, rank) : a.report;
-  // Both outputs complete before either replaces anything, so a failure
-  // leaves neither (and the input, even when -o names it, intact).
-  // The report is printed into its file as it is rendered (never held whole).
-  auto phase_start = std::chrono::steady_clock::now();
-  double report_seconds = 0;
-  OutputBatch batch;
-  add_graph_output(batch, output, job.output.graph, out_format);
-  if (!report.empty())
-    batch.add(report, [&](const Emit& emit) {
-      const auto t = std::chrono::steady_clock::now();
-      write_report_json(job.output.report, emit);
-      report_seconds = seconds_since(t);
-    });
-  const ScheduleOutput& out = job.output;
-  if (!a.trace.empty())
-    batch.add(a.output_per_rank ? per_rank_path(a.trace, rank) : a.trace, [&](const Emit& emit) {
-      emit(timelines_to_trace({&*out.original_timeline, &*out.scheduled_timeline}).dump() + "\n");
-    });
-  if (!a.html.empty())
-    batch.add(a.output_per_rank ? per_rank_path(a.html, rank) : a.html, [&](const Emit& emit) {
-      emit(schedule_html(out.report, *out.original_timeline, *out.scheduled_timeline));
-    });
-  try {
-    batch.commit();
-  } catch (const IoError& e) {
-    throw OutputError(e.what());
-  }
-  if (a.timings && rank == 0) {
-    auto phases = out.phase_seconds;
+  const auto write_start = std::chrono::steady_clock::now();
+  const double report_seconds = write_schedule_outputs(job.output, paths, job.rank, out_format);
+  if (a.timings && job.rank == 0) {
+    auto phases = job.output.phase_seconds;
     phases.emplace_back("report-json", report_seconds);
-    phases.emplace_back("write", seconds_since(phase_start) - report_seconds);
+    phases.emplace_back("write", seconds_since(write_start) - report_seconds);
     for (const auto& [phase, sec] : phases)
       std::fprintf(stderr, "timing: %-13s %9.3f s\n", phase.c_str(), sec);
   }
-  if (!a.quiet && rank == 0)
+  if (!a.quiet && job.rank == 0)
     std::cerr << report_summary(job.output.report);
   keep_until_exit(std::move(job));
   return kOk;

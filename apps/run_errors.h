@@ -2,8 +2,8 @@
 // Error categories the CLI maps to exit codes: the library's GraphError,
 // IoError, DeviceError, InputError and OutputError.
 
-#include "benchmark/device_error.h"
 #include "pipeline/job_errors.h"
+#include "ranks/device_error.h"
 
 namespace osched::cli {
 

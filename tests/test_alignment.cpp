@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "benchmark/aligned_benchmark.h"
-#include "benchmark/device_error.h"
 #include "format/graph_file.h"
+#include "ranks/device_error.h"
 #include "test_support.h"
 
 using namespace osched;

@@ -16,10 +16,10 @@
 #include "benchmark/gemm_plan.h"
 #include "benchmark/matmul_problem.h"
 #include "benchmark/measurer.h"
-#include "benchmark/rank_context.h"
 #include "cost/nccl_model.h"
 #include "format/graph_file.h"
 #include "format/json_io.h"
+#include "ranks/rank_context.h"
 #include "test_support.h"
 
 using namespace osched;

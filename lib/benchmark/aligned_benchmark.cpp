@@ -4,11 +4,11 @@
 #include <set>
 
 #include "benchmark/collective_problem.h"
-#include "benchmark/device_error.h"
 #include "benchmark/matmul_problem.h"
 #include "cost/nccl_model.h"
 #include "files/content_hash.h"
 #include "ops/op_table.h"
+#include "ranks/device_error.h"
 
 namespace osched {
 namespace {

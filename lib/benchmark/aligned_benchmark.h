@@ -17,10 +17,10 @@
 #include "benchmark/benchmark_cache.h"
 #include "benchmark/benchmark_summary.h"
 #include "benchmark/measurer.h"
-#include "benchmark/rank_context.h"
 #include "cost/estimator.h"
 #include "cost/hardware.h"
 #include "graph/graph.h"
+#include "ranks/rank_context.h"
 
 namespace osched {
 

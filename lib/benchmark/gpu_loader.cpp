@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "benchmark/device_error.h"
 #include "benchmark/measurer.h"
+#include "ranks/device_error.h"
 
 namespace osched {
 

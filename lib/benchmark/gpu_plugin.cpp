@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "benchmark/collective_plan.h"
-#include "benchmark/device_error.h"
 #include "benchmark/gemm_plan.h"
 #include "benchmark/measurer.h"
+#include "ranks/device_error.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>

@@ -8,8 +8,8 @@
 
 #include "benchmark/collective_problem.h"
 #include "benchmark/matmul_problem.h"
-#include "benchmark/rank_context.h"
 #include "cost/hardware.h"
+#include "ranks/rank_context.h"
 
 namespace osched {
 

@@ -5,6 +5,7 @@
 // a rerun skips what is up to date.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,33 @@ struct BatchResult {
 BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
                            const ScheduleConfig& cfg, const std::string& fingerprint, bool force,
                            GraphFormat out_format);
+
+class RankContext;
+
+struct BatchOptions {
+  std::vector<std::string> inputs; // files and directories
+  std::string list_file;           // a file naming one input per line, or empty
+  std::string out_dir;
+  GraphFormat out_format = GraphFormat::Auto;
+  int jobs = 1;       // worker threads of each rank
+  bool force = false; // redo outputs that are up to date
+  ScheduleConfig cfg; // runtime estimates already loaded
+};
+
+struct BatchProgress {
+  size_t done = 0, total = 0, failed = 0; // of this rank's share
+  std::string current;                    // an input being scheduled now
+};
+
+// The whole batch: this rank's share of the inputs (every size-th file) on
+// `opts.jobs` threads, every rank's rows gathered in file order, and rank 0
+// writing OUTDIR/summary.jsonl and summary.csv. `progress` is called on the
+// calling thread while the work runs (about five times a second) and once
+// at the end. Returns every file's result on every rank. Throws InputError
+// (no graph among the inputs), OutputError (the output directory or the
+// summaries cannot be written).
+std::vector<BatchResult> run_batch(const BatchOptions& opts, RankContext& ranks,
+                                   const std::function<void(const BatchProgress&)>& progress);
 
 // One summary.jsonl row, and the CSV header and row.
 nlohmann::json batch_result_json(const BatchResult& r);

@@ -6,9 +6,9 @@
 
 #include "benchmark/aligned_benchmark.h"
 #include "benchmark/benchmark_cache.h"
-#include "benchmark/device_error.h"
 #include "benchmark/measurer.h"
-#include "benchmark/rank_context.h"
+#include "ranks/device_error.h"
+#include "ranks/rank_context.h"
 #include <future>
 
 #include "files/content_hash.h"

@@ -35,6 +35,9 @@ bool launched_by_mpi();
 // DeviceError when the build has no MPI or initialization fails.
 std::unique_ptr<RankContext> make_mpi_context();
 
+// The ranks of this launch: MPI's under an MPI launcher, else one process.
+std::unique_ptr<RankContext> make_launch_rank_context();
+
 // All ranks learn whether any failed; throws DeviceError on every rank if one
 // did, with the first failing rank's message.
 void agree_or_throw(RankContext& ctx, const std::string& local_error);

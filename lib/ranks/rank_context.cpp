@@ -1,10 +1,10 @@
-#include "benchmark/rank_context.h"
+#include "ranks/rank_context.h"
 
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
 
-#include "benchmark/device_error.h"
+#include "ranks/device_error.h"
 
 #ifdef OSCHED_HAVE_MPI
 #include <mpi.h>
@@ -142,6 +142,10 @@ bool launched_by_mpi() {
     if (std::getenv(var))
       return true;
   return false;
+}
+
+std::unique_ptr<RankContext> make_launch_rank_context() {
+  return launched_by_mpi() ? make_mpi_context() : make_single_rank_context();
 }
 
 std::unique_ptr<RankContext> make_mpi_context() {

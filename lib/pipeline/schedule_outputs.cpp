@@ -1,0 +1,92 @@
+#include "pipeline/schedule_outputs.h"
+
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include "files/output_batch.h"
+#include "pipeline/job_errors.h"
+#include "report/html_page.h"
+#include "report/report_json.h"
+#include "report/trace_json.h"
+
+namespace osched {
+namespace {
+
+// out.json -> out.rank2.json: one file per rank with --output-per-rank.
+std::string per_rank_path(const std::string& path, int rank) {
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  std::string tag = ".rank" + std::to_string(rank);
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return path + tag;
+  return path.substr(0, dot) + tag + path.substr(dot);
+}
+
+} // namespace
+
+void check_output_paths(const ScheduleOutputPaths& a) {
+  if (a.per_rank && (a.output == "-" || a.report == "-"))
+    throw InputError("--output-per-rank: needs file paths for -o and --report, not stdout");
+  if (a.input == "-")
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+      if (const char* v = std::getenv(var); v && std::atoi(v) > 1)
+        throw InputError("IN: reading the graph from standard input is not supported under mpirun "
+                         "(one rank gets it); pass a file path");
+  // Every output names its own file, never the input.
+  std::vector<std::pair<const char*, const std::string*>> outs = {
+      {"-o", &a.output}, {"--report", &a.report}, {"--trace", &a.trace}, {"--html", &a.html}};
+  for (size_t i = 2; i < outs.size(); ++i) {
+    const std::string& p = *outs[i].second;
+    if (p.empty())
+      continue;
+    if (p == "-")
+      throw InputError(std::string(outs[i].first) + ": needs a file path");
+    if (a.input != "-" && same_output_file(p, a.input))
+      throw InputError(std::string(outs[i].first) + ": '" + p + "' is the input graph");
+    for (size_t j = 0; j < i; ++j)
+      if (!outs[j].second->empty() && same_output_file(p, *outs[j].second))
+        throw InputError(std::string(outs[i].first) + ": '" + p + "' is also " + outs[j].first);
+  }
+  if (!a.report.empty()) {
+    if (same_output_file(a.report, a.output))
+      throw InputError("--report: '" + a.report + "' is also the graph output (-o)");
+    if (a.input != "-" && same_output_file(a.report, a.input))
+      throw InputError("--report: '" + a.report + "' is the input graph");
+  }
+  const std::string& cache = a.benchmark_cache;
+  if (!cache.empty())
+    for (const std::string* other : {&a.output, &a.report, &a.input})
+      if (!other->empty() && *other != "-" && same_output_file(cache, *other))
+        throw InputError("--benchmark-cache: '" + cache + "' is also the input or an output");
+}
+
+double write_schedule_outputs(const ScheduleOutput& out, const ScheduleOutputPaths& paths, int rank,
+                              GraphFormat out_format) {
+  auto name = [&](const std::string& p) { return paths.per_rank ? per_rank_path(p, rank) : p; };
+  double report_seconds = 0;
+  OutputBatch batch;
+  add_graph_output(batch, name(paths.output), out.graph, out_format);
+  if (!paths.report.empty())
+    batch.add(name(paths.report), [&](const Emit& emit) {
+      const auto t = std::chrono::steady_clock::now();
+      write_report_json(out.report, emit);
+      report_seconds = seconds_since(t);
+    });
+  if (!paths.trace.empty())
+    batch.add(name(paths.trace), [&](const Emit& emit) {
+      emit(timelines_to_trace({&*out.original_timeline, &*out.scheduled_timeline}).dump() + "\n");
+    });
+  if (!paths.html.empty())
+    batch.add(name(paths.html), [&](const Emit& emit) {
+      emit(schedule_html(out.report, *out.original_timeline, *out.scheduled_timeline));
+    });
+  try {
+    batch.commit();
+  } catch (const IoError& e) {
+    throw OutputError(e.what());
+  }
+  return report_seconds;
+}
+
+} // namespace osched
