@@ -135,185 +135,235 @@ RefineResult refine_order(const Graph& g, const RuntimeTable& rt, const Schedule
                       max_trials);
 }
 
-RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
-                          std::vector<NodeId> order, int64_t memory_limit, const LimitUse& caps,
-                          int max_trials) {
-  const RuntimeTable& rt = a.runtimes;
-  RefineResult r;
-  const size_t n = order.size();
-  std::vector<NodeId> pos(n);
-  auto index = [&] {
-    for (size_t i = 0; i < n; ++i)
-      pos[static_cast<size_t>(order[i])] = static_cast<NodeId>(i);
-  };
-  index();
-  MoveBuilder build(a.deps, order, pos);
-  SimulationResult sim = simulate_step(plan, order);
-  r.step_ms_before = sim.step_ms;
-  double best = sim.step_ms;
-  r.peak_bytes = memory_peak(a.storages, order);
-  std::vector<NodeId> trial;
-  // Candidates differ from `order` only within the positions moved over.
-  PrefixSimulator prefix(plan);
-  prefix.reset(order);
-  // The candidate in `trial`, changed in [first, last]: kept when shorter
-  // and within the limit.
-  auto keep_if_better = [&](size_t first, size_t last) {
-    ++r.trials;
-    const double step = prefix.step_ms(trial, first, last);
-    if (step >= best - 1e-9)
-      return false;
-    const int64_t peak = memory_peak(a.storages, trial);
-    if (peak > memory_limit || !within_caps(measure_limit_use(a, trial), caps))
-      return false;
-    order.swap(trial);
+namespace {
+
+// The improved policy's search: for each exposed collective, most exposed
+// first, try to issue its start earlier, then to sink its wait later, then
+// to relieve the stream it queued on; a move is kept only when the
+// simulated step shortens within the memory limit and the caps. Passes
+// repeat while one improves, within the trial budget.
+class LocalSearch {
+public:
+  LocalSearch(const ScheduleAnalysis& a, const SimulationPlan& plan, std::vector<NodeId> order,
+              int64_t memory_limit, const LimitUse& caps, int max_trials)
+      : a_(a), plan_(plan), rt_(a.runtimes), memory_limit_(memory_limit), caps_(caps),
+        max_trials_(max_trials), n_(order.size()), order_(std::move(order)), pos_(n_),
+        build_(a.deps, order_, pos_), prefix_(plan) {}
+
+  RefineResult run() {
     index();
-    prefix.reset(order);
-    best = step;
-    r.peak_bytes = peak;
-    ++r.moves;
+    r_.step_ms_before = best_ = simulate_step(plan_, order_).step_ms;
+    r_.peak_bytes = memory_peak(a_.storages, order_);
+    prefix_.reset(order_);
+    for (bool improved = true; improved && !out_of_budget();) {
+      improved = false;
+      const SimulationResult sim = simulate_step(plan_, order_);
+      times_stale_ = true;
+      for (const CollectiveOutcome* c : most_exposed_first(sim)) {
+        if (out_of_budget())
+          break;
+        const double exposure = sim.collective_exposed_ms[c->start];
+        const bool moved = hoist_start(*c, exposure);
+        const bool sunk = sink_wait(*c, exposure);
+        if (moved || sunk || relieve_stream(*c)) {
+          improved = true;
+          times_stale_ = true;
+        }
+      }
+    }
+    r_.order = std::move(order_);
+    r_.step_ms_after = best_;
+    return r_;
+  }
+
+private:
+  void index() {
+    for (size_t i = 0; i < n_; ++i)
+      pos_[static_cast<size_t>(order_[i])] = static_cast<NodeId>(i);
+  }
+
+  bool out_of_budget() {
+    if (r_.trials >= max_trials_)
+      r_.budget_exhausted = true;
+    return r_.budget_exhausted;
+  }
+
+  bool is_compute(size_t at) const {
+    return a_.kind[static_cast<size_t>(order_[at])] == NodeKind::Compute;
+  }
+
+  // The candidate in trial_, changed in [first, last]: kept when shorter
+  // and within the limit.
+  bool keep_if_better(size_t first, size_t last) {
+    ++r_.trials;
+    const double step = prefix_.step_ms(trial_, first, last);
+    if (step >= best_ - 1e-9)
+      return false;
+    const int64_t peak = memory_peak(a_.storages, trial_);
+    if (peak > memory_limit_ || !within_caps(measure_limit_use(a_, trial_), caps_))
+      return false;
+    order_.swap(trial_);
+    index();
+    prefix_.reset(order_);
+    best_ = step;
+    r_.peak_bytes = peak;
+    ++r_.moves;
     return true;
-  };
-  auto out_of_budget = [&] {
-    if (r.trials >= max_trials)
-      r.budget_exhausted = true;
-    return r.budget_exhausted;
-  };
-  auto hoist = [&](size_t from, size_t to) {
+  }
+
+  bool hoist(size_t from, size_t to) {
     if (to >= from || out_of_budget())
       return false;
-    build.hoist(from, to, trial);
+    build_.hoist(from, to, trial_);
     return keep_if_better(to, from);
-  };
-  auto sink = [&](size_t from, size_t to) {
+  }
+
+  bool sink(size_t from, size_t to) {
     if (to <= from || out_of_budget())
       return false;
-    build.sink(from, to, trial);
+    build_.sink(from, to, trial_);
     return keep_if_better(from, to);
-  };
-  auto is_compute = [&](size_t at) {
-    return a.kind[static_cast<size_t>(order[at])] == NodeKind::Compute;
-  };
-  for (bool improved = true; improved && !out_of_budget();) {
-    improved = false;
-    sim = simulate_step(plan, order);
-    // The most exposed first; ties by node for determinism.
+  }
+
+  // Exposed collectives, the most exposed first; ties by node for determinism.
+  std::vector<const CollectiveOutcome*> most_exposed_first(const SimulationResult& sim) const {
     std::vector<const CollectiveOutcome*> exposed;
-    for (const CollectiveOutcome& c : a.collectives)
+    for (const CollectiveOutcome& c : a_.collectives)
       if (c.schedulable && c.wait >= 0 && sim.collective_exposed_ms[c.start] > 0)
         exposed.push_back(&c);
     std::stable_sort(exposed.begin(), exposed.end(), [&](const auto* x, const auto* y) {
       return sim.collective_exposed_ms[x->start] > sim.collective_exposed_ms[y->start];
     });
-    bool times_stale = true;
-    StreamTimes st;
-    for (const CollectiveOutcome* c : exposed) {
-      if (out_of_budget())
-        break;
-      const double exposure = sim.collective_exposed_ms[c->start];
-      // Start: just early enough for the compute passed over to cover the
-      // exposure, else to just after its last input, else halfway.
-      const size_t at = static_cast<size_t>(pos[c->start]);
-      size_t earliest = 0;
-      auto [ib, ie] = a.deps.inputs(c->start);
-      for (auto p = ib; p != ie; ++p)
-        earliest = std::max(earliest, static_cast<size_t>(pos[*p]) + 1);
-      size_t covering = at;
-      for (double covered = 0; covering > 0 && covered < exposure;) {
-        --covering;
-        if (is_compute(covering))
-          covered += rt.ms[static_cast<size_t>(order[covering])];
-      }
-      bool moved = false;
-      for (size_t to : {covering, earliest, (earliest + at) / 2, (covering + at) / 2})
-        if (!moved)
-          moved = hoist(at, to);
-      // Where those cost memory or delay the group's other collectives: one
-      // compute node further at a time, nearest first (taking the producer
-      // along once past it).
-      for (size_t to = at, steps = 0; !moved && to > 0 && steps < kSteps;) {
-        --to;
-        if (!is_compute(to))
-          continue;
-        ++steps;
-        moved = hoist(at, to);
-      }
-      // Wait: just late enough for the compute it lets run first to cover
-      // the exposure, else to just before its first user, else halfway.
-      const size_t wat = static_cast<size_t>(pos[c->wait]);
-      size_t latest = n - 2; // the output stays last
-      auto [ub, ue] = a.deps.users(c->wait);
-      for (auto p = ub; p != ue; ++p)
-        latest = std::min(latest, static_cast<size_t>(pos[*p]) - 1);
-      size_t sinking = wat;
-      for (double covered = 0; sinking < n - 2 && covered < exposure;) {
-        ++sinking;
-        if (is_compute(sinking))
-          covered += rt.ms[static_cast<size_t>(order[sinking])];
-      }
-      bool sunk = false;
-      for (size_t to : {sinking, latest, (latest + wat + 1) / 2})
-        if (!sunk)
-          sunk = sink(wat, to);
-      for (size_t to = wat, steps = 0; !sunk && to < n - 2 && steps < kSteps;) {
-        ++to;
-        if (!is_compute(to))
-          continue;
-        ++steps;
-        sunk = sink(wat, to);
-      }
-      if (moved || sunk) {
-        improved = times_stale = true;
-        continue;
-      }
-      // Still exposed because its stream was busy: the collectives queued
-      // ahead of it since the stream was last idle delay it. Issue the first
-      // of them earlier (with its producer), or run a later one ahead of it
-      // in the idle time before.
-      if (times_stale) {
-        st = stream_times(a, plan, order);
-        times_stale = false;
-      }
-      const auto& run = st.runs[static_cast<size_t>(
-          a.group_of[static_cast<size_t>(a.collective_of[static_cast<size_t>(c->start)])])];
-      if (st.slot[static_cast<size_t>(c->start)] < 0)
-        continue;
-      const size_t k = static_cast<size_t>(st.slot[static_cast<size_t>(c->start)]);
-      size_t first = k;
-      while (first > 0 && st.start[static_cast<size_t>(run[first])] <=
-                              st.end[static_cast<size_t>(run[first - 1])] + 1e-9)
-        --first;
-      if (first == k)
-        continue;
-      const size_t head = static_cast<size_t>(pos[run[first]]);
-      bool relieved = false;
-      for (size_t to = head, steps = 0; !relieved && to > 0 && steps < kSteps;) {
-        --to;
-        if (!is_compute(to))
-          continue;
-        ++steps;
-        relieved = hoist(head, to);
-      }
-      // Idle stretches of the stream before the busy period, latest first:
-      // a collective issued just after the one before such a stretch runs in
-      // it.
-      std::vector<size_t> idle_after;
-      for (size_t j = first; j > 0 && idle_after.size() < kIdleGaps; --j)
-        if (st.start[static_cast<size_t>(run[j])] > st.end[static_cast<size_t>(run[j - 1])] + 1e-9)
-          idle_after.push_back(j - 1);
-      for (size_t m = first + 1; !relieved && m <= k && m <= first + kBusyMembers; ++m) {
-        relieved = hoist(static_cast<size_t>(pos[run[m]]), static_cast<size_t>(pos[run[first]]));
-        for (size_t i = 0; !relieved && i < idle_after.size(); ++i)
-          relieved = hoist(static_cast<size_t>(pos[run[m]]),
-                           static_cast<size_t>(pos[run[idle_after[i]]]) + 1);
-      }
-      if (relieved)
-        improved = times_stale = true;
-    }
+    return exposed;
   }
-  r.order = std::move(order);
-  r.step_ms_after = best;
-  return r;
+
+  // Start: just early enough for the compute passed over to cover the
+  // exposure, else to just after its last input, else halfway; where those
+  // cost memory or delay the group's other collectives, one compute node
+  // further at a time, nearest first (taking the producer along once past it).
+  bool hoist_start(const CollectiveOutcome& c, double exposure) {
+    const size_t at = static_cast<size_t>(pos_[c.start]);
+    size_t earliest = 0;
+    auto [ib, ie] = a_.deps.inputs(c.start);
+    for (auto p = ib; p != ie; ++p)
+      earliest = std::max(earliest, static_cast<size_t>(pos_[*p]) + 1);
+    size_t covering = at;
+    for (double covered = 0; covering > 0 && covered < exposure;) {
+      --covering;
+      if (is_compute(covering))
+        covered += rt_.ms[static_cast<size_t>(order_[covering])];
+    }
+    for (size_t to : {covering, earliest, (earliest + at) / 2, (covering + at) / 2})
+      if (hoist(at, to))
+        return true;
+    for (size_t to = at, steps = 0; to > 0 && steps < kSteps;) {
+      --to;
+      if (!is_compute(to))
+        continue;
+      ++steps;
+      if (hoist(at, to))
+        return true;
+    }
+    return false;
+  }
+
+  // Wait: just late enough for the compute it lets run first to cover the
+  // exposure, else to just before its first user, else halfway; then one
+  // compute node further at a time.
+  bool sink_wait(const CollectiveOutcome& c, double exposure) {
+    const size_t wat = static_cast<size_t>(pos_[c.wait]);
+    size_t latest = n_ - 2; // the output stays last
+    auto [ub, ue] = a_.deps.users(c.wait);
+    for (auto p = ub; p != ue; ++p)
+      latest = std::min(latest, static_cast<size_t>(pos_[*p]) - 1);
+    size_t sinking = wat;
+    for (double covered = 0; sinking < n_ - 2 && covered < exposure;) {
+      ++sinking;
+      if (is_compute(sinking))
+        covered += rt_.ms[static_cast<size_t>(order_[sinking])];
+    }
+    for (size_t to : {sinking, latest, (latest + wat + 1) / 2})
+      if (sink(wat, to))
+        return true;
+    for (size_t to = wat, steps = 0; to < n_ - 2 && steps < kSteps;) {
+      ++to;
+      if (!is_compute(to))
+        continue;
+      ++steps;
+      if (sink(wat, to))
+        return true;
+    }
+    return false;
+  }
+
+  // Still exposed because its stream was busy: the collectives queued ahead
+  // of it since the stream was last idle delay it. Issue the first of them
+  // earlier (with its producer), or run a later one ahead of it in the idle
+  // time before.
+  bool relieve_stream(const CollectiveOutcome& c) {
+    if (times_stale_) {
+      st_ = stream_times(a_, plan_, order_);
+      times_stale_ = false;
+    }
+    const auto& run = st_.runs[static_cast<size_t>(
+        a_.group_of[static_cast<size_t>(a_.collective_of[static_cast<size_t>(c.start)])])];
+    if (st_.slot[static_cast<size_t>(c.start)] < 0)
+      return false;
+    const size_t k = static_cast<size_t>(st_.slot[static_cast<size_t>(c.start)]);
+    size_t first = k;
+    while (first > 0 && st_.start[static_cast<size_t>(run[first])] <=
+                            st_.end[static_cast<size_t>(run[first - 1])] + 1e-9)
+      --first;
+    if (first == k)
+      return false;
+    const size_t head = static_cast<size_t>(pos_[run[first]]);
+    for (size_t to = head, steps = 0; to > 0 && steps < kSteps;) {
+      --to;
+      if (!is_compute(to))
+        continue;
+      ++steps;
+      if (hoist(head, to))
+        return true;
+    }
+    // Idle stretches of the stream before the busy period, latest first: a
+    // collective issued just after the one before such a stretch runs in it.
+    std::vector<size_t> idle_after;
+    for (size_t j = first; j > 0 && idle_after.size() < kIdleGaps; --j)
+      if (st_.start[static_cast<size_t>(run[j])] > st_.end[static_cast<size_t>(run[j - 1])] + 1e-9)
+        idle_after.push_back(j - 1);
+    for (size_t m = first + 1; m <= k && m <= first + kBusyMembers; ++m) {
+      if (hoist(static_cast<size_t>(pos_[run[m]]), static_cast<size_t>(pos_[run[first]])))
+        return true;
+      for (size_t i = 0; i < idle_after.size(); ++i)
+        if (hoist(static_cast<size_t>(pos_[run[m]]),
+                  static_cast<size_t>(pos_[run[idle_after[i]]]) + 1))
+          return true;
+    }
+    return false;
+  }
+
+  const ScheduleAnalysis& a_;
+  const SimulationPlan& plan_;
+  const RuntimeTable& rt_;
+  const int64_t memory_limit_;
+  const LimitUse& caps_;
+  const int max_trials_;
+  const size_t n_;
+  std::vector<NodeId> order_, pos_, trial_;
+  MoveBuilder build_;
+  PrefixSimulator prefix_; // candidates differ from order_ only within the positions moved over
+  RefineResult r_;
+  double best_ = 0;
+  StreamTimes st_;
+  bool times_stale_ = true;
+};
+
+} // namespace
+
+RefineResult refine_order(const ScheduleAnalysis& a, const SimulationPlan& plan,
+                          std::vector<NodeId> order, int64_t memory_limit, const LimitUse& caps,
+                          int max_trials) {
+  return LocalSearch(a, plan, std::move(order), memory_limit, caps, max_trials).run();
 }
 
 } // namespace osched
