@@ -96,54 +96,65 @@ std::vector<NodeId> stable_topological_order(const Graph& g) {
 // (a bucket of k members removes 2k nodes and adds 4, so they fit), then
 // one permutation puts every node at its final position. No second array
 // of nodes is made: on a 1M-node graph that copy was most of the pass.
-BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
-                      const std::vector<Bucket>& buckets) {
-  const size_t n_old = g.nodes.size();
-  BucketedGraph out;
-  std::vector<Node> fresh; // new nodes; refs to old nodes use old ids, to new ones new_ref()
-  // What replaces a removed old node: (new node, output index or -1); -1: kept.
-  std::vector<std::pair<int32_t, int32_t>> redirect(n_old, {-1, -1});
-  // At the old position of a removed node, these are emitted instead: new
-  // nodes (ids into `fresh`) and moved old nodes (old_marker).
-  std::vector<int32_t> emit_list(n_old, -1); // index into emit_lists
-  std::vector<std::vector<size_t>> emit_lists;
-  auto emit_at = [&](NodeId pos) -> std::vector<size_t>& {
-    if (emit_list[pos] < 0) {
-      emit_list[pos] = static_cast<int32_t>(emit_lists.size());
-      emit_lists.emplace_back();
-    }
-    return emit_lists[emit_list[pos]];
-  };
-  enum : uint8_t { kKept = 0, kMoved = 1, kRemoved = 2 }; // a removed node stays removed
-  std::vector<uint8_t> fate(n_old, kKept);
-  const size_t kOld = size_t{1} << 62; // marks an old node id in an emit list
-  auto old_marker = [&](NodeId v) { return kOld | static_cast<size_t>(v); };
-  std::unordered_set<std::string> created; // names given to new nodes so far
-  auto unique = [&](const std::string& base) {
-    std::string name = base;
-    for (int i = 1; g.find(name) || created.count(name); ++i)
-      name = base + "_" + std::to_string(i);
-    created.insert(name);
-    return name;
-  };
+class BucketRewrite {
+public:
+  BucketRewrite(Graph& g, const std::vector<OverlapInterval>& colls,
+                const std::vector<Bucket>& buckets)
+      : g_(g), colls_(colls), buckets_(buckets), n_old_(g.nodes.size()),
+        redirect_(n_old_, {-1, -1}), emit_list_(n_old_, -1), fate_(n_old_, kKept), converts_(g) {}
 
-  ConvertFusion converts(g);
+  BucketedGraph run() {
+    int index = 0;
+    for (const Bucket& b : buckets_)
+      make_bucket(b, index++);
+    sequence_nodes();
+    place_nodes();
+    if (!remap_references())
+      restore_topological_order();
+    out_.graph = std::move(g_);
+    out_.graph.rebuild_index();
+    rebuild_intervals();
+    return std::move(out_);
+  }
+
+private:
+  enum : uint8_t { kKept = 0, kMoved = 1, kRemoved = 2 }; // a removed node stays removed
+  static constexpr size_t kOld = size_t{1} << 62;         // marks an old node id in an emit list
 
   struct Made {
     size_t start, wait;
     const Bucket* bucket;
     std::vector<std::string> member_names; // read now: their nodes' slots are reused
   };
-  std::vector<Made> made;
 
-  int index = 0;
-  for (const Bucket& b : buckets) {
-    const Node& first = g.nodes[colls[b.members[0]].start];
-    const CollectiveInfo info = *decode_collective(g, colls[b.members[0]].start);
+  static size_t old_marker(NodeId v) { return kOld | static_cast<size_t>(v); }
+
+  std::vector<size_t>& emit_at(NodeId pos) {
+    if (emit_list_[pos] < 0) {
+      emit_list_[pos] = static_cast<int32_t>(emit_lists_.size());
+      emit_lists_.emplace_back();
+    }
+    return emit_lists_[emit_list_[pos]];
+  }
+
+  std::string unique(const std::string& base) {
+    std::string name = base;
+    for (int i = 1; g_.find(name) || created_.count(name); ++i)
+      name = base + "_" + std::to_string(i);
+    created_.insert(name);
+    return name;
+  }
+
+  // A bucket's four new nodes (copy-in, merged start and wait, split), its
+  // members and fused conversions marked removed, and where the new and the
+  // moved nodes are emitted.
+  void make_bucket(const Bucket& b, int index) {
+    const Node& first = g_.nodes[colls_[b.members[0]].start];
+    const CollectiveInfo info = *decode_collective(g_, colls_[b.members[0]].start);
     const CollectiveKind kind = info.kind;
     const int64_t group_size = info.group_size;
     std::string base =
-        unique("bucket" + std::to_string(index++) + "_" + std::string(collective_kind_name(kind)));
+        unique("bucket" + std::to_string(index) + "_" + std::string(collective_kind_name(kind)));
     const char* layout = kind == CollectiveKind::AllReduce ? "flat" : "rank_interleaved";
 
     Node cat, start, wait, split;
@@ -156,22 +167,22 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     nlohmann::json start_names = nlohmann::json::array(), wait_names = nlohmann::json::array();
     std::vector<std::string> member_names;
     std::set<NodeId> start_deps, wait_deps;
-    const NodeId new_start_pos = colls[b.start_at].start, new_wait_pos = colls[b.wait_at].wait;
+    const NodeId new_start_pos = colls_[b.start_at].start, new_wait_pos = colls_[b.wait_at].wait;
     split.val_kind = ValKind::List;
     for (size_t m : b.members) {
-      const OverlapInterval& iv = colls[m];
-      const Node& s = g.nodes[iv.start];
-      const Node& w = g.nodes[iv.wait];
-      in_metas.push_back(ref_meta(g, s.args[0]));
+      const OverlapInterval& iv = colls_[m];
+      const Node& s = g_.nodes[iv.start];
+      const Node& w = g_.nodes[iv.wait];
+      in_metas.push_back(ref_meta(g_, s.args[0]));
       // A dtype conversion feeding only this all-gather fuses into the
       // bucket's copy-in (as upstream's _pre_bucket_all_gather does).
-      const NodeId conv = kind == CollectiveKind::AllGather ? converts.fusable(s.args[0]) : -1;
+      const NodeId conv = kind == CollectiveKind::AllGather ? converts_.fusable(s.args[0]) : -1;
       if (conv >= 0) {
-        inputs.edit_items().push_back(g.nodes[conv].args[0]);
+        inputs.edit_items().push_back(g_.nodes[conv].args[0]);
         convert_to.edit_items().push_back(
             Value::string(std::string(dtype_name(in_metas.back()->dtype))));
-        fate[conv] = kRemoved;
-        fused_names.push_back(g.nodes[conv].name);
+        fate_[conv] = kRemoved;
+        fused_names.push_back(g_.nodes[conv].name);
         ++converts_fused;
       } else {
         inputs.edit_items().push_back(s.args[0]);
@@ -186,12 +197,12 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
       member_names.push_back(s.name);
       start_deps.insert(s.attrs().control_deps.begin(), s.attrs().control_deps.end());
       wait_deps.insert(w.attrs().control_deps.begin(), w.attrs().control_deps.end());
-      fate[iv.start] = fate[iv.wait] = kRemoved;
+      fate_[iv.start] = fate_[iv.wait] = kRemoved;
     }
     const FlatLayout flat = flat_layout(in_metas, out_metas);
     const TensorMeta* like = &flat.like;
     const int64_t in_numel = flat.in_numel, out_numel = flat.out_numel;
-    size_t k_cat = fresh.size(), k_start = k_cat + 1, k_wait = k_cat + 2, k_split = k_cat + 3;
+    size_t k_cat = fresh_.size(), k_start = k_cat + 1, k_wait = k_cat + 2, k_split = k_cat + 3;
 
     cat.name = unique(base + "_cat");
     cat.target = "overlap_sched.bucket_cat.default";
@@ -218,7 +229,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     start_attrs.tags.reset();
     start.is_view.reset();
 
-    wait = g.nodes[colls[b.members[0]].wait];
+    wait = g_.nodes[colls_[b.members[0]].wait];
     wait.name = unique(base + "_wait");
     wait.args = {Value::node_ref(new_ref(k_start))};
     wait.val_kind = ValKind::Single;
@@ -239,7 +250,7 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     split_attrs.meta = tool_meta("created", "bucket_split");
 
     for (Node* n : {&cat, &start, &wait, &split})
-      fresh.push_back(std::move(*n));
+      fresh_.push_back(std::move(*n));
     // Raised nodes go just before the merged start, sunk ones just after
     // the split, each in their original order.
     // A node two buckets both move goes where the first puts it (emitted
@@ -247,196 +258,229 @@ BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
     // below mends any input it then runs ahead of.
     std::vector<size_t>& before = emit_at(new_start_pos);
     for (NodeId v : b.hoisted) {
-      if (fate[v] != kKept)
+      if (fate_[v] != kKept)
         continue;
-      fate[v] = kMoved;
+      fate_[v] = kMoved;
       before.push_back(old_marker(v));
     }
     before.insert(before.end(), {k_cat, k_start});
     std::vector<size_t>& after = emit_at(new_wait_pos); // `before` may move: not used below
     after.insert(after.end(), {k_wait, k_split});
     for (NodeId v : b.sunk) {
-      if (fate[v] != kKept)
+      if (fate_[v] != kKept)
         continue;
-      fate[v] = kMoved;
+      fate_[v] = kMoved;
       after.push_back(old_marker(v));
     }
     for (size_t i = 0; i < b.members.size(); ++i) {
-      redirect[colls[b.members[i]].start] = {static_cast<int32_t>(k_start), -1};
-      redirect[colls[b.members[i]].wait] = {static_cast<int32_t>(k_split), static_cast<int32_t>(i)};
+      redirect_[colls_[b.members[i]].start] = {static_cast<int32_t>(k_start), -1};
+      redirect_[colls_[b.members[i]].wait] = {static_cast<int32_t>(k_split),
+                                              static_cast<int32_t>(i)};
     }
-    made.push_back({k_start, k_wait, &b, std::move(member_names)});
+    made_.push_back({k_start, k_wait, &b, std::move(member_names)});
   }
 
-  // Final order and indices.
-  std::vector<NodeId> old_final(n_old, -1);
-  std::vector<NodeId> new_final(fresh.size(), -1);
-  std::vector<std::pair<bool, size_t>> seq; // (is_new, id)
-  seq.reserve(n_old);
-  for (NodeId i = 0; i < static_cast<NodeId>(n_old); ++i) {
-    if (emit_list[i] >= 0)
-      for (size_t k : emit_lists[emit_list[i]]) {
-        if (k & kOld) {
-          NodeId v = static_cast<NodeId>(k & ~kOld);
-          if (fate[v] == kRemoved)
-            continue; // a conversion fused into the bucket
-          old_final[v] = static_cast<NodeId>(seq.size());
-          seq.push_back({false, static_cast<size_t>(v)});
-          continue;
+  // The final sequence of old and new nodes, and each one's final index.
+  void sequence_nodes() {
+    old_final_.assign(n_old_, -1);
+    new_final_.assign(fresh_.size(), -1);
+    seq_.reserve(n_old_);
+    for (NodeId i = 0; i < static_cast<NodeId>(n_old_); ++i) {
+      if (emit_list_[i] >= 0)
+        for (size_t k : emit_lists_[emit_list_[i]]) {
+          if (k & kOld) {
+            NodeId v = static_cast<NodeId>(k & ~kOld);
+            if (fate_[v] == kRemoved)
+              continue; // a conversion fused into the bucket
+            old_final_[v] = static_cast<NodeId>(seq_.size());
+            seq_.push_back({false, static_cast<size_t>(v)});
+            continue;
+          }
+          new_final_[k] = static_cast<NodeId>(seq_.size());
+          seq_.push_back({true, k});
         }
-        new_final[k] = static_cast<NodeId>(seq.size());
-        seq.push_back({true, k});
-      }
-    if (fate[i] != kKept)
-      continue;
-    old_final[i] = static_cast<NodeId>(seq.size());
-    seq.push_back({false, static_cast<size_t>(i)});
+      if (fate_[i] != kKept)
+        continue;
+      old_final_[i] = static_cast<NodeId>(seq_.size());
+      seq_.push_back({false, static_cast<size_t>(i)});
+    }
+    std::vector<std::vector<size_t>>().swap(emit_lists_);
+    std::vector<int32_t>().swap(emit_list_);
   }
-  std::vector<std::vector<size_t>>().swap(emit_lists);
-  std::vector<int32_t>().swap(emit_list);
-  auto final_of = [&](int64_t ref, int32_t& output) -> NodeId {
+
+  NodeId final_of(int64_t ref, int32_t& output) const {
     if (ref < 0)
-      return new_final[static_cast<size_t>(-ref - 1)];
-    if (const auto& [k, out_index] = redirect[ref]; k >= 0) {
+      return new_final_[static_cast<size_t>(-ref - 1)];
+    if (const auto& [k, out_index] = redirect_[ref]; k >= 0) {
       if (out_index >= 0)
         output = out_index;
-      return new_final[k];
+      return new_final_[k];
     }
-    return old_final[ref];
-  };
-  // Each new node takes a removed node's slot (or, should there be more new
-  // nodes than removed ones, a slot past the end).
-  std::vector<size_t> slot_of_new;
-  slot_of_new.reserve(fresh.size());
-  for (size_t i = 0; i < n_old && slot_of_new.size() < fresh.size(); ++i)
-    if (fate[i] == kRemoved)
-      slot_of_new.push_back(i);
-  for (size_t extra = n_old; slot_of_new.size() < fresh.size(); ++extra)
-    slot_of_new.push_back(extra);
-  const size_t n_slots = std::max(n_old, slot_of_new.empty() ? 0 : slot_of_new.back() + 1);
-  // order[i]: the slot whose node goes to position i; slots no node is
-  // emitted from (removed, not reused) go past the final size.
-  std::vector<NodeId> order(n_slots, -1);
-  std::vector<bool> used(n_slots, false);
-  for (size_t i = 0; i < seq.size(); ++i) {
-    const size_t slot = seq[i].first ? slot_of_new[seq[i].second] : seq[i].second;
-    order[i] = static_cast<NodeId>(slot);
-    used[slot] = true;
+    return old_final_[ref];
   }
-  for (size_t slot = 0, i = seq.size(); slot < n_slots; ++slot)
-    if (!used[slot])
-      order[i++] = static_cast<NodeId>(slot);
-  // The new nodes into their slots, then each node carried to its position.
-  g.nodes.resize(n_slots);
-  for (size_t k = 0; k < fresh.size(); ++k)
-    g.nodes[slot_of_new[k]] = std::move(fresh[k]);
-  std::vector<Node>().swap(fresh);
-  permute_nodes(g.nodes, order);
-  g.nodes.resize(seq.size());
-  out.origin.resize(seq.size());
-  for (size_t i = 0; i < seq.size(); ++i)
-    out.origin[i] = seq[i].first ? -1 : static_cast<NodeId>(seq[i].second);
 
-  // References to final positions; whether each still points back.
-  bool sorted = true;
-  std::vector<NodeId> deps;
-  for (NodeId i = 0; i < g.size(); ++i) {
-    Node& n = g.nodes[i];
-    auto remap = [&](Value& v) {
-      v.i = final_of(v.i, v.ref_output);
-      sorted &= v.i < i;
-    };
-    for (auto& a : n.args)
-      for_each_ref_mut(a, remap);
-    if (NodeAttrs* at = n.existing_attrs())
-      for (auto& kv : at->kwargs)
-        for_each_ref_mut(kv.second, remap);
-    if (n.attrs().control_deps.empty())
-      continue;
-    deps.clear();
-    for (NodeId d : n.attrs().control_deps) {
-      int32_t ignored = -1;
-      deps.push_back(final_of(d, ignored));
+  // Each new node into a removed node's slot (or, should there be more new
+  // nodes than removed ones, a slot past the end), then every node carried
+  // to its position.
+  void place_nodes() {
+    std::vector<size_t> slot_of_new;
+    slot_of_new.reserve(fresh_.size());
+    for (size_t i = 0; i < n_old_ && slot_of_new.size() < fresh_.size(); ++i)
+      if (fate_[i] == kRemoved)
+        slot_of_new.push_back(i);
+    for (size_t extra = n_old_; slot_of_new.size() < fresh_.size(); ++extra)
+      slot_of_new.push_back(extra);
+    const size_t n_slots = std::max(n_old_, slot_of_new.empty() ? 0 : slot_of_new.back() + 1);
+    // order[i]: the slot whose node goes to position i; slots no node is
+    // emitted from (removed, not reused) go past the final size.
+    std::vector<NodeId> order(n_slots, -1);
+    std::vector<bool> used(n_slots, false);
+    for (size_t i = 0; i < seq_.size(); ++i) {
+      const size_t slot = seq_[i].first ? slot_of_new[seq_[i].second] : seq_[i].second;
+      order[i] = static_cast<NodeId>(slot);
+      used[slot] = true;
     }
-    std::sort(deps.begin(), deps.end());
-    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-    sorted &= deps.back() < i;
-    n.edit_attrs().control_deps.assign(deps.begin(), deps.end());
+    for (size_t slot = 0, i = seq_.size(); slot < n_slots; ++slot)
+      if (!used[slot])
+        order[i++] = static_cast<NodeId>(slot);
+    g_.nodes.resize(n_slots);
+    for (size_t k = 0; k < fresh_.size(); ++k)
+      g_.nodes[slot_of_new[k]] = std::move(fresh_[k]);
+    std::vector<Node>().swap(fresh_);
+    permute_nodes(g_.nodes, order);
+    g_.nodes.resize(seq_.size());
+    out_.origin.resize(seq_.size());
+    for (size_t i = 0; i < seq_.size(); ++i)
+      out_.origin[i] = seq_[i].first ? -1 : static_cast<NodeId>(seq_[i].second);
   }
+
+  // References to final positions; returns whether each still points back.
+  bool remap_references() {
+    bool sorted = true;
+    std::vector<NodeId> deps;
+    for (NodeId i = 0; i < g_.size(); ++i) {
+      Node& n = g_.nodes[i];
+      auto remap = [&](Value& v) {
+        v.i = final_of(v.i, v.ref_output);
+        sorted &= v.i < i;
+      };
+      for (auto& a : n.args)
+        for_each_ref_mut(a, remap);
+      if (NodeAttrs* at = n.existing_attrs())
+        for (auto& kv : at->kwargs)
+          for_each_ref_mut(kv.second, remap);
+      if (n.attrs().control_deps.empty())
+        continue;
+      deps.clear();
+      for (NodeId d : n.attrs().control_deps) {
+        int32_t ignored = -1;
+        deps.push_back(final_of(d, ignored));
+      }
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      sorted &= deps.back() < i;
+      n.edit_attrs().control_deps.assign(deps.begin(), deps.end());
+    }
+    return sorted;
+  }
+
   // Moves by several buckets can leave a node ahead of an input; a stable
   // topological pass (ready nodes in emission order) puts it right after.
-  if (!sorted) {
-    const std::vector<NodeId> topo = stable_topological_order(g);
+  void restore_topological_order() {
+    const std::vector<NodeId> topo = stable_topological_order(g_);
     const std::vector<NodeId> new_index = inverse_order(topo);
-    permute_nodes(g.nodes, topo);
-    remap_refs(g.nodes, new_index);
-    for (Node& n : g.nodes)
+    permute_nodes(g_.nodes, topo);
+    remap_refs(g_.nodes, new_index);
+    for (Node& n : g_.nodes)
       if (NodeAttrs* attrs = n.existing_attrs())
         std::sort(attrs->control_deps.begin(), attrs->control_deps.end());
     std::vector<NodeId> origin(topo.size());
     for (size_t j = 0; j < topo.size(); ++j)
-      origin[j] = out.origin[topo[j]];
-    out.origin = std::move(origin);
-    for (std::vector<NodeId>* finals : {&old_final, &new_final})
+      origin[j] = out_.origin[topo[j]];
+    out_.origin = std::move(origin);
+    for (std::vector<NodeId>* finals : {&old_final_, &new_final_})
       for (NodeId& f : *finals)
         if (f >= 0)
           f = new_index[f];
   }
-  out.graph = std::move(g);
-  Graph& ng = out.graph;
-  ng.rebuild_index();
 
   // Intervals in the new indices: merged buckets, then the collectives kept.
-  std::vector<bool> bucketed(colls.size(), false);
-  for (Made& m : made) {
-    OverlapInterval iv;
-    iv.start = new_final[m.start];
-    iv.wait = new_final[m.wait];
-    BucketSummary summary;
-    std::set<NodeId> hiding;
-    for (size_t c : m.bucket->members) {
-      bucketed[c] = true;
-      // A hiding node the rewrite removed (a conversion its copy-in
-      // performs) hides nothing any more.
-      for (NodeId h : colls[c].hiding)
-        if (old_final[h] >= 0)
-          hiding.insert(old_final[h]);
-      iv.size_bytes += colls[c].size_bytes;
-      iv.estimated_ms += colls[c].estimated_ms;
-      iv.exposed_ms +=
-          colls[c].exposed_ms; // pinned (overlap_deps) only when every member was hidden
+  void rebuild_intervals() {
+    const Graph& ng = out_.graph;
+    std::vector<bool> bucketed(colls_.size(), false);
+    for (Made& m : made_) {
+      OverlapInterval iv;
+      iv.start = new_final_[m.start];
+      iv.wait = new_final_[m.wait];
+      BucketSummary summary;
+      std::set<NodeId> hiding;
+      for (size_t c : m.bucket->members) {
+        bucketed[c] = true;
+        // A hiding node the rewrite removed (a conversion its copy-in
+        // performs) hides nothing any more.
+        for (NodeId h : colls_[c].hiding)
+          if (old_final_[h] >= 0)
+            hiding.insert(old_final_[h]);
+        iv.size_bytes += colls_[c].size_bytes;
+        iv.estimated_ms += colls_[c].estimated_ms;
+        iv.exposed_ms +=
+            colls_[c].exposed_ms; // pinned (overlap_deps) only when every member was hidden
+      }
+      summary.members = std::move(m.member_names);
+      iv.hiding.assign(hiding.begin(), hiding.end());
+      const Node& s = ng.nodes[iv.start];
+      const CollectiveInfo merged = *decode_collective(ng, iv.start);
+      summary.name = s.name;
+      summary.kind = std::string(collective_kind_name(merged.kind));
+      summary.group = merged.group;
+      summary.dtype = std::string(dtype_name(s.output()->dtype));
+      summary.size_bytes = iv.size_bytes;
+      for (NodeId h : iv.hiding)
+        summary.hiding_nodes.push_back(ng.nodes[h].name);
+      out_.buckets.push_back(std::move(summary));
+      out_.intervals.push_back(std::move(iv));
     }
-    summary.members = std::move(m.member_names);
-    iv.hiding.assign(hiding.begin(), hiding.end());
-    const Node& s = ng.nodes[iv.start];
-    const CollectiveInfo merged = *decode_collective(ng, iv.start);
-    summary.name = s.name;
-    summary.kind = std::string(collective_kind_name(merged.kind));
-    summary.group = merged.group;
-    summary.dtype = std::string(dtype_name(s.output()->dtype));
-    summary.size_bytes = iv.size_bytes;
-    for (NodeId h : iv.hiding)
-      summary.hiding_nodes.push_back(ng.nodes[h].name);
-    out.buckets.push_back(std::move(summary));
-    out.intervals.push_back(std::move(iv));
+    for (size_t c = 0; c < colls_.size(); ++c) {
+      if (bucketed[c])
+        continue;
+      OverlapInterval iv = colls_[c];
+      iv.start = old_final_[iv.start];
+      if (iv.wait >= 0)
+        iv.wait = old_final_[iv.wait];
+      std::vector<NodeId> kept;
+      for (NodeId h : iv.hiding)
+        if (old_final_[h] >= 0) // not removed by the rewrite
+          kept.push_back(old_final_[h]);
+      iv.hiding = std::move(kept);
+      out_.intervals.push_back(std::move(iv));
+    }
+    std::sort(out_.intervals.begin(), out_.intervals.end(),
+              [](const OverlapInterval& a, const OverlapInterval& b) { return a.start < b.start; });
   }
-  for (size_t c = 0; c < colls.size(); ++c) {
-    if (bucketed[c])
-      continue;
-    OverlapInterval iv = colls[c];
-    iv.start = old_final[iv.start];
-    if (iv.wait >= 0)
-      iv.wait = old_final[iv.wait];
-    std::vector<NodeId> kept;
-    for (NodeId h : iv.hiding)
-      if (old_final[h] >= 0) // not removed by the rewrite
-        kept.push_back(old_final[h]);
-    iv.hiding = std::move(kept);
-    out.intervals.push_back(std::move(iv));
-  }
-  std::sort(out.intervals.begin(), out.intervals.end(),
-            [](const OverlapInterval& a, const OverlapInterval& b) { return a.start < b.start; });
-  return out;
+
+  Graph& g_;
+  const std::vector<OverlapInterval>& colls_;
+  const std::vector<Bucket>& buckets_;
+  const size_t n_old_;
+  BucketedGraph out_;
+  std::vector<Node> fresh_; // new nodes; refs to old nodes use old ids, to new ones new_ref()
+  // What replaces a removed old node: (new node, output index or -1); -1: kept.
+  std::vector<std::pair<int32_t, int32_t>> redirect_;
+  // At the old position of a removed node, these are emitted instead: new
+  // nodes (ids into fresh_) and moved old nodes (old_marker).
+  std::vector<int32_t> emit_list_; // index into emit_lists_
+  std::vector<std::vector<size_t>> emit_lists_;
+  std::vector<uint8_t> fate_;
+  std::unordered_set<std::string> created_; // names given to new nodes so far
+  ConvertFusion converts_;
+  std::vector<Made> made_;
+  std::vector<NodeId> old_final_, new_final_;
+  std::vector<std::pair<bool, size_t>> seq_; // (is_new, id)
+};
+
+BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
+                      const std::vector<Bucket>& buckets) {
+  return BucketRewrite(g, colls, buckets).run();
 }
 
 } // namespace
