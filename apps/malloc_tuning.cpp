@@ -27,19 +27,16 @@ void reexec_with_malloc_tuning(char** argv) {
   if ((off && std::strcmp(off, "0") == 0) || std::getenv("GLIBC_TUNABLES") ||
       !has_large_input(argv))
     return;
-  // Huge pages for the heap; keep freed memory (64 MiB growth steps, no
-  // trimming); mmap only for blocks of 32 MiB and more; no fastbins (with a
-  // large top chunk, frees next to it consolidated every fastbin again and
-  // again: a quarter of reading a 1M-node graph); per-thread caches of
-  // freed blocks without the default limit of 7 per size (splitting and
-  // unlinking binned chunks was a tenth of a 1M-node run; 0.5-0.7 s less);
-  // two arenas: with one, the two threads that read a big graph's halves
-  // allocate under one lock and spend their time in futex calls (1M-node
-  // graphs 8.2-9.0 -> 4.4-5.6 s on all three bench families; reading alone
-  // was slower on two cores than on one). More would only add memory that
-  // one thread frees and another cannot reuse.
+  // Keep freed memory (64 MiB growth steps, no trimming); mmap only for
+  // blocks of 32 MiB and more; no fastbins (with a large top chunk, frees
+  // next to it consolidated every fastbin again and again); per-thread
+  // caches of freed blocks without the default limit of 7 per size; two
+  // arenas, so the two threads that read a big graph's halves do not
+  // allocate under one lock. No huge pages: where transparent huge pages
+  // are on madvise with synchronous defrag, each huge-page fault compacts
+  // memory first, which made a 1M-node run twice as slow.
   if (::setenv("GLIBC_TUNABLES",
-               "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864:"
+               "glibc.malloc.top_pad=67108864:"
                "glibc.malloc.trim_threshold=4294967296:glibc.malloc.mmap_threshold=33554432:"
                "glibc.malloc.mxfast=0:glibc.malloc.tcache_count=65535:glibc.malloc.arena_max=2",
                1) != 0)
