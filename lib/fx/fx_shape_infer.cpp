@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <unordered_map>
 
 #include "ops/collective.h"
 #include "ops/op_table.h"
@@ -688,6 +689,522 @@ std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& s
   return multi(std::move(outs));
 }
 
+// Shape rules by op packet. Each takes the node's context, its packet and
+// the metadata of its first argument (null when that is not a tensor).
+using Rule = std::optional<InferredVal> (*)(const Ctx&, std::string_view, const TensorMeta*);
+
+std::optional<InferredVal> rule_convert(const Ctx& c, std::string_view, const TensorMeta* x) {
+  auto d = dtype_value(c.arg(1, "dtype"));
+  if (!x)
+    return std::nullopt;
+  return single(fresh(x->shape, d.value_or(x->dtype), device_of(c, x)));
+}
+
+std::optional<InferredVal> rule_same_shape(const Ctx& c, std::string_view, const TensorMeta* x) {
+  if (!x)
+    return std::nullopt;
+  DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
+  return single(fresh(x->shape, dtype, device_of(c, x)));
+}
+
+std::optional<InferredVal> rule_view(const Ctx& c, std::string_view, const TensorMeta*) {
+  return view_like(c);
+}
+
+std::optional<InferredVal> rule_matmul(const Ctx& c, std::string_view p, const TensorMeta*) {
+  return matmul(c, p);
+}
+
+std::optional<InferredVal> rule_values_and_indices(const Ctx& c, std::string_view,
+                                                   const TensorMeta*) {
+  return values_and_indices(c);
+}
+
+std::optional<InferredVal> rule_split(const Ctx& c, std::string_view p, const TensorMeta*) {
+  return split(c, p);
+}
+
+// aten.full, aten.zeros, aten.ones, aten.empty, aten.empty_strided, aten.randn, aten.rand
+std::optional<InferredVal> rule_full(const Ctx& c, std::string_view, const TensorMeta*) {
+  auto shape = c.dims(c.arg(0, "size"));
+  if (!shape)
+    return std::nullopt;
+  DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(DType::Float32);
+  return single(fresh(std::move(*shape), dtype, device_of(c, nullptr)));
+}
+
+// aten.cat
+std::optional<InferredVal> rule_cat(const Ctx& c, std::string_view, const TensorMeta*) {
+  const Value* list = c.arg(0, "tensors");
+  if (!list || list->kind != Value::Kind::List || list->items().empty())
+    return std::nullopt;
+  std::vector<const TensorMeta*> ins;
+  for (const auto& item : list->items()) {
+    const TensorMeta* m = item.is_ref() ? ref_meta(c.g, item) : nullptr;
+    if (!m)
+      return std::nullopt;
+    if (m->shape.size() == 1 && !m->shape[0].is_symbolic() && m->shape[0].value == 0)
+      continue; // legacy empty tensors join anything
+    ins.push_back(m);
+  }
+  if (ins.empty())
+    return std::nullopt;
+  auto d = c.integer(1, "dim", 0);
+  auto ax = d ? axis(*d, ins[0]->shape.size()) : std::nullopt;
+  if (!ax)
+    return std::nullopt;
+  std::vector<Dim> shape = ins[0]->shape;
+  Dim total = Dim::of(0);
+  for (const auto* m : ins) {
+    if (m->shape.size() != shape.size())
+      return std::nullopt;
+    total = dim_add(total, m->shape[static_cast<size_t>(*ax)]);
+  }
+  shape[static_cast<size_t>(*ax)] = total;
+  return single(fresh(std::move(shape), ins[0]->dtype, ins[0]->device));
+}
+
+// aten.stack
+std::optional<InferredVal> rule_stack(const Ctx& c, std::string_view, const TensorMeta*) {
+  // Equal shapes (torch checks) joined along a new axis (dim may be -rank-1 .. rank).
+  const Value* list = c.arg(0, "tensors");
+  if (!list || list->kind != Value::Kind::List || list->items().empty())
+    return std::nullopt;
+  const TensorMeta* first = nullptr;
+  for (const auto& item : list->items()) {
+    const TensorMeta* m = item.is_ref() ? ref_meta(c.g, item) : nullptr;
+    if (!m || (first && m->shape.size() != first->shape.size()))
+      return std::nullopt;
+    first = first ? first : m;
+  }
+  auto d = c.integer(1, "dim", 0);
+  auto ax = d ? axis(*d, first->shape.size() + 1) : std::nullopt;
+  if (!ax)
+    return std::nullopt;
+  std::vector<Dim> shape = first->shape;
+  shape.insert(shape.begin() + *ax, Dim::of(static_cast<int64_t>(list->items().size())));
+  return single(fresh(std::move(shape), first->dtype, first->device));
+}
+
+// aten.new_empty, aten.new_zeros, aten.new_ones, aten.new_full, aten.new_empty_strided
+std::optional<InferredVal> rule_new_empty(const Ctx& c, std::string_view, const TensorMeta* x) {
+  auto shape = c.dims(c.arg(1, "size"));
+  if (!shape)
+    return std::nullopt;
+  DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
+  return single(fresh(std::move(*shape), dtype, device_of(c, x)));
+}
+
+// aten.permute
+std::optional<InferredVal> rule_permute(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto perm = c.dims(c.arg(1, "dims"));
+  if (!perm || perm->size() != rank)
+    return std::nullopt;
+  TensorMeta m = *x;
+  for (size_t i = 0; i < rank; ++i) {
+    auto a = axis((*perm)[i].value, rank);
+    if ((*perm)[i].is_symbolic() || !a)
+      return std::nullopt;
+    m.shape[i] = x->shape[static_cast<size_t>(*a)];
+    m.stride[i] = x->stride[static_cast<size_t>(*a)];
+  }
+  return single(std::move(m));
+}
+
+// aten.t, aten.transpose
+std::optional<InferredVal> rule_t(const Ctx& c, std::string_view p, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  TensorMeta m = *x;
+  int64_t a = rank - 2, b = rank - 1;
+  if (p == "aten.transpose") {
+    auto d0 = c.integer(1, "dim0", std::nullopt), d1 = c.integer(2, "dim1", std::nullopt);
+    auto a0 = d0 ? axis(*d0, rank) : std::nullopt, a1 = d1 ? axis(*d1, rank) : std::nullopt;
+    if (!a0 || !a1)
+      return std::nullopt;
+    a = *a0;
+    b = *a1;
+  }
+  if (rank < 2)
+    return single(std::move(m));
+  std::swap(m.shape[static_cast<size_t>(a)], m.shape[static_cast<size_t>(b)]);
+  std::swap(m.stride[static_cast<size_t>(a)], m.stride[static_cast<size_t>(b)]);
+  return single(std::move(m));
+}
+
+// aten.expand
+std::optional<InferredVal> rule_expand(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto sizes = c.dims(c.arg(1, "size"));
+  if (!sizes || sizes->size() < rank)
+    return std::nullopt;
+  TensorMeta m = *x;
+  size_t off = sizes->size() - rank;
+  m.shape.assign(sizes->begin(), sizes->end());
+  m.stride.assign(sizes->size(), Dim::of(0));
+  for (size_t i = 0; i < rank; ++i) {
+    Dim& s = m.shape[off + i];
+    if (!s.is_symbolic() && s.value == -1)
+      s = x->shape[i];
+    bool broadcasted =
+        !x->shape[i].is_symbolic() && x->shape[i].value == 1 && !(!s.is_symbolic() && s.value == 1);
+    m.stride[off + i] = broadcasted ? Dim::of(0) : x->stride[i];
+  }
+  return single(std::move(m));
+}
+
+// aten.unsqueeze
+std::optional<InferredVal> rule_unsqueeze(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto d = c.integer(1, "dim", std::nullopt);
+  auto a = d ? axis(*d, rank + 1) : std::nullopt;
+  if (!a)
+    return std::nullopt;
+  TensorMeta m = *x;
+  size_t ai = static_cast<size_t>(*a);
+  Dim st = ai < rank ? dim_mul(x->stride[ai], 1) : Dim::of(1);
+  if (ai < rank && !x->shape[ai].is_symbolic() && !x->stride[ai].is_symbolic())
+    st = dim_mul(x->stride[ai], x->shape[ai].value);
+  m.shape.insert(m.shape.begin() + *a, Dim::of(1));
+  m.stride.insert(m.stride.begin() + *a, st);
+  return single(std::move(m));
+}
+
+// aten.squeeze
+std::optional<InferredVal> rule_squeeze(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  TensorMeta m;
+  m.dtype = x->dtype;
+  m.device = x->device;
+  auto d = c.integer(1, "dim", std::nullopt);
+  std::optional<int64_t> only = d ? axis(*d, rank) : std::nullopt;
+  for (size_t i = 0; i < rank; ++i) {
+    bool one = !x->shape[i].is_symbolic() && x->shape[i].value == 1;
+    bool drop = one && (c.arg(1) == nullptr || (only && static_cast<size_t>(*only) == i));
+    if (!drop) {
+      m.shape.push_back(x->shape[i]);
+      m.stride.push_back(x->stride[i]);
+    }
+  }
+  return single(std::move(m));
+}
+
+// aten.slice, aten.narrow
+std::optional<InferredVal> rule_slice(const Ctx& c, std::string_view p, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto d = c.integer(1, "dim", 0);
+  auto a = d ? axis(*d, rank) : std::nullopt;
+  if (!a || rank == 0)
+    return std::nullopt;
+  const Dim& whole = x->shape[static_cast<size_t>(*a)];
+  TensorMeta m = *x;
+  if (p == "aten.narrow") {
+    auto len = c.dim(*c.arg(3, "length"));
+    if (!c.arg(3, "length") || !len)
+      return std::nullopt;
+    m.shape[static_cast<size_t>(*a)] = *len;
+    return single(std::move(m));
+  }
+  auto start = c.integer(2, "start", 0), end = c.integer(3, "end", INT64_MAX),
+       step = c.integer(4, "step", 1);
+  if (whole.is_symbolic()) {
+    // A symbolic size with step 1 and a start and end that need no
+    // clamping against it: `whole - start`, or `whole + end - start` for
+    // a negative end, as symbolic shapes would have it.
+    if (!start || !end || step != 1 || *start < 0 || (*end < 0 && *end < -(INT32_MAX)))
+      return std::nullopt;
+    Dim len;
+    if (*end >= INT32_MAX)
+      len = *dim_arith("-", whole, Dim::of(*start));
+    else if (*end < 0)
+      len = *dim_arith("-", whole, Dim::of(*start - *end));
+    else
+      return std::nullopt; // min(end, whole) - start: unknown without the value
+    m.shape[static_cast<size_t>(*a)] = len;
+    return single(std::move(m));
+  }
+  if (!start || !end || !step || *step <= 0)
+    return std::nullopt;
+  int64_t n = whole.value;
+  int64_t s = std::clamp<int64_t>(*start < 0 ? *start + n : *start, 0, n);
+  int64_t e = std::clamp<int64_t>(*end < 0 ? *end + n : *end, 0, n);
+  m.shape[static_cast<size_t>(*a)] = Dim::of(e > s ? (e - s - 1) / *step + 1 : 0);
+  return single(std::move(m));
+}
+
+// aten.select
+std::optional<InferredVal> rule_select(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto d = c.integer(1, "dim", std::nullopt);
+  auto a = d ? axis(*d, rank) : std::nullopt;
+  if (!a || rank == 0)
+    return std::nullopt;
+  TensorMeta m = *x;
+  m.shape.erase(m.shape.begin() + *a);
+  m.stride.erase(m.stride.begin() + *a);
+  return single(std::move(m));
+}
+
+// aten.embedding
+std::optional<InferredVal> rule_embedding(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  const TensorMeta* idx = c.meta(1);
+  if (!idx || rank != 2)
+    return std::nullopt;
+  std::vector<Dim> shape = idx->shape;
+  shape.push_back(x->shape[1]);
+  return single(fresh(std::move(shape), x->dtype, x->device));
+}
+
+// aten.native_layer_norm
+std::optional<InferredVal> rule_native_layer_norm(const Ctx& c, std::string_view,
+                                                  const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto norm = c.dims(c.arg(1, "normalized_shape"));
+  if (!norm || norm->size() > rank)
+    return std::nullopt;
+  std::vector<Dim> stat(x->shape.begin(), x->shape.end() - static_cast<long>(norm->size()));
+  stat.resize(rank, Dim::of(1));
+  DType acc =
+      dtype_is_floating(x->dtype) && dtype_itemsize(x->dtype) < 4 ? DType::Float32 : x->dtype;
+  return multi({fresh(x->shape, x->dtype, x->device), fresh(stat, acc, x->device),
+                fresh(stat, acc, x->device)});
+}
+
+// aten.native_dropout
+std::optional<InferredVal> rule_native_dropout(const Ctx&, std::string_view, const TensorMeta* x) {
+  return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Bool, x->device)});
+}
+
+// aten.view_as_complex
+std::optional<InferredVal> rule_view_as_complex(const Ctx&, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  // [..., 2] real -> [...] complex, a view: strides in complex elements.
+  if (rank == 0 || x->shape.back().is_symbolic() || x->shape.back().value != 2 ||
+      (x->dtype != DType::Float32 && x->dtype != DType::Float64))
+    return std::nullopt;
+  TensorMeta m = *x;
+  m.dtype = x->dtype == DType::Float32 ? DType::Complex64 : DType::Complex128;
+  m.shape.resize(rank - 1);
+  m.stride.resize(rank - 1);
+  for (auto& st : m.stride)
+    st = dim_div(st, 2);
+  return single(std::move(m));
+}
+
+// aten.view_as_real
+std::optional<InferredVal> rule_view_as_real(const Ctx&, std::string_view, const TensorMeta* x) {
+  if (x->dtype != DType::Complex64 && x->dtype != DType::Complex128)
+    return std::nullopt;
+  TensorMeta m = *x;
+  m.dtype = x->dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
+  for (auto& st : m.stride)
+    st = dim_mul(st, 2);
+  m.shape.push_back(Dim::of(2));
+  m.stride.push_back(Dim::of(1));
+  return single(std::move(m));
+}
+
+// aten._conj, aten.conj, aten._neg_view, aten.resolve_conj, aten.resolve_neg, aten.conj_physical
+std::optional<InferredVal> rule_conj(const Ctx&, std::string_view, const TensorMeta* x) {
+  return single(*x);
+}
+
+// aten.embedding_dense_backward
+std::optional<InferredVal> rule_embedding_dense_backward(const Ctx& c, std::string_view,
+                                                         const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto rows = c.integer(2, "num_weights", std::nullopt);
+  if (!rows || rank == 0)
+    return std::nullopt;
+  return single(fresh({Dim::of(*rows), x->shape.back()}, x->dtype, x->device));
+}
+
+// aten._grouped_mm
+std::optional<InferredVal> rule_grouped_mm(const Ctx& c, std::string_view, const TensorMeta*) {
+  return grouped_mm(c);
+}
+
+// aten.constant_pad_nd
+std::optional<InferredVal> rule_constant_pad_nd(const Ctx& c, std::string_view,
+                                                const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto pad = c.dims(c.arg(1, "pad"));
+  if (!pad || pad->size() % 2 != 0 || pad->size() / 2 > rank)
+    return std::nullopt;
+  std::vector<Dim> shape = x->shape;
+  for (size_t i = 0; i < pad->size() / 2; ++i) {
+    Dim& d = shape[rank - 1 - i];
+    d = dim_add(dim_add(d, (*pad)[2 * i]), (*pad)[2 * i + 1]);
+  }
+  return single(fresh(std::move(shape), x->dtype, x->device));
+}
+
+// aten.index
+std::optional<InferredVal> rule_index(const Ctx& c, std::string_view, const TensorMeta* x) {
+  return index_tensor(c, *x);
+}
+
+// aten.gather
+std::optional<InferredVal> rule_gather(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const TensorMeta* idx = c.meta(2);
+  if (!idx)
+    return std::nullopt;
+  return single(fresh(idx->shape, x->dtype, x->device));
+}
+
+// aten.topk
+std::optional<InferredVal> rule_topk(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const size_t rank = x->shape.size();
+  auto k = c.dims(c.arg(1, "k"));
+  auto d = c.integer(2, "dim", -1);
+  auto a = d ? axis(*d, rank) : std::nullopt;
+  if (!k || k->size() != 1 || !a || rank == 0)
+    return std::nullopt;
+  std::vector<Dim> shape = x->shape;
+  shape[static_cast<size_t>(*a)] = (*k)[0];
+  return multi({fresh(shape, x->dtype, x->device), fresh(shape, DType::Int64, x->device)});
+}
+
+// aten.sort
+std::optional<InferredVal> rule_sort(const Ctx&, std::string_view, const TensorMeta* x) {
+  return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Int64, x->device)});
+}
+
+// aten.histc
+std::optional<InferredVal> rule_histc(const Ctx& c, std::string_view, const TensorMeta* x) {
+  auto bins = c.integer(1, "bins", 100);
+  if (!bins || *bins < 0)
+    return std::nullopt;
+  return single(fresh({Dim::of(*bins)}, x->dtype, x->device));
+}
+
+// aten.cumsum, aten.cumprod
+std::optional<InferredVal> rule_cumsum(const Ctx& c, std::string_view, const TensorMeta* x) {
+  // Integer and bool inputs accumulate in int64 unless a dtype is given.
+  DType dtype = dtype_is_floating(x->dtype) ? x->dtype : DType::Int64;
+  if (auto d = dtype_value(c.arg(2, "dtype")))
+    dtype = *d;
+  return single(fresh(x->shape, dtype, x->device));
+}
+
+// prims.device_put
+std::optional<InferredVal> rule_device_put(const Ctx& c, std::string_view, const TensorMeta* x) {
+  const Value* d = c.arg(1, "device");
+  if (!d || d->kind != Value::Kind::String)
+    return std::nullopt;
+  return single(fresh(x->shape, x->dtype, d->str()));
+}
+
+// What a rule needs of the first argument: nothing, that it is not a
+// tensor (factories, lists of tensors), or that it is one.
+enum class Needs : uint8_t { Any, NoTensor, Tensor };
+
+struct ShapeRule {
+  Rule rule;
+  Needs needs;
+  bool before_pointwise; // decided before the pointwise family (dtype conversions, same-shape ops)
+};
+
+// The first rule added for a packet wins.
+const std::unordered_map<std::string_view, ShapeRule>& shape_rules() {
+  static const auto* table = [] {
+    auto* t = new std::unordered_map<std::string_view, ShapeRule>;
+    auto add = [&](std::initializer_list<std::string_view> packets, Rule rule, Needs needs,
+                   bool early = false) {
+      for (std::string_view p : packets)
+        t->emplace(p, ShapeRule{rule, needs, early});
+    };
+    add({"prims.convert_element_type", "aten._to_copy", "aten.to"}, rule_convert, Needs::Any, true);
+    for (std::string_view p : kSameShapePackets)
+      t->emplace(p, ShapeRule{rule_same_shape, Needs::Any, true});
+    add({"aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias"}, rule_view,
+        Needs::Any);
+    add({"aten.mm", "aten.addmm", "aten.bmm", "aten.baddbmm", "aten.matmul", "aten._scaled_mm"},
+        rule_matmul, Needs::Any);
+    add({"aten.max", "aten.min", "aten.median", "aten.mode"}, rule_values_and_indices, Needs::Any);
+    add({"aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind"}, rule_split,
+        Needs::Any);
+    add({"aten.full", "aten.zeros", "aten.ones", "aten.empty", "aten.empty_strided", "aten.randn",
+         "aten.rand"},
+        rule_full, Needs::NoTensor);
+    add({"aten.cat"}, rule_cat, Needs::NoTensor);
+    add({"aten.stack"}, rule_stack, Needs::NoTensor);
+    add({"aten.new_empty", "aten.new_zeros", "aten.new_ones", "aten.new_full",
+         "aten.new_empty_strided"},
+        rule_new_empty, Needs::Tensor);
+    add({"aten.permute"}, rule_permute, Needs::Tensor);
+    add({"aten.t", "aten.transpose"}, rule_t, Needs::Tensor);
+    add({"aten.expand"}, rule_expand, Needs::Tensor);
+    add({"aten.unsqueeze"}, rule_unsqueeze, Needs::Tensor);
+    add({"aten.squeeze"}, rule_squeeze, Needs::Tensor);
+    add({"aten.slice", "aten.narrow"}, rule_slice, Needs::Tensor);
+    add({"aten.select"}, rule_select, Needs::Tensor);
+    add({"aten.embedding"}, rule_embedding, Needs::Tensor);
+    add({"aten.native_layer_norm"}, rule_native_layer_norm, Needs::Tensor);
+    add({"aten.native_dropout"}, rule_native_dropout, Needs::Tensor);
+    add({"aten.view_as_complex"}, rule_view_as_complex, Needs::Tensor);
+    add({"aten.view_as_real"}, rule_view_as_real, Needs::Tensor);
+    add({"aten._conj", "aten.conj", "aten._neg_view", "aten.resolve_conj", "aten.resolve_neg",
+         "aten.conj_physical"},
+        rule_conj, Needs::Tensor);
+    add({"aten.embedding_dense_backward"}, rule_embedding_dense_backward, Needs::Tensor);
+    add({"aten._grouped_mm"}, rule_grouped_mm, Needs::Tensor);
+    add({"aten.constant_pad_nd"}, rule_constant_pad_nd, Needs::Tensor);
+    add({"aten.index"}, rule_index, Needs::Tensor);
+    add({"aten.gather"}, rule_gather, Needs::Tensor);
+    add({"aten.topk"}, rule_topk, Needs::Tensor);
+    add({"aten.sort"}, rule_sort, Needs::Tensor);
+    add({"aten.histc"}, rule_histc, Needs::Tensor);
+    add({"aten.cumsum", "aten.cumprod"}, rule_cumsum, Needs::Tensor);
+    add({"prims.device_put"}, rule_device_put, Needs::Tensor);
+    return t;
+  }();
+  return *table;
+}
+
+std::optional<InferredVal> apply(const ShapeRule& r, const Ctx& c, std::string_view p,
+                                 const TensorMeta* x) {
+  if ((r.needs == Needs::NoTensor && x) || (r.needs == Needs::Tensor && !x))
+    return std::nullopt;
+  return r.rule(c, p, x);
+}
+
+// (the op's result, then a new value of each of `_all_bases`): the
+// result's metadata is the op's own, unknown here.
+std::optional<InferredVal> auto_functionalized_v2(const Ctx& c) {
+  const Value* bases = c.n.kwarg("_all_bases");
+  if (!bases || bases->kind != Value::Kind::List)
+    return std::nullopt;
+  std::vector<std::optional<TensorMeta>> outs(1);
+  for (const auto& b : bases->items()) {
+    const TensorMeta* m = b.is_ref() ? ref_meta(c.g, b) : nullptr;
+    if (!m)
+      return std::nullopt;
+    outs.push_back(fresh(m->shape, m->dtype, m->device));
+  }
+  return multi(std::move(outs));
+}
+
+// Python operators on tensors (Dynamo graphs): elementwise, as the aten
+// op of the same name (and_ is bitwise_and, ...).
+std::optional<InferredVal> python_operator(const Ctx& c, const std::string& t) {
+  std::string name = t.substr(t.find('.') + 1);
+  static const std::pair<std::string_view, std::string_view> kRenamed[] = {
+      {"and_", "bitwise_and"},   {"or_", "bitwise_or"}, {"xor", "bitwise_xor"},
+      {"invert", "bitwise_not"}, {"truediv", "div"},    {"floordiv", "div"}};
+  for (const auto& [from, to] : kRenamed)
+    if (name == from)
+      name = to;
+  static const std::string_view kElementwise[] = {
+      "add", "sub", "mul", "div", "mod",         "pow",        "neg",         "eq",         "ne",
+      "lt",  "le",  "gt",  "ge",  "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"};
+  for (auto e : kElementwise)
+    if (name == e)
+      return pointwise(c, "aten." + name);
+  return std::nullopt;
+}
+
 } // namespace
 
 bool is_scalar_fx_target(std::string_view t) {
@@ -813,374 +1330,24 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     return flex_attention(c, t == "higher_order.flex_attention_backward");
   if (t == "higher_order.triton_kernel_wrapper_functional")
     return triton_wrapper(c);
-  if (t == "higher_order.auto_functionalized_v2") {
-    // (the op's result, then a new value of each of `_all_bases`): the
-    // result's metadata is the op's own, unknown here.
-    const Value* bases = c.n.kwarg("_all_bases");
-    if (!bases || bases->kind != Value::Kind::List)
-      return std::nullopt;
-    std::vector<std::optional<TensorMeta>> outs(1);
-    for (const auto& b : bases->items()) {
-      const TensorMeta* m = b.is_ref() ? ref_meta(c.g, b) : nullptr;
-      if (!m)
-        return std::nullopt;
-      outs.push_back(fresh(m->shape, m->dtype, m->device));
-    }
-    return multi(std::move(outs));
-  }
-  std::string_view p = overload_packet(t);
+  if (t == "higher_order.auto_functionalized_v2")
+    return auto_functionalized_v2(c);
+  const std::string_view p = overload_packet(t);
   const TensorMeta* x = c.meta(0);
-  if (p == "prims.convert_element_type" || p == "aten._to_copy" || p == "aten.to") {
-    auto d = dtype_value(c.arg(1, "dtype"));
-    if (!x)
-      return std::nullopt;
-    return single(fresh(x->shape, d.value_or(x->dtype), device_of(c, x)));
-  }
-  if (std::find(kSameShapePackets.begin(), kSameShapePackets.end(), p) != kSameShapePackets.end()) {
-    if (!x)
-      return std::nullopt;
-    DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
-    return single(fresh(x->shape, dtype, device_of(c, x)));
-  }
+  const auto& rules = shape_rules();
+  const auto rule = rules.find(p);
+  if (rule != rules.end() && rule->second.before_pointwise)
+    return apply(rule->second, c, p, x);
   if (is_pointwise_target(t))
     return pointwise(c, p);
-  // Python operators on tensors (Dynamo graphs): elementwise, as the aten
-  // op of the same name (and_ is bitwise_and, ...).
-  if (t.rfind("operator.", 0) == 0 || t.rfind("_operator.", 0) == 0) {
-    std::string name = t.substr(t.find('.') + 1);
-    static const std::pair<std::string_view, std::string_view> kRenamed[] = {
-        {"and_", "bitwise_and"},   {"or_", "bitwise_or"}, {"xor", "bitwise_xor"},
-        {"invert", "bitwise_not"}, {"truediv", "div"},    {"floordiv", "div"}};
-    for (const auto& [from, to] : kRenamed)
-      if (name == from)
-        name = to;
-    static const std::string_view kElementwise[] = {
-        "add", "sub", "mul", "div", "mod",         "pow",        "neg",         "eq",         "ne",
-        "lt",  "le",  "gt",  "ge",  "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"};
-    for (auto e : kElementwise)
-      if (name == e)
-        return pointwise(c, "aten." + name);
-    return std::nullopt;
-  }
-  if (p == "aten.view" || p == "aten.reshape" || p == "aten._unsafe_view" ||
-      p == "aten._reshape_alias")
-    return view_like(c);
-  if (p == "aten.mm" || p == "aten.addmm" || p == "aten.bmm" || p == "aten.baddbmm" ||
-      p == "aten.matmul" || p == "aten._scaled_mm")
-    return matmul(c, p);
+  if (t.rfind("operator.", 0) == 0 || t.rfind("_operator.", 0) == 0)
+    return python_operator(c, t);
+  if (rule != rules.end())
+    return apply(rule->second, c, p, x);
   if (is_reduction_target(t))
     return reduction(c);
-  if (p == "aten.max" || p == "aten.min" || p == "aten.median" || p == "aten.mode")
-    return values_and_indices(c);
-  if (p == "aten.split" || p == "aten.split_with_sizes" || p == "aten.chunk" || p == "aten.unbind")
-    return split(c, p);
   if (p.find("_attention") != std::string_view::npos && p.substr(0, 5) == "aten.")
     return attention(c, p);
-  if (!x) {
-    // Factories: a size list and dtype/device keywords.
-    if (p == "aten.full" || p == "aten.zeros" || p == "aten.ones" || p == "aten.empty" ||
-        p == "aten.empty_strided" || p == "aten.randn" || p == "aten.rand") {
-      auto shape = c.dims(c.arg(0, "size"));
-      if (!shape)
-        return std::nullopt;
-      DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(DType::Float32);
-      return single(fresh(std::move(*shape), dtype, device_of(c, nullptr)));
-    }
-    if (p == "aten.cat") {
-      const Value* list = c.arg(0, "tensors");
-      if (!list || list->kind != Value::Kind::List || list->items().empty())
-        return std::nullopt;
-      std::vector<const TensorMeta*> ins;
-      for (const auto& item : list->items()) {
-        const TensorMeta* m = item.is_ref() ? ref_meta(g, item) : nullptr;
-        if (!m)
-          return std::nullopt;
-        if (m->shape.size() == 1 && !m->shape[0].is_symbolic() && m->shape[0].value == 0)
-          continue; // legacy empty tensors join anything
-        ins.push_back(m);
-      }
-      if (ins.empty())
-        return std::nullopt;
-      auto d = c.integer(1, "dim", 0);
-      auto ax = d ? axis(*d, ins[0]->shape.size()) : std::nullopt;
-      if (!ax)
-        return std::nullopt;
-      std::vector<Dim> shape = ins[0]->shape;
-      Dim total = Dim::of(0);
-      for (const auto* m : ins) {
-        if (m->shape.size() != shape.size())
-          return std::nullopt;
-        total = dim_add(total, m->shape[static_cast<size_t>(*ax)]);
-      }
-      shape[static_cast<size_t>(*ax)] = total;
-      return single(fresh(std::move(shape), ins[0]->dtype, ins[0]->device));
-    }
-    if (p == "aten.stack") {
-      // Equal shapes (torch checks) joined along a new axis (dim may be -rank-1 .. rank).
-      const Value* list = c.arg(0, "tensors");
-      if (!list || list->kind != Value::Kind::List || list->items().empty())
-        return std::nullopt;
-      const TensorMeta* first = nullptr;
-      for (const auto& item : list->items()) {
-        const TensorMeta* m = item.is_ref() ? ref_meta(g, item) : nullptr;
-        if (!m || (first && m->shape.size() != first->shape.size()))
-          return std::nullopt;
-        first = first ? first : m;
-      }
-      auto d = c.integer(1, "dim", 0);
-      auto ax = d ? axis(*d, first->shape.size() + 1) : std::nullopt;
-      if (!ax)
-        return std::nullopt;
-      std::vector<Dim> shape = first->shape;
-      shape.insert(shape.begin() + *ax, Dim::of(static_cast<int64_t>(list->items().size())));
-      return single(fresh(std::move(shape), first->dtype, first->device));
-    }
-    return std::nullopt;
-  }
-  const size_t rank = x->shape.size();
-  if (p == "aten.new_empty" || p == "aten.new_zeros" || p == "aten.new_ones" ||
-      p == "aten.new_full" || p == "aten.new_empty_strided") {
-    auto shape = c.dims(c.arg(1, "size"));
-    if (!shape)
-      return std::nullopt;
-    DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
-    return single(fresh(std::move(*shape), dtype, device_of(c, x)));
-  }
-  if (p == "aten.permute") {
-    auto perm = c.dims(c.arg(1, "dims"));
-    if (!perm || perm->size() != rank)
-      return std::nullopt;
-    TensorMeta m = *x;
-    for (size_t i = 0; i < rank; ++i) {
-      auto a = axis((*perm)[i].value, rank);
-      if ((*perm)[i].is_symbolic() || !a)
-        return std::nullopt;
-      m.shape[i] = x->shape[static_cast<size_t>(*a)];
-      m.stride[i] = x->stride[static_cast<size_t>(*a)];
-    }
-    return single(std::move(m));
-  }
-  if (p == "aten.t" || p == "aten.transpose") {
-    TensorMeta m = *x;
-    int64_t a = rank - 2, b = rank - 1;
-    if (p == "aten.transpose") {
-      auto d0 = c.integer(1, "dim0", std::nullopt), d1 = c.integer(2, "dim1", std::nullopt);
-      auto a0 = d0 ? axis(*d0, rank) : std::nullopt, a1 = d1 ? axis(*d1, rank) : std::nullopt;
-      if (!a0 || !a1)
-        return std::nullopt;
-      a = *a0;
-      b = *a1;
-    }
-    if (rank < 2)
-      return single(std::move(m));
-    std::swap(m.shape[static_cast<size_t>(a)], m.shape[static_cast<size_t>(b)]);
-    std::swap(m.stride[static_cast<size_t>(a)], m.stride[static_cast<size_t>(b)]);
-    return single(std::move(m));
-  }
-  if (p == "aten.expand") {
-    auto sizes = c.dims(c.arg(1, "size"));
-    if (!sizes || sizes->size() < rank)
-      return std::nullopt;
-    TensorMeta m = *x;
-    size_t off = sizes->size() - rank;
-    m.shape.assign(sizes->begin(), sizes->end());
-    m.stride.assign(sizes->size(), Dim::of(0));
-    for (size_t i = 0; i < rank; ++i) {
-      Dim& s = m.shape[off + i];
-      if (!s.is_symbolic() && s.value == -1)
-        s = x->shape[i];
-      bool broadcasted = !x->shape[i].is_symbolic() && x->shape[i].value == 1 &&
-                         !(!s.is_symbolic() && s.value == 1);
-      m.stride[off + i] = broadcasted ? Dim::of(0) : x->stride[i];
-    }
-    return single(std::move(m));
-  }
-  if (p == "aten.unsqueeze") {
-    auto d = c.integer(1, "dim", std::nullopt);
-    auto a = d ? axis(*d, rank + 1) : std::nullopt;
-    if (!a)
-      return std::nullopt;
-    TensorMeta m = *x;
-    size_t ai = static_cast<size_t>(*a);
-    Dim st = ai < rank ? dim_mul(x->stride[ai], 1) : Dim::of(1);
-    if (ai < rank && !x->shape[ai].is_symbolic() && !x->stride[ai].is_symbolic())
-      st = dim_mul(x->stride[ai], x->shape[ai].value);
-    m.shape.insert(m.shape.begin() + *a, Dim::of(1));
-    m.stride.insert(m.stride.begin() + *a, st);
-    return single(std::move(m));
-  }
-  if (p == "aten.squeeze") {
-    TensorMeta m;
-    m.dtype = x->dtype;
-    m.device = x->device;
-    auto d = c.integer(1, "dim", std::nullopt);
-    std::optional<int64_t> only = d ? axis(*d, rank) : std::nullopt;
-    for (size_t i = 0; i < rank; ++i) {
-      bool one = !x->shape[i].is_symbolic() && x->shape[i].value == 1;
-      bool drop = one && (c.arg(1) == nullptr || (only && static_cast<size_t>(*only) == i));
-      if (!drop) {
-        m.shape.push_back(x->shape[i]);
-        m.stride.push_back(x->stride[i]);
-      }
-    }
-    return single(std::move(m));
-  }
-  if (p == "aten.slice" || p == "aten.narrow") {
-    auto d = c.integer(1, "dim", 0);
-    auto a = d ? axis(*d, rank) : std::nullopt;
-    if (!a || rank == 0)
-      return std::nullopt;
-    const Dim& whole = x->shape[static_cast<size_t>(*a)];
-    TensorMeta m = *x;
-    if (p == "aten.narrow") {
-      auto len = c.dim(*c.arg(3, "length"));
-      if (!c.arg(3, "length") || !len)
-        return std::nullopt;
-      m.shape[static_cast<size_t>(*a)] = *len;
-      return single(std::move(m));
-    }
-    auto start = c.integer(2, "start", 0), end = c.integer(3, "end", INT64_MAX),
-         step = c.integer(4, "step", 1);
-    if (whole.is_symbolic()) {
-      // A symbolic size with step 1 and a start and end that need no
-      // clamping against it: `whole - start`, or `whole + end - start` for
-      // a negative end, as symbolic shapes would have it.
-      if (!start || !end || step != 1 || *start < 0 || (*end < 0 && *end < -(INT32_MAX)))
-        return std::nullopt;
-      Dim len;
-      if (*end >= INT32_MAX)
-        len = *dim_arith("-", whole, Dim::of(*start));
-      else if (*end < 0)
-        len = *dim_arith("-", whole, Dim::of(*start - *end));
-      else
-        return std::nullopt; // min(end, whole) - start: unknown without the value
-      m.shape[static_cast<size_t>(*a)] = len;
-      return single(std::move(m));
-    }
-    if (!start || !end || !step || *step <= 0)
-      return std::nullopt;
-    int64_t n = whole.value;
-    int64_t s = std::clamp<int64_t>(*start < 0 ? *start + n : *start, 0, n);
-    int64_t e = std::clamp<int64_t>(*end < 0 ? *end + n : *end, 0, n);
-    m.shape[static_cast<size_t>(*a)] = Dim::of(e > s ? (e - s - 1) / *step + 1 : 0);
-    return single(std::move(m));
-  }
-  if (p == "aten.select") {
-    auto d = c.integer(1, "dim", std::nullopt);
-    auto a = d ? axis(*d, rank) : std::nullopt;
-    if (!a || rank == 0)
-      return std::nullopt;
-    TensorMeta m = *x;
-    m.shape.erase(m.shape.begin() + *a);
-    m.stride.erase(m.stride.begin() + *a);
-    return single(std::move(m));
-  }
-  if (p == "aten.embedding") {
-    const TensorMeta* idx = c.meta(1);
-    if (!idx || rank != 2)
-      return std::nullopt;
-    std::vector<Dim> shape = idx->shape;
-    shape.push_back(x->shape[1]);
-    return single(fresh(std::move(shape), x->dtype, x->device));
-  }
-  if (p == "aten.native_layer_norm") {
-    auto norm = c.dims(c.arg(1, "normalized_shape"));
-    if (!norm || norm->size() > rank)
-      return std::nullopt;
-    std::vector<Dim> stat(x->shape.begin(), x->shape.end() - static_cast<long>(norm->size()));
-    stat.resize(rank, Dim::of(1));
-    DType acc =
-        dtype_is_floating(x->dtype) && dtype_itemsize(x->dtype) < 4 ? DType::Float32 : x->dtype;
-    return multi({fresh(x->shape, x->dtype, x->device), fresh(stat, acc, x->device),
-                  fresh(stat, acc, x->device)});
-  }
-  if (p == "aten.native_dropout")
-    return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Bool, x->device)});
-  if (p == "aten.view_as_complex") {
-    // [..., 2] real -> [...] complex, a view: strides in complex elements.
-    if (rank == 0 || x->shape.back().is_symbolic() || x->shape.back().value != 2 ||
-        (x->dtype != DType::Float32 && x->dtype != DType::Float64))
-      return std::nullopt;
-    TensorMeta m = *x;
-    m.dtype = x->dtype == DType::Float32 ? DType::Complex64 : DType::Complex128;
-    m.shape.resize(rank - 1);
-    m.stride.resize(rank - 1);
-    for (auto& st : m.stride)
-      st = dim_div(st, 2);
-    return single(std::move(m));
-  }
-  if (p == "aten.view_as_real") {
-    if (x->dtype != DType::Complex64 && x->dtype != DType::Complex128)
-      return std::nullopt;
-    TensorMeta m = *x;
-    m.dtype = x->dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
-    for (auto& st : m.stride)
-      st = dim_mul(st, 2);
-    m.shape.push_back(Dim::of(2));
-    m.stride.push_back(Dim::of(1));
-    return single(std::move(m));
-  }
-  if (p == "aten._conj" || p == "aten.conj" || p == "aten._neg_view" || p == "aten.resolve_conj" ||
-      p == "aten.resolve_neg" || p == "aten.conj_physical")
-    return single(*x);
-  if (p == "aten.embedding_dense_backward") {
-    auto rows = c.integer(2, "num_weights", std::nullopt);
-    if (!rows || rank == 0)
-      return std::nullopt;
-    return single(fresh({Dim::of(*rows), x->shape.back()}, x->dtype, x->device));
-  }
-  if (p == "aten._grouped_mm")
-    return grouped_mm(c);
-  if (p == "aten.constant_pad_nd") {
-    auto pad = c.dims(c.arg(1, "pad"));
-    if (!pad || pad->size() % 2 != 0 || pad->size() / 2 > rank)
-      return std::nullopt;
-    std::vector<Dim> shape = x->shape;
-    for (size_t i = 0; i < pad->size() / 2; ++i) {
-      Dim& d = shape[rank - 1 - i];
-      d = dim_add(dim_add(d, (*pad)[2 * i]), (*pad)[2 * i + 1]);
-    }
-    return single(fresh(std::move(shape), x->dtype, x->device));
-  }
-  if (p == "aten.index")
-    return index_tensor(c, *x);
-  if (p == "aten.gather") {
-    const TensorMeta* idx = c.meta(2);
-    if (!idx)
-      return std::nullopt;
-    return single(fresh(idx->shape, x->dtype, x->device));
-  }
-  if (p == "aten.topk") {
-    auto k = c.dims(c.arg(1, "k"));
-    auto d = c.integer(2, "dim", -1);
-    auto a = d ? axis(*d, rank) : std::nullopt;
-    if (!k || k->size() != 1 || !a || rank == 0)
-      return std::nullopt;
-    std::vector<Dim> shape = x->shape;
-    shape[static_cast<size_t>(*a)] = (*k)[0];
-    return multi({fresh(shape, x->dtype, x->device), fresh(shape, DType::Int64, x->device)});
-  }
-  if (p == "aten.sort")
-    return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Int64, x->device)});
-  if (p == "aten.histc") {
-    auto bins = c.integer(1, "bins", 100);
-    if (!bins || *bins < 0)
-      return std::nullopt;
-    return single(fresh({Dim::of(*bins)}, x->dtype, x->device));
-  }
-  if (p == "aten.cumsum" || p == "aten.cumprod") {
-    // Integer and bool inputs accumulate in int64 unless a dtype is given.
-    DType dtype = dtype_is_floating(x->dtype) ? x->dtype : DType::Int64;
-    if (auto d = dtype_value(c.arg(2, "dtype")))
-      dtype = *d;
-    return single(fresh(x->shape, dtype, x->device));
-  }
-  if (p == "prims.device_put") {
-    const Value* d = c.arg(1, "device");
-    if (!d || d->kind != Value::Kind::String)
-      return std::nullopt;
-    return single(fresh(x->shape, x->dtype, d->str()));
-  }
   return std::nullopt;
 }
 
