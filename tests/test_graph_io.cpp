@@ -11,6 +11,7 @@
 
 #include "format/graph_error.h"
 #include "format/graph_file.h"
+#include "format/graph_snapshot.h"
 #include "format/json_fast_reader.h"
 #include "format/json_io.h"
 #include "format/json_node_writer.h"
@@ -54,6 +55,18 @@ TEST_CASE("every testdata graph round-trips JSON -> pb -> JSON byte-identically"
     CHECK(graph_to_json_text(graph_from_json_text(canonical)) == canonical);
     CHECK(graph_to_proto_bytes(back) == pb);
   }
+}
+
+TEST_CASE("a graph snapshot restores the graph as it was, as a copy and as protobuf bytes") {
+  Graph g = read_graph_file(source_path("testdata/example_llama_fsdp.json"));
+  const std::string before = graph_to_json_text(g);
+  const GraphSnapshot copy(g, g.nodes.size() + 1); // below the compact size: a copy
+  const GraphSnapshot compact(g, 1);               // from one node on: protobuf bytes
+  std::reverse(g.nodes.begin(), g.nodes.end());    // the graph changes after the snapshots
+  g.nodes.pop_back();
+  CHECK(graph_to_json_text(copy.restore()) == before);
+  CHECK(graph_to_json_text(compact.restore()) == before);
+  CHECK(graph_to_json_text(compact.restore()) == before); // restoring twice gives it twice
 }
 
 TEST_CASE("the direct node writer prints exactly what the JSON tree prints") {

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
-#include "format/proto_io.h"
+#include "format/graph_snapshot.h"
 #include "memory/memory_tracker.h"
 #include "memory/storage_map.h"
 
@@ -125,21 +126,14 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
     // after its wait) it adds at most twice its bytes: the flat input and
     // output beside the members' tensors. Only when the in-flight buckets
     // together could pass the budget is a way back to the unbucketed graph
-    // needed: a copy (fast) or, for very large graphs, protobuf bytes (a
-    // fraction of the memory, some seconds per million nodes).
+    // needed.
     const int64_t bound = scheduled_peak_bytes + max_concurrent_bucket_bytes(buckets, intervals);
     const bool may_exceed = budget_bytes > 0 && bound > budget_bytes;
-    const bool compact_backup = may_exceed && scheduled.nodes.size() >= kCompactBackupNodes;
-    std::string backup;
-    if (compact_backup) {
-      backup.reserve(scheduled.nodes.size() * 128); // typical bytes per node: no regrowth
-      write_graph_proto(scheduled, [&](std::string_view piece) { backup.append(piece); });
-    }
+    std::optional<GraphSnapshot> backup;
+    if (may_exceed)
+      backup.emplace(scheduled, kCompactBackupNodes);
     while (!buckets.empty()) {
-      if (may_exceed && !compact_backup)
-        r.bucketed = apply_buckets(Graph(scheduled), intervals, buckets); // `scheduled` stays
-      else
-        r.bucketed = apply_buckets(std::move(scheduled), intervals, buckets);
+      r.bucketed = apply_buckets(std::move(scheduled), intervals, buckets);
       if (may_exceed) {
         r.peak_bytes = peak_of(r.bucketed.graph);
         if (r.peak_bytes > budget_bytes) {
@@ -150,8 +144,7 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
           buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
           ++r.dropped_for_memory;
           r.bucketed = BucketedGraph{};
-          if (compact_backup)
-            scheduled = graph_from_proto_bytes(backup);
+          scheduled = backup->restore();
           continue;
         }
       }
