@@ -1,6 +1,6 @@
 #pragma once
-// Error categories the CLI maps to exit codes: the library's GraphError,
-// IoError, DeviceError, InputError and OutputError.
+// The library's named errors the commands throw; every one is an
+// osched::Error, whose kind run_guarded maps to the exit code.
 
 #include "pipeline/job_errors.h"
 #include "ranks/device_error.h"

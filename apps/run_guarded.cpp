@@ -3,9 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
+#include "errors/error.h"
 #include "exit_codes.h"
-#include "format/graph_error.h"
-#include "format/graph_file.h"
 #include "run_errors.h"
 #include "text/escape.h"
 
@@ -28,21 +27,9 @@ void print_error(const char* prefix, const char* what) {
 int run_guarded(const std::function<int()>& fn) {
   try {
     return fn();
-  } catch (const GraphError& e) {
+  } catch (const Error& e) {
     print_error("", e.what());
-    return kBadInput;
-  } catch (const InputError& e) {
-    print_error("", e.what());
-    return kBadInput;
-  } catch (const IoError& e) {
-    print_error("", e.what());
-    return kBadInput;
-  } catch (const OutputError& e) {
-    print_error("", e.what());
-    return kOutputError;
-  } catch (const DeviceError& e) {
-    print_error("", e.what());
-    return kDeviceError;
+    return exit_code_of(e.kind());
   } catch (const std::exception& e) {
     print_error("internal: ", e.what());
     return kBadInput;

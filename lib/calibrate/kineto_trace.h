@@ -12,10 +12,12 @@
 
 #include "ops/collective.h"
 
+#include "errors/error.h"
+
 namespace osched {
 
-struct KinetoError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct KinetoError : Error {
+  explicit KinetoError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 // One NCCL collective kernel.

@@ -4,10 +4,12 @@
 
 #include <stdexcept>
 
+#include "errors/error.h"
+
 namespace osched {
 
-struct IoError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct IoError : Error {
+  explicit IoError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 } // namespace osched

@@ -7,12 +7,14 @@
 
 #include "text/escape.h"
 
+#include "errors/error.h"
+
 namespace osched {
 
-class GraphError : public std::runtime_error {
+class GraphError : public Error {
 public:
   GraphError(std::string node, std::string field, std::string message)
-      : std::runtime_error(format("", node, field, message)), node_(std::move(node)),
+      : Error(ErrorKind::BadInput, format("", node, field, message)), node_(std::move(node)),
         field_(std::move(field)), message_(std::move(message)) {}
 
   // Same error, prefixed with the file it came from.
@@ -24,7 +26,7 @@ public:
   }
 
   const char* what() const noexcept override {
-    return text_.empty() ? std::runtime_error::what() : text_.c_str();
+    return text_.empty() ? Error::what() : text_.c_str();
   }
   const std::string& node() const { return node_; }
   const std::string& field() const { return field_; }

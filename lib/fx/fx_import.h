@@ -18,12 +18,14 @@
 #include "fx/fx_meta.h"
 #include "graph/graph.h"
 
+#include "errors/error.h"
+
 namespace osched {
 
 // "FILE:LINE:COL: what is wrong" (COL omitted when no one token is at
 // fault, LINE when the whole file is).
-struct FxImportError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct FxImportError : Error {
+  explicit FxImportError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 struct FxImportOptions {

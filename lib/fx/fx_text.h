@@ -14,11 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include "errors/error.h"
+
 namespace osched {
 
-struct FxSyntaxError : std::runtime_error {
+struct FxSyntaxError : Error {
   FxSyntaxError(int line_no, const std::string& message, int col_no = 0)
-      : std::runtime_error(message), line(line_no), col(col_no) {}
+      : Error(ErrorKind::BadInput, message), line(line_no), col(col_no) {}
   int line;
   int col; // 1-based column of the offending token, 0 when not known
 };

@@ -6,13 +6,15 @@
 
 #include <stdexcept>
 
+#include "errors/error.h"
+
 namespace osched {
 
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct InputError : Error {
+  explicit InputError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
-struct OutputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct OutputError : Error {
+  explicit OutputError(const std::string& what) : Error(ErrorKind::Output, what) {}
 };
 
 } // namespace osched

@@ -3,10 +3,12 @@
 
 #include <stdexcept>
 
+#include "errors/error.h"
+
 namespace osched {
 
-struct DeviceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct DeviceError : Error {
+  explicit DeviceError(const std::string& what) : Error(ErrorKind::Device, what) {}
 };
 
 } // namespace osched

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "errors/error.h"
+
 namespace osched {
 
 // Most arrays and objects open at once in a graph document, counting the
@@ -18,8 +20,8 @@ namespace osched {
 constexpr int kMaxJsonDepth = 64;
 
 // Broken syntax or a limit crossed; what() is the message without a file.
-struct JsonTextError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct JsonTextError : Error {
+  explicit JsonTextError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 // Checks one nlohmann parse: hand it every callback event in order.
