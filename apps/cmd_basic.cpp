@@ -4,6 +4,7 @@
 
 #include "analysis/stats.h"
 #include "commands.h"
+#include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
 #include "run_errors.h"
@@ -15,7 +16,7 @@ namespace {
 GraphFormat format_option(const std::string& s) {
   try {
     return parse_graph_format(s);
-  } catch (const std::invalid_argument& e) {
+  } catch (const ValueError& e) {
     throw InputError(std::string("--format: ") + e.what());
   }
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "errors/error.h"
 #include "exit_codes.h"
 #include "pipeline/batch.h"
 #include "ranks/rank_context.h"
@@ -96,7 +97,7 @@ int run(BatchArgs& a, CLI::App& cmd) {
     throw InputError("-j: must be 1 to 256");
   try {
     opts.out_format = parse_graph_format(a.out_format);
-  } catch (const std::invalid_argument& e) {
+  } catch (const ValueError& e) {
     throw InputError(std::string("--out-format: ") + e.what());
   }
   load_runtime_estimates(opts.cfg);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
@@ -75,7 +76,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
       std::vector<Threshold> thresholds;
       try {
         thresholds = parse_thresholds(a->fail_on);
-      } catch (const std::invalid_argument& e) {
+      } catch (const ValueError& e) {
         throw InputError(std::string("--fail-on: ") + e.what());
       }
       load_runtime_estimates(a->cfg);
@@ -84,7 +85,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
       ReportDiff d;
       try {
         d = diff_reports(base, next);
-      } catch (const std::invalid_argument& e) {
+      } catch (const ValueError& e) {
         throw InputError(std::string("diff: not a schedule report: ") + e.what());
       } catch (const nlohmann::json::exception& e) {
         throw InputError(std::string("diff: not a schedule report: ") + e.what());

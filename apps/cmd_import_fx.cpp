@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "cost/hardware.h"
+#include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
 #include "format/validate.h"
@@ -48,7 +49,7 @@ FxImportOptions resolve_options(const ImportArgs& a) {
     auto [name, ranks] = split_assignment(g, "--group");
     try {
       o.groups[name] = parse_rank_list(ranks);
-    } catch (const std::invalid_argument& e) {
+    } catch (const ValueError& e) {
       throw InputError(std::string("--group ") + escape_quoted(name) + ": " + e.what());
     }
   }
@@ -58,7 +59,7 @@ FxImportOptions resolve_options(const ImportArgs& a) {
       size_t used = 0;
       long long v = std::stoll(value, &used);
       if (used != value.size() || v < 0)
-        throw std::invalid_argument("");
+        throw ValueError("");
       o.hints[sym] = v;
     } catch (const std::exception&) {
       throw InputError("--hint " + escape_quoted(sym) + ": '" + escape_quoted(value) +
@@ -90,7 +91,7 @@ FxImportOptions resolve_options(const ImportArgs& a) {
     try {
       HardwareSpec check = default_hardware(hw.value("gpu", std::string("H100-SXM")));
       apply_hardware_overrides(check, hw);
-    } catch (const std::invalid_argument& e) {
+    } catch (const ValueError& e) {
       throw InputError(std::string("hardware: ") + e.what());
     }
   }
@@ -176,7 +177,7 @@ void add_import_fx_command(CLI::App& app, int& exit_code) {
       GraphFormat format;
       try {
         format = parse_graph_format(a->format);
-      } catch (const std::invalid_argument& e) {
+      } catch (const ValueError& e) {
         throw InputError(std::string("--format: ") + e.what());
       }
       FxImportOptions opts = resolve_options(*a);

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
 #include "pipeline/schedule_job.h"
@@ -38,7 +39,7 @@ struct ScheduleArgs {
 GraphFormat format_option(const std::string& s) {
   try {
     return parse_graph_format(s);
-  } catch (const std::invalid_argument& e) {
+  } catch (const ValueError& e) {
     throw InputError(std::string("--format: ") + e.what());
   }
 }

@@ -1,4 +1,5 @@
 #include "schedule_flags.h"
+#include "errors/error.h"
 
 #include <fstream>
 #include <iterator>
@@ -44,14 +45,10 @@ void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfi
 }
 
 void load_runtime_estimates(ScheduleConfig& cfg) {
-  try {
-    if (!cfg.runtime_estimates.empty())
-      cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
-    if (!cfg.collective_table.empty() && cfg.collective_table != "none")
-      cfg.collective_table_data = load_collective_table(cfg.collective_table);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(e.what());
-  }
+  if (!cfg.runtime_estimates.empty())
+    cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
+  if (!cfg.collective_table.empty() && cfg.collective_table != "none")
+    cfg.collective_table_data = load_collective_table(cfg.collective_table);
 }
 
 } // namespace osched::cli

@@ -17,6 +17,7 @@
 #include "benchmark/matmul_problem.h"
 #include "benchmark/measurer.h"
 #include "cost/nccl_model.h"
+#include "errors/error.h"
 #include "format/graph_file.h"
 #include "format/json_io.h"
 #include "ranks/rank_context.h"
@@ -116,7 +117,7 @@ TEST_CASE("benchmark cache: missing is empty, malformed is rejected, text round-
   TempDir tmp;
   CHECK(load_benchmark_cache(tmp.file("none.json")).entries.empty());
   std::ofstream(tmp.file("bad.json")) << "{\"format\": \"x\"}";
-  CHECK_THROWS_AS(load_benchmark_cache(tmp.file("bad.json")), std::invalid_argument);
+  CHECK_THROWS_AS(load_benchmark_cache(tmp.file("bad.json")), ValueError);
   std::ofstream(tmp.file("neg.json"))
       << R"({"format":"overlap-sched.benchmark-cache","version":1,"entries":{"k":-1}})";
   CHECK_THROWS_WITH(load_benchmark_cache(tmp.file("neg.json")), Catch::Contains("entries.k"));

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "cost/collective_table.h"
+#include "errors/error.h"
 #include "test_support.h"
 
 using namespace osched;
@@ -76,7 +77,7 @@ TEST_CASE("collective table: the corpus tables read, and bad tables are one erro
   auto error = [](const std::string& text) {
     try {
       parse_collective_table(text, "bad.table");
-    } catch (const std::invalid_argument& e) {
+    } catch (const ValueError& e) {
       return std::string(e.what());
     }
     return std::string("no error");

@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "errors/error.h"
 #include "report/report_diff.h"
 #include "test_support.h"
 
@@ -94,7 +95,7 @@ TEST_CASE("diff: each threshold kind") {
   for (const std::string bad :
        {"step_ms", "step>1", ">1", "step_ms>x", "step_ms>1%%", "step_ms>inf"}) {
     INFO(bad);
-    CHECK_THROWS_AS(parse_thresholds(bad), std::invalid_argument);
+    CHECK_THROWS_AS(parse_thresholds(bad), ValueError);
   }
 }
 

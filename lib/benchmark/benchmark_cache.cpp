@@ -1,4 +1,5 @@
 #include "benchmark/benchmark_cache.h"
+#include "errors/error.h"
 #include "text/json_limits.h"
 
 #include <fstream>
@@ -19,17 +20,17 @@ BenchmarkCache load_benchmark_cache(const std::string& path) {
   try {
     j = parse_json_limited(std::string(std::istreambuf_iterator<char>(in), {}));
   } catch (const JsonTextError& e) {
-    throw std::invalid_argument(path + ": malformed JSON in benchmark cache: " + e.what());
+    throw ValueError(path + ": malformed JSON in benchmark cache: " + e.what());
   }
   if (!j.is_object() || j.value("format", "") != "overlap-sched.benchmark-cache")
-    throw std::invalid_argument(path + ": format: not an overlap-sched benchmark cache");
+    throw ValueError(path + ": format: not an overlap-sched benchmark cache");
   if (!j.contains("version") || j["version"] != 1)
-    throw std::invalid_argument(path + ": version: unsupported (expected 1)");
+    throw ValueError(path + ": version: unsupported (expected 1)");
   if (!j.contains("entries") || !j["entries"].is_object())
-    throw std::invalid_argument(path + ": entries: must be an object");
+    throw ValueError(path + ": entries: must be an object");
   for (const auto& [k, v] : j["entries"].items()) {
     if (!v.is_number() || v.get<double>() < 0)
-      throw std::invalid_argument(path + ": entries." + k + ": must be a number of ms >= 0");
+      throw ValueError(path + ": entries." + k + ": must be a number of ms >= 0");
     cache.entries[k] = v.get<double>();
   }
   return cache;

@@ -1,4 +1,5 @@
 #include "cost/collective_table.h"
+#include "errors/error.h"
 
 #include <cstdio>
 
@@ -16,7 +17,7 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& why) {
-  throw std::invalid_argument(path + ":" + std::to_string(line) + ": " + why);
+  throw ValueError(path + ":" + std::to_string(line) + ": " + why);
 }
 
 std::vector<std::string> words(const std::string& line) {
@@ -238,11 +239,7 @@ std::string write_collective_table(const CollectiveTable& table,
 }
 
 CollectiveTable load_collective_table(const std::string& path) {
-  try {
-    return parse_collective_table(read_file_bytes(path), path);
-  } catch (const IoError& e) {
-    throw std::invalid_argument(e.what());
-  }
+  return parse_collective_table(read_file_bytes(path), path);
 }
 
 } // namespace osched

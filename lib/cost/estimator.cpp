@@ -1,4 +1,5 @@
 #include "cost/estimator.h"
+#include "errors/error.h"
 #include "text/json_limits.h"
 
 #include <algorithm>
@@ -112,7 +113,7 @@ std::optional<double> CustomEstimates::lookup(const Graph& g, NodeId id) const {
 CustomEstimates load_custom_estimates(const std::string& path) {
   std::ifstream in(path);
   if (!in)
-    throw std::invalid_argument(path + ": cannot open");
+    throw ValueError(path + ": cannot open");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return parse_custom_estimates(text, path);
 }
@@ -122,23 +123,23 @@ CustomEstimates parse_custom_estimates(const std::string& text, const std::strin
   try {
     j = parse_json_limited(text);
   } catch (const JsonTextError& e) {
-    throw std::invalid_argument(path + ": malformed JSON: " + e.what());
+    throw ValueError(path + ": malformed JSON: " + e.what());
   }
   if (!j.is_object())
-    throw std::invalid_argument(path + ": top level must be an object");
+    throw ValueError(path + ": top level must be an object");
   CustomEstimates c;
   for (const auto& [k, _] : j.items())
     if (k != "version" && k != "nodes" && k != "ops")
-      throw std::invalid_argument(path + ": " + k + ": unknown key (expected version, nodes, ops)");
+      throw ValueError(path + ": " + k + ": unknown key (expected version, nodes, ops)");
   for (const char* section : {"nodes", "ops"}) {
     if (!j.contains(section))
       continue;
     if (!j[section].is_object())
-      throw std::invalid_argument(path + ": " + section + ": must be an object");
+      throw ValueError(path + ": " + section + ": must be an object");
     for (const auto& [k, v] : j[section].items()) {
       if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > 1e9)
-        throw std::invalid_argument(path + ": " + section + "." + k +
-                                    ": must be a number of ms from 0 to 1e9");
+        throw ValueError(path + ": " + section + "." + k +
+                         ": must be a number of ms from 0 to 1e9");
       (std::string(section) == "nodes" ? c.nodes : c.ops)[k] = v.get<double>();
     }
   }

@@ -26,4 +26,11 @@ private:
   ErrorKind kind_;
 };
 
+// A value that is not valid where it is used (an option, a field of a
+// config, table, estimates or hardware file); callers that know where it
+// came from catch it and say so.
+struct ValueError : Error {
+  explicit ValueError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
+};
+
 } // namespace osched

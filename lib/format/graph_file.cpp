@@ -1,4 +1,5 @@
 #include "format/graph_file.h"
+#include "errors/error.h"
 
 #include "files/output_batch.h"
 #include "format/graph_error.h"
@@ -22,7 +23,7 @@ GraphFormat parse_graph_format(const std::string& s) {
     return GraphFormat::Json;
   if (s == "pb" || s == "proto" || s == "protobuf")
     return GraphFormat::Proto;
-  throw std::invalid_argument("unknown format '" + s + "' (expected json, pb or auto)");
+  throw ValueError("unknown format '" + s + "' (expected json, pb or auto)");
 }
 
 GraphFormat resolve_format(const std::string& path, GraphFormat requested) {

@@ -17,7 +17,7 @@ namespace osched {
 
 enum class GraphFormat { Auto, Json, Proto };
 
-// "json", "pb"/"proto"/"protobuf", "auto"; throws std::invalid_argument otherwise.
+// "json", "pb"/"proto"/"protobuf", "auto"; throws ValueError otherwise.
 GraphFormat parse_graph_format(const std::string& s);
 
 // Resolves Auto from the file extension (.json / .pb). For "-" on input the

@@ -1,4 +1,5 @@
 #include "fx/fx_import.h"
+#include "errors/error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -698,7 +699,7 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
     while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])))
       ++p;
     if (p == b || p - b > 7)
-      throw std::invalid_argument("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
+      throw ValueError("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
     return std::stoll(text.substr(b, p - b));
   };
   while (pos < text.size()) {
@@ -709,21 +710,21 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
       b = number(pos);
     }
     if (b < a || b >= kMaxWorldSize)
-      throw std::invalid_argument("'" + text + "': bad rank range");
+      throw ValueError("'" + text + "': bad rank range");
     for (int64_t r = a; r <= b; ++r)
       out.push_back(r);
     if (pos < text.size()) {
       if (text[pos] != ',')
-        throw std::invalid_argument("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
+        throw ValueError("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
       ++pos;
     }
   }
   if (out.empty())
-    throw std::invalid_argument("empty rank list");
+    throw ValueError("empty rank list");
   std::vector<int64_t> sorted = out;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-    throw std::invalid_argument("'" + text + "' names a rank twice");
+    throw ValueError("'" + text + "' names a rank twice");
   return out;
 }
 

@@ -70,7 +70,7 @@ struct FxImportResult {
 FxImportResult import_fx_text(const std::string& text, const std::string& file,
                               const FxImportOptions& opts);
 
-// "0-7", "0,2,4", "0-3,8-11" -> rank list; throws std::invalid_argument.
+// "0-7", "0,2,4", "0-3,8-11" -> rank list; throws ValueError.
 std::vector<int64_t> parse_rank_list(const std::string& text);
 
 } // namespace osched

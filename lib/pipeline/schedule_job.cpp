@@ -1,4 +1,5 @@
 #include "pipeline/schedule_job.h"
+#include "errors/error.h"
 
 #include <filesystem>
 #include <memory>
@@ -90,7 +91,7 @@ static std::optional<CollectiveTable> recorded_collective_table(const Graph& g,
     return std::nullopt;
   const std::string name = (*it)["file"].get<std::string>();
   if (name.empty() || name.find('/') != std::string::npos)
-    throw std::invalid_argument(input + ": collective_table.file: must be a file name");
+    throw ValueError(input + ": collective_table.file: must be a file name");
   const std::string path = (std::filesystem::path(input).parent_path() / name).string();
   if (!std::filesystem::exists(path))
     return std::nullopt;
@@ -98,11 +99,11 @@ static std::optional<CollectiveTable> recorded_collective_table(const Graph& g,
   if (it->contains("group_mapping")) {
     const nlohmann::json& m = (*it)["group_mapping"];
     if (!m.is_object())
-      throw std::invalid_argument(input + ": collective_table.group_mapping: must be an object");
+      throw ValueError(input + ": collective_table.group_mapping: must be an object");
     for (const auto& [from, to] : m.items()) {
       if (!to.is_string())
-        throw std::invalid_argument(input + ": collective_table.group_mapping." + from +
-                                    ": must be a group name");
+        throw ValueError(input + ": collective_table.group_mapping." + from +
+                         ": must be a group name");
       t.group_mapping[from] = to.get<std::string>();
     }
   }
@@ -128,25 +129,21 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     in.graph = parse_graph_bytes(bytes, input, format);
     in.input_hash = hash.get();
     read_seconds = seconds_since(t);
-    try {
-      if (!cfg.runtime_estimates.empty())
-        cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
-      if (cfg.collective_table == "none") {
-        // told not to use the table the graph names
-      } else if (!cfg.collective_table.empty()) {
-        cfg.collective_table_data = load_collective_table(cfg.collective_table);
-      } else if (auto recorded = recorded_collective_table(in.graph, input)) {
-        cfg.collective_table = recorded->path; // the report's config says which
-        cfg.collective_table_data = std::move(*recorded);
-      }
-    } catch (const std::invalid_argument& e) {
-      throw InputError(e.what());
+    if (!cfg.runtime_estimates.empty())
+      cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
+    if (cfg.collective_table == "none") {
+      // told not to use the table the graph names
+    } else if (!cfg.collective_table.empty()) {
+      cfg.collective_table_data = load_collective_table(cfg.collective_table);
+    } else if (auto recorded = recorded_collective_table(in.graph, input)) {
+      cfg.collective_table = recorded->path; // the report's config says which
+      cfg.collective_table_data = std::move(*recorded);
     }
     try {
       in.hardware = resolve_hardware(in.graph, cfg);
       if (!cfg.benchmark_cache.empty() && cfg.benchmarking())
         cache = load_benchmark_cache(cfg.benchmark_cache);
-    } catch (const std::invalid_argument& e) {
+    } catch (const ValueError& e) {
       throw InputError(input + ": " + e.what());
     }
   });
@@ -171,7 +168,7 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
   try {
     result.output = run_schedule(std::move(in), cfg);
     result.output.phase_seconds.insert(result.output.phase_seconds.begin(), {"read", read_seconds});
-  } catch (const std::invalid_argument& e) {
+  } catch (const ValueError& e) {
     throw InputError(input + ": " + e.what());
   }
   return result;

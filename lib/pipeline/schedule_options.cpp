@@ -1,4 +1,5 @@
 #include "pipeline/schedule_options.h"
+#include "errors/error.h"
 #include "text/json_limits.h"
 
 #include <climits>
@@ -235,7 +236,7 @@ void apply_schedule_config(const std::string& text, const std::string& path, Sch
                      try {
                        HardwareSpec probe = default_hardware();
                        apply_hardware_overrides(probe, v);
-                     } catch (const std::invalid_argument& e) {
+                     } catch (const ValueError& e) {
                        throw InputError(path + ": " + e.what());
                      }
                      if (!keep)

@@ -53,7 +53,7 @@ struct ScheduleInput {
 
 // Effective hardware: defaults, then the graph's `hardware`, then the
 // config's overrides with --gpu / --gpus-per-node. Throws
-// std::invalid_argument on a bad field.
+// ValueError on a bad field.
 HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg);
 
 // An input without measurements: hashes `input_bytes`, resolves the hardware.

@@ -1,4 +1,5 @@
 #include "report/report_diff.h"
+#include "errors/error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,14 +17,14 @@ using nlohmann::json;
 
 const json& field(const json& j, const char* key, const std::string& where) {
   if (!j.is_object() || !j.contains(key))
-    throw std::invalid_argument(where + ": missing '" + key + "'");
+    throw ValueError(where + ": missing '" + key + "'");
   return j.at(key);
 }
 
 double number(const json& j, const char* section, const char* key) {
   const json& v = field(field(j, section, "report"), key, section);
   if (!v.is_number())
-    throw std::invalid_argument(std::string(section) + "." + key + ": not a number");
+    throw ValueError(std::string(section) + "." + key + ": not a number");
   return v.get<double>();
 }
 
@@ -35,11 +36,11 @@ std::map<std::string, CollectiveView> collectives_of(const json& r) {
   std::map<std::string, CollectiveView> out;
   const json& list = field(r, "collectives", "report");
   if (!list.is_array())
-    throw std::invalid_argument("collectives: not an array");
+    throw ValueError("collectives: not an array");
   for (const json& c : list) {
     const json& name = field(c, "name", "collectives[]");
     if (!name.is_string())
-      throw std::invalid_argument("collectives[].name: not a string");
+      throw ValueError("collectives[].name: not a string");
     CollectiveView v;
     v.exposed_ms = field(c, "exposed_ms", "collectives[]").get<double>();
     v.estimated_ms = field(c, "estimated_ms", "collectives[]").get<double>();
@@ -201,7 +202,7 @@ std::vector<Threshold> parse_thresholds(const std::string& spec) {
       continue;
     size_t op = item.find_first_of("<>");
     if (op == std::string::npos || op == 0)
-      throw std::invalid_argument("'" + item + "': expected METRIC>+N, METRIC>+N% or METRIC<-N");
+      throw ValueError("'" + item + "': expected METRIC>+N, METRIC>+N% or METRIC<-N");
     Threshold t;
     t.text = item;
     t.metric = item.substr(0, op);
@@ -211,7 +212,7 @@ std::vector<Threshold> parse_thresholds(const std::string& spec) {
       std::string known;
       for (const auto& n : names)
         known += (known.empty() ? "" : ", ") + n;
-      throw std::invalid_argument("'" + item + "': unknown metric (known: " + known + ")");
+      throw ValueError("'" + item + "': unknown metric (known: " + known + ")");
     }
     std::string value = item.substr(op + 1);
     if (!value.empty() && value.back() == '%') {
@@ -225,7 +226,7 @@ std::vector<Threshold> parse_thresholds(const std::string& spec) {
       used = 0;
     }
     if (used == 0 || used != value.size() || !std::isfinite(t.limit))
-      throw std::invalid_argument("'" + item + "': '" + value + "' is not a number");
+      throw ValueError("'" + item + "': '" + value + "' is not a number");
     out.push_back(std::move(t));
   }
   return out;

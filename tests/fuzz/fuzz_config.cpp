@@ -1,6 +1,6 @@
 // The schedule job's config-file reader on arbitrary text: loading, the
 // option checks, the report's echo and the hardware it resolves. Only the
-// library's InputError (and std::invalid_argument from the hardware fields)
+// library's InputError (and ValueError from the hardware fields)
 // may come out.
 
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "errors/error.h"
 #include "pipeline/job_errors.h"
 #include "pipeline/schedule_options.h"
 #include "pipeline/schedule_pipeline.h"
@@ -25,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)osched::schedule_options_echo(cfg).dump();
     (void)osched::resolve_hardware(osched::Graph{}, cfg);
   } catch (const osched::InputError&) {
-  } catch (const std::invalid_argument&) {
+  } catch (const ValueError&) {
   }
   return 0;
 }
