@@ -11,6 +11,7 @@
 #include "errors/error.h"
 #include "exit_codes.h"
 #include "pipeline/batch.h"
+#include "pipeline/schedule_job.h"
 #include "ranks/rank_context.h"
 #include "run_errors.h"
 #include "schedule_flags.h"
@@ -100,7 +101,7 @@ int run(BatchArgs& a, CLI::App& cmd) {
   } catch (const ValueError& e) {
     throw InputError(std::string("--out-format: ") + e.what());
   }
-  load_runtime_estimates(opts.cfg);
+  load_estimate_files(opts.cfg);
   opts.inputs = a.inputs;
   opts.list_file = a.list;
   opts.out_dir = a.out_dir;

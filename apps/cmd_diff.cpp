@@ -7,6 +7,7 @@
 #include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
+#include "pipeline/schedule_job.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_diff.h"
 #include "report/report_json.h"
@@ -79,7 +80,7 @@ void add_diff_command(CLI::App& app, int& exit_code) {
       } catch (const ValueError& e) {
         throw InputError(std::string("--fail-on: ") + e.what());
       }
-      load_runtime_estimates(a->cfg);
+      load_estimate_files(a->cfg);
       const nlohmann::json base = load_report(a->base, a->cfg);
       const nlohmann::json next = load_report(a->next, a->cfg);
       ReportDiff d;

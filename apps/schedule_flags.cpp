@@ -1,11 +1,11 @@
 #include "schedule_flags.h"
-#include "errors/error.h"
 
 #include <fstream>
 #include <iterator>
 #include <variant>
 
 #include "cost/estimator.h"
+#include "errors/error.h"
 #include "pipeline/schedule_options.h"
 #include "run_errors.h"
 
@@ -42,13 +42,6 @@ void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfi
     });
   }
   check_schedule_options(cfg);
-}
-
-void load_runtime_estimates(ScheduleConfig& cfg) {
-  if (!cfg.runtime_estimates.empty())
-    cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
-  if (!cfg.collective_table.empty() && cfg.collective_table != "none")
-    cfg.collective_table_data = load_collective_table(cfg.collective_table);
 }
 
 } // namespace osched::cli

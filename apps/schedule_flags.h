@@ -18,8 +18,4 @@ void add_table_options(CLI::App& cmd, ScheduleConfig& cfg);
 // checks every option. Throws InputError.
 void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfig& cfg);
 
-// Loads cfg.runtime_estimates (if named) into cfg.custom_estimates, for the
-// commands that schedule without the schedule job. Throws InputError.
-void load_runtime_estimates(ScheduleConfig& cfg);
-
 } // namespace osched::cli

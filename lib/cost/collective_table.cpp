@@ -1,5 +1,4 @@
 #include "cost/collective_table.h"
-#include "errors/error.h"
 
 #include <cstdio>
 
@@ -8,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "errors/error.h"
 #include "format/graph_file.h"
 #include "text/escape.h"
 

@@ -1,6 +1,6 @@
 #include "format/graph_file.h"
-#include "errors/error.h"
 
+#include "errors/error.h"
 #include "files/output_batch.h"
 #include "format/graph_error.h"
 #include "format/json_io.h"

@@ -1,5 +1,4 @@
 #include "fx/fx_import.h"
-#include "errors/error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "errors/error.h"
 #include "format/graph_error.h"
 #include "format/validate.h"
 #include "fx/fx_shape_infer.h"

@@ -1,5 +1,4 @@
 #include "pipeline/schedule_job.h"
-#include "errors/error.h"
 
 #include <filesystem>
 #include <memory>
@@ -8,6 +7,7 @@
 #include "benchmark/aligned_benchmark.h"
 #include "benchmark/benchmark_cache.h"
 #include "benchmark/measurer.h"
+#include "errors/error.h"
 #include "ranks/device_error.h"
 #include "ranks/rank_context.h"
 #include <future>
@@ -110,6 +110,13 @@ static std::optional<CollectiveTable> recorded_collective_table(const Graph& g,
   return t;
 }
 
+void load_estimate_files(ScheduleConfig& cfg) {
+  if (!cfg.runtime_estimates.empty())
+    cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
+  if (!cfg.collective_table.empty() && cfg.collective_table != "none")
+    cfg.collective_table_data = load_collective_table(cfg.collective_table);
+}
+
 ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
                                    const ScheduleConfig& given_cfg) {
   ScheduleConfig cfg = given_cfg;
@@ -129,15 +136,12 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     in.graph = parse_graph_bytes(bytes, input, format);
     in.input_hash = hash.get();
     read_seconds = seconds_since(t);
-    if (!cfg.runtime_estimates.empty())
-      cfg.custom_estimates = load_custom_estimates(cfg.runtime_estimates);
-    if (cfg.collective_table == "none") {
-      // told not to use the table the graph names
-    } else if (!cfg.collective_table.empty()) {
-      cfg.collective_table_data = load_collective_table(cfg.collective_table);
-    } else if (auto recorded = recorded_collective_table(in.graph, input)) {
-      cfg.collective_table = recorded->path; // the report's config says which
-      cfg.collective_table_data = std::move(*recorded);
+    load_estimate_files(cfg);
+    if (cfg.collective_table.empty()) {
+      if (auto recorded = recorded_collective_table(in.graph, input)) {
+        cfg.collective_table = recorded->path; // the report's config says which
+        cfg.collective_table_data = std::move(*recorded);
+      }
     }
     try {
       in.hardware = resolve_hardware(in.graph, cfg);

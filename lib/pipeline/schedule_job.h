@@ -21,6 +21,11 @@ struct ScheduleJobResult {
 // input fails every rank (none waits in a collective for it). Throws
 // InputError, GraphError, DeviceError, and OutputError when the benchmark
 // cache cannot be written.
+// Loads the files the config names for costs: cfg.runtime_estimates into
+// cfg.custom_estimates and cfg.collective_table (unless "none") into
+// cfg.collective_table_data. Throws ValueError or IoError.
+void load_estimate_files(ScheduleConfig& cfg);
+
 ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
                                    const ScheduleConfig& cfg);
 

@@ -1,5 +1,4 @@
 #include "report/report_diff.h"
-#include "errors/error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "errors/error.h"
 #include "text/escape.h"
 
 namespace osched {
