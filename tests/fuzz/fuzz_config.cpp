@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)osched::schedule_options_echo(cfg).dump();
     (void)osched::resolve_hardware(osched::Graph{}, cfg);
   } catch (const osched::InputError&) {
-  } catch (const ValueError&) {
+  } catch (const osched::ValueError&) {
   }
   return 0;
 }
