@@ -7,19 +7,12 @@
 #include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
+#include "format_flag.h"
 #include "run_errors.h"
 #include "text/escape.h"
 
 namespace osched::cli {
 namespace {
-
-GraphFormat format_option(const std::string& s) {
-  try {
-    return parse_graph_format(s);
-  } catch (const ValueError& e) {
-    throw InputError(std::string("--format: ") + e.what());
-  }
-}
 
 void write_or_fail(const std::string& path, const Graph& g, GraphFormat f) {
   try {
@@ -41,7 +34,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->footer("Example:\n  overlap-sched validate testdata/fsdp_tiny.json");
   cmd->callback([&exit_code, path, format] {
     exit_code = run_guarded([&] {
-      Graph g = read_graph_file(*path, format_option(*format));
+      Graph g = read_graph_file(*path, format_flag("--format", *format));
       std::cout << (*path == "-" ? "<stdin>" : escape_line(*path)) << ": ok (" << g.size()
                 << " nodes)\n";
       return kOk;
@@ -63,8 +56,8 @@ void add_convert_command(CLI::App& app, int& exit_code) {
               "  overlap-sched convert /tmp/fsdp_tiny.pb -");
   cmd->callback([&exit_code, in, out, in_format, out_format] {
     exit_code = run_guarded([&] {
-      Graph g = read_graph_file(*in, format_option(*in_format));
-      write_or_fail(*out, g, format_option(*out_format));
+      Graph g = read_graph_file(*in, format_flag("--format", *in_format));
+      write_or_fail(*out, g, format_flag("--format", *out_format));
       return kOk;
     });
   });

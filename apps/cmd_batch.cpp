@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "errors/error.h"
 #include "exit_codes.h"
+#include "format_flag.h"
 #include "pipeline/batch.h"
 #include "pipeline/schedule_job.h"
 #include "ranks/rank_context.h"
@@ -96,11 +97,7 @@ int run(BatchArgs& a, CLI::App& cmd) {
     throw InputError("batch: benchmark estimators measure per job; use schedule under mpirun");
   if (a.jobs < 1 || a.jobs > 256)
     throw InputError("-j: must be 1 to 256");
-  try {
-    opts.out_format = parse_graph_format(a.out_format);
-  } catch (const ValueError& e) {
-    throw InputError(std::string("--out-format: ") + e.what());
-  }
+  opts.out_format = format_flag("--out-format", a.out_format);
   load_estimate_files(opts.cfg);
   opts.inputs = a.inputs;
   opts.list_file = a.list;

@@ -9,6 +9,7 @@
 #include "exit_codes.h"
 #include "format/graph_file.h"
 #include "format/validate.h"
+#include "format_flag.h"
 #include "fx/fx_import.h"
 #include "run_errors.h"
 #include "text/escape.h"
@@ -174,12 +175,7 @@ void add_import_fx_command(CLI::App& app, int& exit_code) {
       "--group tp=0,1 --group dp=0,2");
   cmd->callback([&exit_code, a] {
     exit_code = run_guarded([&] {
-      GraphFormat format;
-      try {
-        format = parse_graph_format(a->format);
-      } catch (const ValueError& e) {
-        throw InputError(std::string("--format: ") + e.what());
-      }
+      const GraphFormat format = format_flag("--format", a->format);
       FxImportOptions opts = resolve_options(*a);
       std::string text = read_file_bytes(a->in);
       FxImportResult r;

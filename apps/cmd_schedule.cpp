@@ -11,6 +11,7 @@
 #include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
+#include "format_flag.h"
 #include "pipeline/schedule_job.h"
 #include "pipeline/schedule_options.h"
 #include "pipeline/schedule_outputs.h"
@@ -36,14 +37,6 @@ struct ScheduleArgs {
   ScheduleConfig cfg;
 };
 
-GraphFormat format_option(const std::string& s) {
-  try {
-    return parse_graph_format(s);
-  } catch (const ValueError& e) {
-    throw InputError(std::string("--format: ") + e.what());
-  }
-}
-
 // The process ends right after the command: the result is handed to a
 // holder that is never destroyed, so its millions of small allocations are
 // not freed one by one (over a second at 1M nodes); exit returns the memory
@@ -61,8 +54,8 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   check_output_paths(paths);
   a.cfg.record_timelines = !a.trace.empty() || !a.html.empty();
   a.cfg.trim_heap_between_phases = true; // one job, on this thread
-  const GraphFormat in_format = format_option(a.in_format);
-  const GraphFormat out_format = format_option(a.out_format);
+  const GraphFormat in_format = format_flag("--format", a.in_format);
+  const GraphFormat out_format = format_flag("--format", a.out_format);
 
   ScheduleJobResult job = run_schedule_job(a.input, in_format, a.cfg);
   // Every rank computed the same result; rank 0 writes it unless asked for one per rank.

@@ -16,14 +16,10 @@ import subprocess
 import sys
 
 
-def dims(shape):
-    return [d if isinstance(d, int) else d for d in shape]
-
-
 def one(meta):
     if not meta:
         return None
-    return [dims(meta["shape"]), meta["dtype"]]
+    return [meta["shape"], meta["dtype"]]
 
 
 def main():

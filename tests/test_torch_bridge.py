@@ -39,7 +39,6 @@ def tp():
 
 def moe():
     x, router, experts, dense = tm.moe_inputs()
-    n = len(experts)
     return (lambda x, r, d, *e: tm.moe_step(x, r, list(e), d, GROUPS["1"], 4)), \
         [x, router, dense, *experts]
 

@@ -232,7 +232,11 @@ std::optional<InferredVal> pointwise(const Ctx& c, std::string_view packet) {
   return single(fresh(std::move(*shape), dtype, device_of(c, ins[0])));
 }
 
-std::optional<InferredVal> view_like(const Ctx& c) {
+// Shape rules by op packet. Each takes the node's context, its packet and
+// the metadata of its first argument (null when that is not a tensor).
+using Rule = std::optional<InferredVal> (*)(const Ctx&, std::string_view, const TensorMeta*);
+
+std::optional<InferredVal> view_like(const Ctx& c, std::string_view, const TensorMeta*) {
   const TensorMeta* x = c.meta(0);
   auto shape = c.dims(c.arg(1, "size"));
   if (!x || !shape)
@@ -268,7 +272,7 @@ std::optional<InferredVal> view_like(const Ctx& c) {
   return single(fresh(std::move(*shape), x->dtype, x->device));
 }
 
-std::optional<InferredVal> matmul(const Ctx& c, std::string_view p) {
+std::optional<InferredVal> matmul(const Ctx& c, std::string_view p, const TensorMeta*) {
   size_t a_pos = (p == "aten.addmm" || p == "aten.baddbmm") ? 1 : 0;
   const TensorMeta* a = c.meta(a_pos);
   const TensorMeta* b = c.meta(a_pos + 1);
@@ -327,7 +331,7 @@ std::optional<InferredVal> reduction(const Ctx& c) {
 
 // max/min/median/mode: with a dim, (values, int64 indices) reduced as a
 // keepdim reduction; without one, a 0-d tensor; `max.other` is pointwise.
-std::optional<InferredVal> values_and_indices(const Ctx& c) {
+std::optional<InferredVal> values_and_indices(const Ctx& c, std::string_view, const TensorMeta*) {
   const TensorMeta* x = c.meta(0);
   const std::string_view t = c.n.target;
   const std::string_view overload = t.substr(t.rfind('.') + 1);
@@ -344,7 +348,7 @@ std::optional<InferredVal> values_and_indices(const Ctx& c) {
   return multi({values, fresh(values.shape, DType::Int64, values.device)});
 }
 
-std::optional<InferredVal> split(const Ctx& c, std::string_view p) {
+std::optional<InferredVal> split(const Ctx& c, std::string_view p, const TensorMeta*) {
   const TensorMeta* x = c.meta(0);
   if (!x)
     return std::nullopt;
@@ -689,10 +693,6 @@ std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& s
   return multi(std::move(outs));
 }
 
-// Shape rules by op packet. Each takes the node's context, its packet and
-// the metadata of its first argument (null when that is not a tensor).
-using Rule = std::optional<InferredVal> (*)(const Ctx&, std::string_view, const TensorMeta*);
-
 std::optional<InferredVal> rule_convert(const Ctx& c, std::string_view, const TensorMeta* x) {
   auto d = dtype_value(c.arg(1, "dtype"));
   if (!x)
@@ -705,23 +705,6 @@ std::optional<InferredVal> rule_same_shape(const Ctx& c, std::string_view, const
     return std::nullopt;
   DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
   return single(fresh(x->shape, dtype, device_of(c, x)));
-}
-
-std::optional<InferredVal> rule_view(const Ctx& c, std::string_view, const TensorMeta*) {
-  return view_like(c);
-}
-
-std::optional<InferredVal> rule_matmul(const Ctx& c, std::string_view p, const TensorMeta*) {
-  return matmul(c, p);
-}
-
-std::optional<InferredVal> rule_values_and_indices(const Ctx& c, std::string_view,
-                                                   const TensorMeta*) {
-  return values_and_indices(c);
-}
-
-std::optional<InferredVal> rule_split(const Ctx& c, std::string_view p, const TensorMeta*) {
-  return split(c, p);
 }
 
 // aten.full, aten.zeros, aten.ones, aten.empty, aten.empty_strided, aten.randn, aten.rand
@@ -1118,13 +1101,12 @@ const std::unordered_map<std::string_view, ShapeRule>& shape_rules() {
     add({"prims.convert_element_type", "aten._to_copy", "aten.to"}, rule_convert, Needs::Any, true);
     for (std::string_view p : kSameShapePackets)
       t->emplace(p, ShapeRule{rule_same_shape, Needs::Any, true});
-    add({"aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias"}, rule_view,
+    add({"aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias"}, view_like,
         Needs::Any);
     add({"aten.mm", "aten.addmm", "aten.bmm", "aten.baddbmm", "aten.matmul", "aten._scaled_mm"},
-        rule_matmul, Needs::Any);
-    add({"aten.max", "aten.min", "aten.median", "aten.mode"}, rule_values_and_indices, Needs::Any);
-    add({"aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind"}, rule_split,
-        Needs::Any);
+        matmul, Needs::Any);
+    add({"aten.max", "aten.min", "aten.median", "aten.mode"}, values_and_indices, Needs::Any);
+    add({"aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind"}, split, Needs::Any);
     add({"aten.full", "aten.zeros", "aten.ones", "aten.empty", "aten.empty_strided", "aten.randn",
          "aten.rand"},
         rule_full, Needs::NoTensor);

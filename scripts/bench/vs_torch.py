@@ -90,7 +90,6 @@ def corpus_graph(path):
 
 
 def generated_graph(layers):
-    import torch
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -112,13 +111,10 @@ def generated_graph(layers):
 
 # --- one row -----------------------------------------------------------------
 
-def tool_run(tool, args, timed=False):
-    t = time.perf_counter()
+def run_tool(tool, args):
     r = subprocess.run([tool, *args], capture_output=True, text=True)
-    secs = time.perf_counter() - t
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(args[:2])}: exit {r.returncode}: {r.stderr.strip()}")
-    return secs
 
 
 def tool_wall(tool, args, runs=5):
@@ -134,7 +130,7 @@ def tool_wall(tool, args, runs=5):
 def simulate(tool, graph, table, work, tag):
     """The tool's figures for a graph in its written order."""
     report = os.path.join(work, tag + ".report.json")
-    tool_run(tool, ["schedule", graph, "-o", os.path.join(work, tag + ".resched.json"),
+    run_tool(tool, ["schedule", graph, "-o", os.path.join(work, tag + ".resched.json"),
                     "--report", report, "-q", *table])
     with open(report) as f:
         r = json.load(f)
@@ -145,8 +141,6 @@ def simulate(tool, graph, table, work, tag):
 
 
 def row(name, gm, table, tool, keep=None):
-    import torch
-
     import overlap_sched_torch as ost
     from torch._inductor.fx_passes.overlap_scheduling import schedule_overlap_bucketing
 
@@ -163,7 +157,7 @@ def row(name, gm, table, tool, keep=None):
         tool_args = ["schedule", src, "-o", tool_out, "--collective-bucketing", "-q", *table_args]
         tool_s = tool_wall(tool, tool_args)
         first_report = os.path.join(work, "tool.schedule.report.json")
-        tool_run(tool, tool_args + ["--trace", trace, "--report", first_report])
+        run_tool(tool, tool_args + ["--trace", trace, "--report", first_report])
         with open(first_report) as f:
             original_peak = json.load(f)["memory"]["original_peak_bytes"]
         with open(trace) as f:
@@ -202,7 +196,7 @@ def row(name, gm, table, tool, keep=None):
         if ours["peak_mib"] > theirs["peak_mib"]:
             grow = max(0.0, theirs["peak_mib"] * 2**20 - original_peak) / 2**30
             capped_out = os.path.join(work, "tool.capped.json")
-            tool_run(tool, tool_args[:3] + [capped_out] + tool_args[4:] +
+            run_tool(tool, tool_args[:3] + [capped_out] + tool_args[4:] +
                      ["--max-memory-increase-gb", f"{grow:.9f}", "--max-memory-increase-ratio", "0"])
             capped = simulate(tool, capped_out, table_args, work, "capped")
     both = sorted(set(ours["hidden"]) & set(theirs["hidden"]))

@@ -109,7 +109,7 @@ def describe(graph):
         if isinstance(v, (list, tuple)):
             if any(isinstance(x, torch.Tensor) for x in v):
                 shapes[n.name] = [one(x) for x in v]
-        elif one(v) is not None:
+        elif isinstance(v, torch.Tensor):
             shapes[n.name] = one(v)
     return {"call_functions": calls, "shapes": shapes}
 
