@@ -12,7 +12,7 @@
 #include "exit_codes.h"
 #include "format_flag.h"
 #include "pipeline/batch.h"
-#include "pipeline/schedule_job.h"
+#include "pipeline/prepare_input.h"
 #include "ranks/rank_context.h"
 #include "run_errors.h"
 #include "schedule_flags.h"
@@ -26,7 +26,7 @@ struct BatchArgs {
   std::string list, out_dir, config, out_format = "auto";
   int jobs = 1;
   bool force = false, quiet = false;
-  ScheduleConfig cfg;
+  ScheduleConfigDraft options;
 };
 
 std::string mib(int64_t b) {
@@ -91,14 +91,13 @@ private:
 int run(BatchArgs& a, CLI::App& cmd) {
   const auto t0 = std::chrono::steady_clock::now();
   BatchOptions opts;
-  opts.cfg = a.cfg;
-  load_config_and_check(a.config, cmd, opts.cfg);
+  opts.cfg = finish_config(a.config, cmd, a.options);
   if (opts.cfg.benchmarking())
     throw InputError("batch: benchmark estimators measure per job; use schedule under mpirun");
   if (a.jobs < 1 || a.jobs > 256)
     throw InputError("-j: must be 1 to 256");
   opts.out_format = format_flag("--out-format", a.out_format);
-  load_estimate_files(opts.cfg);
+  opts.costs = load_cost_files(opts.cfg);
   opts.inputs = a.inputs;
   opts.list_file = a.list;
   opts.out_dir = a.out_dir;
@@ -136,7 +135,7 @@ void add_batch_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("-q,--quiet", a->quiet, "no progress and no summary table");
   cmd->add_option("--out-format", a->out_format, "output format: auto (as the input), json, pb");
   cmd->add_option("--config", a->config, "JSON file with schedule options (as schedule's)");
-  add_table_options(*cmd, a->cfg);
+  add_table_options(*cmd, a->options);
   cmd->footer(
       "Writes OUTDIR/REL.{json,pb}, REL.report.json and REL.osched-stamp.json per graph, and\n"
       "OUTDIR/summary.jsonl and summary.csv. Exit 2 if any graph failed (the others still run).\n"

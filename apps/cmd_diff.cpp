@@ -7,8 +7,7 @@
 #include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
-#include "pipeline/schedule_job.h"
-#include "pipeline/schedule_pipeline.h"
+#include "pipeline/prepare_input.h"
 #include "report/report_diff.h"
 #include "report/report_json.h"
 #include "run_errors.h"
@@ -21,7 +20,7 @@ namespace {
 
 struct DiffArgs {
   std::string base, next, format = "text", fail_on, config;
-  ScheduleConfig cfg;
+  ScheduleConfigDraft options;
 };
 
 bool looks_like_report(const nlohmann::json& j) {
@@ -30,7 +29,8 @@ bool looks_like_report(const nlohmann::json& j) {
 }
 
 // A report as JSON: read, or computed by scheduling a graph file.
-nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg) {
+nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg,
+                           const std::shared_ptr<const CostFiles>& costs) {
   const InputBytes bytes = InputBytes::read(path);
   if (resolve_format(path, GraphFormat::Auto) == GraphFormat::Json) {
     nlohmann::json j;
@@ -42,10 +42,9 @@ nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg) {
     if (looks_like_report(j))
       return j;
   }
-  Graph g = parse_graph_bytes(bytes, path);
   if (cfg.benchmarking())
     throw InputError("diff: benchmark estimators need the schedule job; diff its reports instead");
-  ScheduleOutput out = run_schedule(schedule_input(std::move(g), bytes.view(), cfg), cfg);
+  ScheduleOutput out = run_schedule(prepare_input(bytes, path, GraphFormat::Auto, cfg, costs), cfg);
   return report_to_json(out.report);
 }
 
@@ -66,23 +65,23 @@ void add_diff_command(CLI::App& app, int& exit_code) {
                   "(metrics: step_ms, exposed_ms, exposed_count, peak_bytes, buckets, compute_ms, "
                   "hideable_ms, collectives; > a rise, < a fall; % relative to BASE)");
   cmd->add_option("--config", a->config, "schedule options for graph inputs (as schedule's)");
-  add_table_options(*cmd, a->cfg);
+  add_table_options(*cmd, a->options);
   cmd->footer("Exit codes: 0 no regression, 1 regression, 2 bad input.\nExamples:\n"
               "  overlap-sched diff base.report.json new.report.json --fail-on "
               "\"step_ms>+2%,peak_bytes>+0\"\n"
               "  overlap-sched diff old.json new.json --format markdown > comment.md");
   cmd->callback([&exit_code, a, cmd] {
     exit_code = run_guarded([&] {
-      load_config_and_check(a->config, *cmd, a->cfg);
+      const ScheduleConfig cfg = finish_config(a->config, *cmd, a->options);
       std::vector<Threshold> thresholds;
       try {
         thresholds = parse_thresholds(a->fail_on);
       } catch (const ValueError& e) {
         throw InputError(std::string("--fail-on: ") + e.what());
       }
-      load_estimate_files(a->cfg);
-      const nlohmann::json base = load_report(a->base, a->cfg);
-      const nlohmann::json next = load_report(a->next, a->cfg);
+      const std::shared_ptr<const CostFiles> costs = load_cost_files(cfg);
+      const nlohmann::json base = load_report(a->base, cfg, costs);
+      const nlohmann::json next = load_report(a->next, cfg, costs);
       ReportDiff d;
       try {
         d = diff_reports(base, next);

@@ -34,7 +34,7 @@ struct ScheduleArgs {
   std::string out_format = "auto";
   bool output_per_rank = false;
   bool quiet = false;
-  ScheduleConfig cfg;
+  ScheduleConfigDraft options;
 };
 
 // The process ends right after the command: the result is handed to a
@@ -48,16 +48,17 @@ void keep_until_exit(ScheduleJobResult&& job) {
 }
 
 int run(ScheduleArgs& a, CLI::App& cmd) {
-  load_config_and_check(a.config, cmd, a.cfg);
+  const ScheduleConfig cfg = finish_config(a.config, cmd, a.options);
   const ScheduleOutputPaths paths{
-      a.input, a.output, a.report, a.trace, a.html, a.cfg.benchmark_cache, a.output_per_rank};
+      a.input, a.output, a.report, a.trace, a.html, cfg.benchmark_cache, a.output_per_rank};
   check_output_paths(paths);
-  a.cfg.record_timelines = !a.trace.empty() || !a.html.empty();
-  a.cfg.trim_heap_between_phases = true; // one job, on this thread
+  RunSettings run;
+  run.record_timelines = !a.trace.empty() || !a.html.empty();
+  run.trim_heap_between_phases = true; // one job, on this thread
   const GraphFormat in_format = format_flag("--format", a.in_format);
   const GraphFormat out_format = format_flag("--format", a.out_format);
 
-  ScheduleJobResult job = run_schedule_job(a.input, in_format, a.cfg);
+  ScheduleJobResult job = run_schedule_job(a.input, in_format, cfg, run);
   // Every rank computed the same result; rank 0 writes it unless asked for one per rank.
   if (job.rank != 0 && !a.output_per_rank)
     return kOk;
@@ -95,7 +96,7 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
                   "JSON file with any of the options below (snake_case keys, and `hardware`)");
   cmd->add_option("--format", a->in_format, "input format: auto, json, pb");
   cmd->add_option("--out-format", a->out_format, "output format: auto (by extension), json, pb");
-  add_table_options(*cmd, a->cfg);
+  add_table_options(*cmd, a->options);
   cmd->add_flag("--output-per-rank", a->output_per_rank,
                 "every rank writes OUT.rankN.ext (and REPORT.rankN.json); default: rank 0 only");
   cmd->add_flag("-q,--quiet", a->quiet, "do not print the summary on stderr");

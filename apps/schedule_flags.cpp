@@ -11,7 +11,8 @@
 
 namespace osched::cli {
 
-void add_table_options(CLI::App& cmd, ScheduleConfig& cfg) {
+void add_table_options(CLI::App& cmd, ScheduleConfigDraft& draft) {
+  ScheduleConfig& cfg = draft.values;
   for (const OptionSpec& s : schedule_options()) {
     if (s.flag.empty())
       continue;
@@ -26,22 +27,29 @@ void add_table_options(CLI::App& cmd, ScheduleConfig& cfg) {
               if (!f(cfg).empty())
                 o->capture_default_str();
             },
+            [&](ChoiceField f) {
+              const std::string key(s.key);
+              cmd.add_option_function<std::string>(
+                     flag, [&draft, key](const std::string& word) { draft.choices[key] = word; },
+                     help)
+                  ->default_str(std::string(f.get(cfg)));
+            },
             [&](auto f) { cmd.add_option(flag, f(cfg), help)->capture_default_str(); }},
         s.field);
   }
 }
 
-void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfig& cfg) {
+ScheduleConfig finish_config(const std::string& path, CLI::App& cmd, ScheduleConfigDraft& draft) {
   if (!path.empty()) {
     std::ifstream in(path);
     if (!in)
       throw InputError(path + ": cannot open config file");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    apply_schedule_config(text, path, cfg, [&](std::string_view flag) {
+    apply_schedule_config(text, path, draft, [&](std::string_view flag) {
       return cmd.get_option(std::string(flag))->count() > 0;
     });
   }
-  check_schedule_options(cfg);
+  return finish_schedule_config(draft);
 }
 
 } // namespace osched::cli

@@ -7,15 +7,15 @@
 
 #include <CLI/CLI.hpp>
 
-#include "pipeline/schedule_config.h"
+#include "pipeline/schedule_options.h"
 
 namespace osched::cli {
 
-// Registers every table option on `cmd`, bound to `cfg`'s fields.
-void add_table_options(CLI::App& cmd, ScheduleConfig& cfg);
+// Registers every table option on `cmd`, bound to `draft`.
+void add_table_options(CLI::App& cmd, ScheduleConfigDraft& draft);
 
-// Loads `path` into `cfg`, keeping the options given as flags on `cmd`, then
-// checks every option. Throws InputError.
-void load_config_and_check(const std::string& path, CLI::App& cmd, ScheduleConfig& cfg);
+// Loads `path` into `draft`, keeping the options given as flags on `cmd`,
+// and returns the checked config. Throws InputError.
+ScheduleConfig finish_config(const std::string& path, CLI::App& cmd, ScheduleConfigDraft& draft);
 
 } // namespace osched::cli

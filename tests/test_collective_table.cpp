@@ -149,7 +149,19 @@ TEST_CASE("collective table: import-fx records a repro's table and mapping, sche
       << "Group  Group Size  Collective  1MB (ms)  2MB (ms)\n---  ---  ---  ---  ---\n"
          "fsdp  4  all_gather_into_tensor  0.5  0.6\nfsdp  4  reduce_scatter_tensor  0.7  0.8\n";
   CHECK(sources("") == "table table ");
+  // The report's config names the table that was used.
+  CHECK(nlohmann::json::parse(read_text(dir.file("r.json")))["config"]["collective_table"] ==
+        dir.file("t.table"));
   CHECK(sources("--collective-table none") == "analytical analytical ");
+  // batch prepares each input as schedule does: the same table.
+  REQUIRE(run_cli("batch '" + dir.file("g.json") + "' -q -o '" + dir.file("out") + "'").exit_code ==
+          0);
+  const nlohmann::json batch_report =
+      nlohmann::json::parse(read_text(dir.file("out/g.report.json")));
+  std::string batch_sources;
+  for (const auto& c : batch_report["collectives"])
+    batch_sources += c["estimate_source"].get<std::string>() + " ";
+  CHECK(batch_sources == "table table ");
   // A malformed mapping in the repro is one error on its line.
   std::ofstream(dir.file("bad.py"))
       << repro.substr(0, repro.rfind("return {")) << "return {'0': 1}\n";

@@ -21,6 +21,7 @@
 #include "ops/op_table.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
+#include "schedule_support.h"
 #include "scheduler/reorder.h"
 #include "test_support.h"
 
@@ -50,10 +51,11 @@ struct Run {
   }
 };
 
-Run schedule(Graph g, ScheduleConfig cfg = {}) {
+Run schedule(Graph g, const ScheduleConfig& cfg = {},
+             std::shared_ptr<const CostFiles> costs = nullptr) {
   Run r;
   r.original = g;
-  r.out = run_schedule(schedule_input(r.original, graph_to_json_text(r.original), cfg), cfg);
+  r.out = schedule_graph(r.original, graph_to_json_text(r.original), cfg, std::move(costs));
   r.report = report_to_json(r.out.report);
   for (const auto& n : r.out.graph.nodes)
     r.order.push_back(n.name);
@@ -89,10 +91,9 @@ Graph move_before(const Graph& g, const std::string& moved, const std::string& a
   return apply_order(g, order);
 }
 
-ScheduleConfig bucketing_config(const std::string& estimates) {
+ScheduleConfig bucketing_config() {
   ScheduleConfig cfg;
   cfg.collective_bucketing = true;
-  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/" + estimates));
   return cfg;
 }
 
@@ -294,7 +295,7 @@ TEST_CASE("a collective whose raw result is read only for metadata is schedulabl
   }
   // --release-memory-early runs it as soon as the all-to-all is issued.
   ScheduleConfig early;
-  early.cost_model = "compute-only"; // the scenario's hand-derived timing
+  early.cost_model = CostModel::ComputeOnly; // the scenario's hand-derived timing
   early.scheduler.release_memory_early = true;
   Run e = schedule(scenario("moe_a2a_sym_size"), early);
   for (int l = 0; l < 3; ++l)
@@ -336,7 +337,7 @@ TEST_CASE("the report's peak is the output's peak and never above the budget") {
       }
       cfg.collective_bucketing = variant == 2;
       Graph g = read_graph_file(path);
-      ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
+      ScheduleOutput out = schedule_graph(g, read_text(path), cfg);
       const auto& m = out.report.memory;
       const int64_t peak = m.scheduled_peak_bytes;
       CHECK(peak == measured_peak(out.graph));
@@ -352,14 +353,14 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
   // the end, over the budget, so upstream's policy falls back to the
   // original order; releasing early keeps the reordering within it.
   ScheduleConfig cfg;
-  cfg.policy = "upstream";
+  cfg.policy = OrderPolicy::Upstream;
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
   const Run fallback = schedule(scenario("moe_a2a_sym_size"), cfg);
   CHECK(fallback.out.report.memory.kept_original_order == true);
   // The default policy's search starts from that fallback: still within the
   // original peak, and never slower than upstream's result.
-  cfg.policy = "improved";
+  cfg.policy = OrderPolicy::Improved;
   {
     Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
     const auto& m = r.out.report.memory;
@@ -367,7 +368,7 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
     CHECK(m.scheduled_peak_bytes == measured_peak(r.out.graph));
     CHECK(r.out.report.simulation.step_ms_after <= fallback.out.report.simulation.step_ms_after);
   }
-  cfg.policy = "upstream";
+  cfg.policy = OrderPolicy::Upstream;
   cfg.scheduler.release_memory_early = true;
   Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
   const auto& m = r.out.report.memory;
@@ -377,10 +378,10 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
 }
 
 TEST_CASE("a bucket that makes the step slower is given up") {
-  ScheduleConfig cfg = bucketing_config("estimates_bucketing_slow.json");
   Graph g = scenario("bucketing");
-  ScheduleOutput out = run_schedule(
-      schedule_input(g, read_text(source_path("testdata/scenarios/bucketing.json")), cfg), cfg);
+  ScheduleOutput out =
+      schedule_graph(g, read_text(source_path("testdata/scenarios/bucketing.json")),
+                     bucketing_config(), scenario_estimates("estimates_bucketing_slow.json"));
   const ReportBucketing& b = *out.report.bucketing;
   // ag_a + ag_b + ag_c would merge (test_bucketing.cpp), but the merged
   // all-gather takes 5 ms against 3 x 0.2 ms.
@@ -402,18 +403,16 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
   // relu0, each of which frees as much as it allocates.
   const int64_t mib = 1 << 20;
   // Estimates: a matmul hides exactly one collective (1 ms each).
-  ScheduleConfig unit;
-  unit.custom_estimates =
-      load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
-  Run loose = schedule(scenario("memory_tight"), unit);
+  const std::shared_ptr<const CostFiles> unit = scenario_estimates("estimates_unit.json");
+  Run loose = schedule(scenario("memory_tight"), {}, unit);
   CHECK(loose.out.report.memory.original_peak_bytes == 20 * mib);
   CHECK(loose.out.report.memory.scheduled_peak_bytes == 24 * mib);
   CHECK(loose.collective("ag")["hidden_by"] == json::array({"mm0"}));
 
-  ScheduleConfig cfg = unit;
+  ScheduleConfig cfg;
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
-  Run tight = schedule(scenario("memory_tight"), cfg);
+  Run tight = schedule(scenario("memory_tight"), cfg, unit);
   const auto& m = tight.out.report.memory;
   CHECK(m.kept_original_order);
   CHECK(m.budget_retries == 1); // a lower budget does not stop an exempt prefetch
@@ -429,13 +428,13 @@ TEST_CASE("when no reordering fits the memory budget, the original order is kept
 }
 
 TEST_CASE("collectives whose buffers are written in place are not bucketed") {
-  ScheduleConfig cfg = bucketing_config("estimates_bucketing.json");
   Graph g = scenario("bucketing");
   // Without writes ag_a and ag_b merge (test_bucketing.cpp). Here ag_a's
   // result is then written in place by its user, so moving ag_a's completion
   // would cross that write.
   g.nodes[*g.find("use_ag_a_wait")].edit_attrs().mutates = std::vector<MutatedArg>{{0, ""}};
-  ScheduleOutput out = run_schedule(schedule_input(g, graph_to_json_text(g), cfg), cfg);
+  ScheduleOutput out = schedule_graph(g, graph_to_json_text(g), bucketing_config(),
+                                      scenario_estimates("estimates_bucketing.json"));
   for (const auto& b : out.report.bucketing->buckets)
     CHECK(std::count(b.members.begin(), b.members.end(), "ag_a") == 0);
   CHECK(out.graph.find("ag_a").has_value());
@@ -449,16 +448,16 @@ TEST_CASE("the step predicted for buckets before the rewrite is the rewritten gr
   // copy-in replaces gone.
   for (const bool copies_cost : {false, true}) {
     INFO("copies cost: " << copies_cost);
-    ScheduleConfig cfg = bucketing_config("estimates_bucketing.json");
+    const std::shared_ptr<CostFiles> costs = scenario_estimates("estimates_bucketing.json");
     if (copies_cost) {
-      cfg.custom_estimates->ops["overlap_sched.bucket_cat.default"] = 0.01;
-      cfg.custom_estimates->ops["overlap_sched.bucket_split.default"] = 0.005;
-      cfg.custom_estimates->ops["prims.convert_element_type.default"] = 0.02;
+      costs->estimates->ops["overlap_sched.bucket_cat.default"] = 0.01;
+      costs->estimates->ops["overlap_sched.bucket_split.default"] = 0.005;
+      costs->estimates->ops["prims.convert_element_type.default"] = 0.02;
     }
     for (const std::string name : {"basic_all_gather_bucketing", "bucketing_with_convert_dtype"}) {
       INFO(name);
       Graph g = scenario(name);
-      ScheduleOutput out = run_schedule(schedule_input(g, graph_to_json_text(g), cfg), cfg);
+      ScheduleOutput out = schedule_graph(g, graph_to_json_text(g), bucketing_config(), costs);
       const ReportBucketing& b = *out.report.bucketing;
       REQUIRE(b.buckets.size() > 0);
       CHECK(b.dropped_for_memory == 0);
@@ -472,7 +471,7 @@ TEST_CASE("the step predicted for buckets before the rewrite is the rewritten gr
   cfg.collective_bucketing = true;
   const std::string path = source_path("testdata/example_llama_fsdp.json");
   Graph g = read_graph_file(path);
-  ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
+  ScheduleOutput out = schedule_graph(g, read_text(path), cfg);
   const ReportBucketing& b = *out.report.bucketing;
   CHECK(b.predicted_step_ms == Approx(b.simulated_step_ms).epsilon(1e-9));
   CHECK(b.simulated_step_ms <= b.unbucketed_step_ms);

@@ -18,9 +18,9 @@ using namespace osched::test;
 namespace {
 
 std::string load_error(const std::string& text) {
-  ScheduleConfig cfg;
+  ScheduleConfigDraft draft;
   try {
-    apply_schedule_config(text, "c.json", cfg, {});
+    apply_schedule_config(text, "c.json", draft, {});
   } catch (const InputError& e) {
     return e.what();
   }
@@ -50,9 +50,9 @@ TEST_CASE("option table: every row is reachable, and names are unique") {
 TEST_CASE("option table: a config naming every key is loaded and echoed as given") {
   const std::string text = read_text(source_path("testdata/configs/every_option.json"));
   nlohmann::json want = nlohmann::json::parse(text);
-  ScheduleConfig cfg;
-  apply_schedule_config(text, "every_option.json", cfg, {});
-  check_schedule_options(cfg);
+  ScheduleConfigDraft draft;
+  apply_schedule_config(text, "every_option.json", draft, {});
+  const ScheduleConfig cfg = finish_schedule_config(draft);
   nlohmann::json echo = schedule_options_echo(cfg);
   for (const OptionSpec& s : schedule_options()) {
     if (s.key.empty())
@@ -69,12 +69,19 @@ TEST_CASE("option table: a config naming every key is loaded and echoed as given
 }
 
 TEST_CASE("option table: command-line values win over the config file") {
-  ScheduleConfig cfg;
-  cfg.scheduler.max_coll_distance = 7;
-  apply_schedule_config(R"({"max_coll_distance": 3, "max_in_flight_gb": 2.5})", "c.json", cfg,
-                        [](std::string_view flag) { return flag == "--max-coll-distance"; });
+  ScheduleConfigDraft draft;
+  draft.values.scheduler.max_coll_distance = 7;
+  draft.choices["policy"] = "upstream";
+  apply_schedule_config(R"({"max_coll_distance": 3, "max_in_flight_gb": 2.5, "policy": "x",
+                            "cost_model": "compute-only"})",
+                        "c.json", draft, [](std::string_view flag) {
+                          return flag == "--max-coll-distance" || flag == "--policy";
+                        });
+  const ScheduleConfig cfg = finish_schedule_config(draft);
   CHECK(cfg.scheduler.max_coll_distance == 7);
   CHECK(cfg.scheduler.max_in_flight_gb == 2.5);
+  CHECK(cfg.policy == OrderPolicy::Upstream);
+  CHECK(cfg.cost_model == CostModel::ComputeOnly);
 }
 
 TEST_CASE("option table: config errors name the file and the key") {
@@ -107,25 +114,40 @@ TEST_CASE("option table: config errors name the file and the key") {
 TEST_CASE(
     "option table: every number rejects NaN and every choice an unknown value, naming the flag") {
   for (const OptionSpec& s : schedule_options()) {
-    ScheduleConfig cfg;
+    ScheduleConfigDraft draft;
     const std::string name(s.flag.empty() ? s.key : s.flag);
     INFO(name);
     if (auto f = std::get_if<OptionFieldRef<double>>(&s.field)) {
-      (*f)(cfg) = std::nan("");
+      (*f)(draft.values) = std::nan("");
     } else if (auto f = std::get_if<OptionFieldRef<int>>(&s.field)) {
-      (*f)(cfg) = -1;
-    } else if (auto f = std::get_if<OptionFieldRef<std::string>>(&s.field);
-               f && !s.choices.empty()) {
-      (*f)(cfg) = "nonsense";
+      (*f)(draft.values) = -1;
+    } else if (std::holds_alternative<ChoiceField>(s.field)) {
+      draft.choices[std::string(s.key)] = "nonsense";
     } else {
       continue;
     }
     try {
-      check_schedule_options(cfg);
+      (void)finish_schedule_config(draft);
       FAIL("accepted");
     } catch (const InputError& e) {
       CHECK(std::string(e.what()).rfind(name + ": ", 0) == 0);
     }
+  }
+  // Each choice accepts exactly its words, and echoes the word it was given.
+  for (const OptionSpec& s : schedule_options()) {
+    const auto* f = std::get_if<ChoiceField>(&s.field);
+    if (!f)
+      continue;
+    INFO(std::string(s.key));
+    CHECK(s.choices.size() >= 2);
+    for (std::string_view word : s.choices) {
+      ScheduleConfigDraft draft;
+      draft.choices[std::string(s.key)] = std::string(word);
+      const ScheduleConfig cfg = finish_schedule_config(draft);
+      CHECK(f->get(cfg) == word);
+    }
+    ScheduleConfig cfg;
+    CHECK_FALSE(f->set(cfg, "Upstream"));
   }
   ScheduleConfig cfg;
   cfg.gpu = "TPU";

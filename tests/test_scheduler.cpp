@@ -10,6 +10,7 @@
 #include "format/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
+#include "schedule_support.h"
 #include "sim/simulate.h"
 #include "test_support.h"
 
@@ -37,13 +38,12 @@ struct Scheduled {
 
 // Ports of upstream's tests: upstream's policy, whatever the default.
 Scheduled run_scenario(const std::string& name, ScheduleConfig cfg = {}) {
-  cfg.policy = "upstream";
+  cfg.policy = OrderPolicy::Upstream;
   Scheduled s;
   std::string path = source_path("testdata/scenarios/" + name + ".json");
   s.original = read_graph_file(path);
-  cfg.custom_estimates =
-      load_custom_estimates(source_path("testdata/scenarios/estimates_unit.json"));
-  s.out = run_schedule(schedule_input(s.original, read_text(path), cfg), cfg);
+  s.out =
+      schedule_graph(s.original, read_text(path), cfg, scenario_estimates("estimates_unit.json"));
   s.report = report_to_json(s.out.report);
   for (const auto& n : s.out.graph.nodes)
     s.order.push_back(n.name);
@@ -190,8 +190,8 @@ TEST_CASE("every testdata graph schedules, verifies and reports deterministicall
     INFO(name);
     std::string path = source_path(name);
     Graph g = read_graph_file(path);
-    ScheduleOutput a = run_schedule(schedule_input(g, read_text(path), {}), {});
-    ScheduleOutput b = run_schedule(schedule_input(g, read_text(path), {}), {});
+    ScheduleOutput a = schedule_graph(g, read_text(path), {});
+    ScheduleOutput b = schedule_graph(g, read_text(path), {});
     auto violation = verify_reordering(g, a.graph);
     INFO((violation ? *violation : std::string("ok")));
     CHECK_FALSE(violation.has_value());
@@ -205,8 +205,8 @@ TEST_CASE("the FSDP example hides most of its communication") {
   std::string path = source_path("testdata/example_llama_fsdp.json");
   Graph g = read_graph_file(path);
   ScheduleConfig cfg;
-  cfg.cost_model = "compute-only"; // the reason below is that model's
-  ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
+  cfg.cost_model = CostModel::ComputeOnly; // the reason below is that model's
+  ScheduleOutput out = schedule_graph(g, read_text(path), cfg);
   const auto& sim = out.report.simulation;
   CHECK(sim.exposed_comm_ms_after < 0.5 * sim.exposed_comm_ms_before);
   CHECK(out.report.memory.scheduled_peak_bytes <= out.report.memory.budget_bytes);
@@ -215,7 +215,7 @@ TEST_CASE("the FSDP example hides most of its communication") {
     if (c.name == "fwd0_qkv_ag")
       CHECK(c.why_exposed.at(0) == "no compute node is independent of it");
   // Every kernel costed: the exposure still falls by more than half.
-  ScheduleOutput kernels = run_schedule(schedule_input(g, read_text(path), {}), {});
+  ScheduleOutput kernels = schedule_graph(g, read_text(path), {});
   CHECK(kernels.report.simulation.exposed_comm_ms_after <
         0.5 * kernels.report.simulation.exposed_comm_ms_before);
 }
@@ -226,9 +226,9 @@ TEST_CASE("the report's direct text is its JSON tree printed with indent 2") {
     ScheduleConfig cfg;
     cfg.collective_bucketing = true;
     cfg.insert_overlap_deps = true;
-    cfg.policy = "improved";
+    cfg.policy = OrderPolicy::Improved;
     const Graph g = read_graph_file(path);
-    const ScheduleOutput out = run_schedule(schedule_input(g, read_text(path), cfg), cfg);
+    const ScheduleOutput out = schedule_graph(g, read_text(path), cfg);
     CHECK(report_json_text(out.report) == report_to_json(out.report).dump(2) + "\n");
   }
   // Names needing escapes, empty and long lists, no collectives at all.
@@ -285,11 +285,11 @@ TEST_CASE("lower bound: the critical path by hand, and no order simulates below 
   // both simulate at or above the bound, and the bound is the largest term.
   for (const auto& path : valid_graphs()) {
     INFO(path);
-    for (const char* policy : {"upstream", "improved"}) {
+    for (const OrderPolicy policy : {OrderPolicy::Upstream, OrderPolicy::Improved}) {
       ScheduleConfig cfg;
       cfg.policy = policy;
       const Graph in = read_graph_file(path);
-      const ScheduleOutput out = run_schedule(schedule_input(in, read_text(path), cfg), cfg);
+      const ScheduleOutput out = schedule_graph(in, read_text(path), cfg);
       const ReportLowerBound& lb = out.report.lower_bound;
       CHECK(lb.critical_path_ms > 0);
       CHECK(lb.step_ms >= lb.critical_path_ms);

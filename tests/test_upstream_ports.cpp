@@ -24,6 +24,7 @@
 #include "format/graph_file.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
+#include "schedule_support.h"
 #include "test_support.h"
 
 using namespace osched;
@@ -43,11 +44,10 @@ Port run_port(const std::string& scenario, const std::string& estimates, bool bu
   const std::string path = source_path("testdata/scenarios/" + scenario + ".json");
   p.original = read_graph_file(path);
   ScheduleConfig cfg;
-  cfg.policy = "upstream"; // parity, whatever the default
-  cfg.custom_estimates = load_custom_estimates(source_path("testdata/scenarios/" + estimates));
+  cfg.policy = OrderPolicy::Upstream; // parity, whatever the default
   cfg.collective_bucketing = bucketing;
   cfg.insert_overlap_deps = overlap_deps;
-  p.out = run_schedule(schedule_input(p.original, read_text(path), cfg), cfg);
+  p.out = schedule_graph(p.original, read_text(path), cfg, scenario_estimates(estimates));
   auto violation = verify_reordering(p.original, p.out.graph);
   INFO((violation ? *violation : std::string("ok")));
   REQUIRE_FALSE(violation.has_value());

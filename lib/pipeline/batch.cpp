@@ -11,6 +11,7 @@
 #include "files/output_batch.h"
 #include "format/graph_error.h"
 #include "pipeline/job_errors.h"
+#include "pipeline/prepare_input.h"
 #include "pipeline/schedule_options.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
@@ -125,9 +126,8 @@ std::string batch_options_fingerprint(const ScheduleConfig& cfg) {
   return content_hash(j.dump());
 }
 
-BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
-                           const ScheduleConfig& cfg, const std::string& fingerprint, bool force,
-                           GraphFormat out_format) {
+BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths, const BatchOptions& opts,
+                           const std::string& fingerprint) {
   const auto t0 = std::chrono::steady_clock::now();
   BatchResult r;
   r.input = item.input;
@@ -143,7 +143,8 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
     const std::string input_hash = content_hash(bytes.view());
     const nlohmann::json stamp = {
         {"input_hash", input_hash}, {"options", fingerprint}, {"tool", OSCHED_VERSION}};
-    if (!force && fs::exists(paths.graph) && fs::exists(paths.report) && fs::exists(paths.stamp)) {
+    if (!opts.force && fs::exists(paths.graph) && fs::exists(paths.report) &&
+        fs::exists(paths.stamp)) {
       nlohmann::json old = nlohmann::json::parse(read_file_bytes(paths.stamp), nullptr, false);
       if (!old.is_discarded() && old == stamp) {
         nlohmann::json rep = nlohmann::json::parse(read_file_bytes(paths.report), nullptr, false);
@@ -155,9 +156,10 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
         }
       }
     }
-    Graph g = parse_graph_bytes(bytes, item.input);
     // The stamp's hash is the report's: the input is hashed once.
-    ScheduleOutput out = run_schedule(schedule_input_hashed(std::move(g), input_hash, cfg), cfg);
+    ScheduleOutput out = run_schedule(
+        prepare_input(bytes, item.input, GraphFormat::Auto, opts.cfg, opts.costs, input_hash),
+        opts.cfg);
     std::error_code ec;
     fs::create_directories(fs::path(paths.graph).parent_path(), ec);
     if (ec)
@@ -165,7 +167,7 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
                         ": cannot create directory: " + ec.message());
     const std::string stamp_text = stamp.dump(2) + "\n";
     OutputBatch batch;
-    add_graph_output(batch, paths.graph, out.graph, out_format);
+    add_graph_output(batch, paths.graph, out.graph, opts.out_format);
     batch.add(paths.report, [&](const Emit& emit) { write_report_json(out.report, emit); });
     batch.add(paths.stamp, [&](const Emit& emit) { emit(stamp_text); });
     try {

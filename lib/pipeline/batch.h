@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "format/graph_file.h"
 #include "pipeline/schedule_config.h"
+#include "pipeline/schedule_pipeline.h"
 
 namespace osched {
 
@@ -51,12 +53,6 @@ struct BatchResult {
   double seconds = 0; // wall time (not in the summary files: they stay reproducible)
 };
 
-// Schedules one file and writes its graph, report and stamp together;
-// never throws (a failure is the result's status and error).
-BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths,
-                           const ScheduleConfig& cfg, const std::string& fingerprint, bool force,
-                           GraphFormat out_format);
-
 class RankContext;
 
 struct BatchOptions {
@@ -66,8 +62,14 @@ struct BatchOptions {
   GraphFormat out_format = GraphFormat::Auto;
   int jobs = 1;       // worker threads of each rank
   bool force = false; // redo outputs that are up to date
-  ScheduleConfig cfg; // runtime estimates already loaded
+  ScheduleConfig cfg;
+  std::shared_ptr<const CostFiles> costs; // load_cost_files(cfg), shared by the workers
 };
+
+// Schedules one file and writes its graph, report and stamp together;
+// never throws (a failure is the result's status and error).
+BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths, const BatchOptions& opts,
+                           const std::string& fingerprint);
 
 struct BatchProgress {
   size_t done = 0, total = 0, failed = 0; // of this rank's share

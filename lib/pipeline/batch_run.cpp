@@ -34,8 +34,8 @@ void run_share(const BatchOptions& opts, const std::vector<BatchItem>& items,
         std::lock_guard<std::mutex> lock(mu);
         current = item.input;
       }
-      BatchResult r = run_batch_item(item, batch_paths(item, opts.out_dir, opts.out_format),
-                                     opts.cfg, fingerprint, opts.force, opts.out_format);
+      BatchResult r =
+          run_batch_item(item, batch_paths(item, opts.out_dir, opts.out_format), opts, fingerprint);
       failed += r.status == "failed";
       results[mine[k]] = std::move(r);
       ++done;

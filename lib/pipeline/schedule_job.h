@@ -1,8 +1,8 @@
 #pragma once
 // The `schedule` job from a graph file to its result, on one rank or on
-// every rank of an MPI launch: read the graph and the files the options
-// name, measure runtimes when asked (aligned across ranks), schedule. The
-// CLI only parses options before and writes the result after.
+// every rank of an MPI launch: prepare the input (pipeline/prepare_input.h),
+// measure runtimes when asked (aligned across ranks), schedule. The CLI
+// only parses options before and writes the result after.
 
 #include <string>
 
@@ -21,12 +21,7 @@ struct ScheduleJobResult {
 // input fails every rank (none waits in a collective for it). Throws
 // InputError, GraphError, DeviceError, and OutputError when the benchmark
 // cache cannot be written.
-// Loads the files the config names for costs: cfg.runtime_estimates into
-// cfg.custom_estimates and cfg.collective_table (unless "none") into
-// cfg.collective_table_data. Throws ValueError or IoError.
-void load_estimate_files(ScheduleConfig& cfg);
-
 ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
-                                   const ScheduleConfig& cfg);
+                                   const ScheduleConfig& cfg, const RunSettings& run = {});
 
 } // namespace osched

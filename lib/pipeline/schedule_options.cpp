@@ -60,10 +60,28 @@ OptionSpec count(std::string_view flag, std::string_view key, std::string_view h
   return s;
 }
 
+// An enum member of ScheduleConfig and the table of its names.
+template <auto Member, const auto& Names> ChoiceField choice_field() {
+  return {[](const ScheduleConfig& c) { return choice_name(Names, c.*Member); },
+          [](ScheduleConfig& c, std::string_view word) {
+            for (const auto& n : Names)
+              if (n.name == word) {
+                c.*Member = n.value;
+                return true;
+              }
+            return false;
+          }};
+}
+
+template <auto Member, const auto& Names>
 OptionSpec choice(std::string_view flag, std::string_view key, std::string_view help,
-                  OptionFieldRef<std::string> field, std::vector<std::string_view> choices) {
-  OptionSpec s = row(flag, key, help, field);
-  s.choices = std::move(choices);
+                  std::vector<std::string_view> order) {
+  OptionSpec s;
+  s.flag = flag;
+  s.key = key;
+  s.help = help;
+  s.field = choice_field<Member, Names>();
+  s.choices = std::move(order);
   return s;
 }
 
@@ -99,19 +117,19 @@ std::vector<OptionSpec> build_table() {
   t.push_back(number(
       "--max-memory-increase-ratio", "max_memory_increase_ratio", "see --max-memory-increase-gb",
       [](C& c) -> double& { return c.scheduler.max_memory_increase_ratio; }, 0, 1e6, false));
-  t.push_back(choice("--policy", "policy",
-                     "improved (the default: upstream's greedy, then a bounded local search that "
-                     "keeps a move only if the simulated step shortens within the memory budget) "
-                     "or upstream (PyTorch's greedy alone, for parity)",
-                     [](C& c) -> std::string& { return c.policy; }, {"upstream", "improved"}));
+  t.push_back(choice<&C::policy, kOrderPolicyNames>(
+      "--policy", "policy",
+      "improved (the default: upstream's greedy, then a bounded local search that keeps a move "
+      "only if the simulated step shortens within the memory budget) or upstream (PyTorch's "
+      "greedy alone, for parity)",
+      {"upstream", "improved"}));
   t.push_back(count("--policy-time-ms", "policy_time_ms",
                     "work budget of the improved policy, in milliseconds of the reference machine "
                     "(counted as trial simulations, so runs are reproducible)",
                     [](C& c) -> int& { return c.policy_time_ms; }));
-  t.push_back(choice("--collective-estimator", "collective_estimator",
-                     "analytical or benchmark (NCCL on local GPUs, under mpirun)",
-                     [](C& c) -> std::string& { return c.collective_estimator; },
-                     {"analytical", "benchmark"}));
+  t.push_back(choice<&C::collective_estimator, kCollectiveEstimatorNames>(
+      "--collective-estimator", "collective_estimator",
+      "analytical or benchmark (NCCL on local GPUs, under mpirun)", {"analytical", "benchmark"}));
   t.push_back(row<bool>("--benchmark-compute", "benchmark_compute", "benchmark matmuls with cuBLAS",
                         [](C& c) -> bool& { return c.benchmark_compute; }));
   t.push_back(
@@ -119,10 +137,10 @@ std::vector<OptionSpec> build_table() {
                        "JSON cache of aligned benchmark medians, read and updated (by rank 0)",
                        [](C& c) -> std::string& { return c.benchmark_cache; }));
   t.back().benchmark_only = true;
-  t.push_back(choice("--benchmark-backend", "benchmark_backend",
-                     "gpu (cuBLAS/NCCL) or synthetic (per-rank CPU model, for testing alignment)",
-                     [](C& c) -> std::string& { return c.benchmark_backend; },
-                     {"gpu", "synthetic"}));
+  t.push_back(choice<&C::benchmark_backend, kBenchmarkBackendNames>(
+      "--benchmark-backend", "benchmark_backend",
+      "gpu (cuBLAS/NCCL) or synthetic (per-rank CPU model, for testing alignment)",
+      {"gpu", "synthetic"}));
   t.back().benchmark_only = true;
   t.push_back(
       row<std::string>("--runtime-estimates", "runtime_estimates",
@@ -132,13 +150,12 @@ std::vector<OptionSpec> build_table() {
       "--collective-table", "collective_table",
       "measured collective times (autoparallel's colls*.table format), after user estimates",
       [](C& c) -> std::string& { return c.collective_table; }));
-  t.push_back(choice("--cost-model", "cost_model",
-                     "kernels (every kernel: matmul and attention by roofline at "
-                     "matmul_efficiency, the rest by bytes / HBM bandwidth, plus a launch) or "
-                     "compute-only (matmul and attention at peak, others 0: the PyTorch pass "
-                     "this tool ports)",
-                     [](C& c) -> std::string& { return c.cost_model; },
-                     {"kernels", "compute-only"}));
+  t.push_back(choice<&C::cost_model, kCostModelNames>(
+      "--cost-model", "cost_model",
+      "kernels (every kernel: matmul and attention by roofline at matmul_efficiency, the rest by "
+      "bytes / HBM bandwidth, plus a launch) or compute-only (matmul and attention at peak, "
+      "others 0: the PyTorch pass this tool ports)",
+      {"kernels", "compute-only"}));
   t.push_back(row<bool>("--fusion", "fusion",
                         "cost each chain of pointwise, reduction and view ops as one fused "
                         "kernel (bytes entering and leaving it), as Inductor generates",
@@ -176,8 +193,10 @@ const std::vector<OptionSpec>& schedule_options() {
   return table;
 }
 
-void apply_schedule_config(const std::string& text, const std::string& path, ScheduleConfig& cfg,
+void apply_schedule_config(const std::string& text, const std::string& path,
+                           ScheduleConfigDraft& draft,
                            const std::function<bool(std::string_view flag)>& given) {
+  ScheduleConfig& cfg = draft.values;
   nlohmann::json j;
   try {
     j = parse_json_limited(text);
@@ -208,7 +227,7 @@ void apply_schedule_config(const std::string& text, const std::string& path, Sch
                      if (!v.is_number())
                        fail("must be a number");
                      if (!keep)
-                       f(cfg) = v.get<double>(); // ranges: check_schedule_options
+                       f(cfg) = v.get<double>(); // ranges: finish_schedule_config
                    },
                    [&](OptionFieldRef<int> f) {
                      if (!keep)
@@ -226,9 +245,15 @@ void apply_schedule_config(const std::string& text, const std::string& path, Sch
                    },
                    [&](OptionFieldRef<std::string> f) {
                      if (!v.is_string())
-                       fail(spec->choices.empty() ? "must be a path string" : "must be a string");
+                       fail("must be a path string");
                      if (!keep)
                        f(cfg) = v.get<std::string>();
+                   },
+                   [&](ChoiceField) {
+                     if (!v.is_string())
+                       fail("must be a string");
+                     if (!keep)
+                       draft.choices[key] = v.get<std::string>();
                    },
                    [&](OptionFieldRef<nlohmann::json> f) {
                      // Checked here too, so a bad value is blamed on this
@@ -247,7 +272,11 @@ void apply_schedule_config(const std::string& text, const std::string& path, Sch
   }
 }
 
-void check_schedule_options(const ScheduleConfig& given_cfg) {
+namespace {
+
+// Sets the draft's choices and checks every value, in table order.
+ScheduleConfig checked(const ScheduleConfig& given_cfg,
+                       const std::map<std::string, std::string, std::less<>>& choices) {
   ScheduleConfig cfg = given_cfg; // the accessors hand out references to a copy
   for (const OptionSpec& s : schedule_options()) {
     const std::string name(s.flag.empty() ? s.key : s.flag);
@@ -260,24 +289,33 @@ void check_schedule_options(const ScheduleConfig& given_cfg) {
     } else if (const auto* f = std::get_if<OptionFieldRef<int>>(&s.field)) {
       if ((*f)(cfg) < s.lo)
         fail("must be >= " + fmt_number(s.lo));
-    } else if (const auto* f = std::get_if<OptionFieldRef<std::string>>(&s.field)) {
-      const std::string& v = (*f)(cfg);
-      bool ok = s.choices.empty();
-      std::string expected;
-      for (size_t i = 0; i < s.choices.size(); ++i) {
-        ok |= v == s.choices[i];
-        expected += (i == 0                      ? ""
-                     : i + 1 == s.choices.size() ? " or "
-                                                 : ", ") +
-                    std::string(s.choices[i]);
+    } else if (const auto* f = std::get_if<ChoiceField>(&s.field)) {
+      const auto given = choices.find(s.key);
+      if (given != choices.end() && !f->set(cfg, given->second)) {
+        std::string expected;
+        for (size_t i = 0; i < s.choices.size(); ++i)
+          expected += (i == 0                      ? ""
+                       : i + 1 == s.choices.size() ? " or "
+                                                   : ", ") +
+                      std::string(s.choices[i]);
+        fail("expected " + expected + ", got '" + escape_quoted(given->second) + "'");
       }
-      if (!ok)
-        fail("expected " + expected + ", got '" + escape_quoted(v) + "'");
     }
     if (s.check)
       if (std::string why = s.check(cfg); !why.empty())
         fail(why);
   }
+  return cfg;
+}
+
+} // namespace
+
+ScheduleConfig finish_schedule_config(const ScheduleConfigDraft& draft) {
+  return checked(draft.values, draft.choices);
+}
+
+void check_schedule_options(const ScheduleConfig& cfg) {
+  (void)checked(cfg, {});
 }
 
 nlohmann::json schedule_options_echo(const ScheduleConfig& given_cfg) {
@@ -296,6 +334,7 @@ nlohmann::json schedule_options_echo(const ScheduleConfig& given_cfg) {
                                if (f(cfg))
                                  out[key] = *f(cfg);
                              },
+                             [&](ChoiceField f) { out[key] = std::string(f.get(cfg)); },
                              [&](auto f) { out[key] = f(cfg); }},
                s.field);
   }

@@ -7,6 +7,7 @@
 // schedule_options.cpp.
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,9 +21,16 @@
 namespace osched {
 
 template <typename T> using OptionFieldRef = T& (*)(ScheduleConfig&);
+
+// An enum field, read and set by the words that name its values.
+struct ChoiceField {
+  std::string_view (*get)(const ScheduleConfig&);
+  bool (*set)(ScheduleConfig&, std::string_view); // false: not one of the words
+};
+
 using OptionField = std::variant<OptionFieldRef<double>, OptionFieldRef<int>, OptionFieldRef<bool>,
                                  OptionFieldRef<std::string>, OptionFieldRef<std::optional<int>>,
-                                 OptionFieldRef<nlohmann::json>>;
+                                 OptionFieldRef<nlohmann::json>, ChoiceField>;
 
 // Visits an OptionField with one lambda per field type.
 template <class... Fs> struct OptionVisitor : Fs... { using Fs::operator()...; };
@@ -36,7 +44,7 @@ struct OptionSpec {
   // Numbers: lo <= v <= hi (lo < v when lo_open); written so NaN fails.
   double lo = 0, hi = 0;
   bool lo_open = false;
-  // Strings: one of these when not empty.
+  // Choices: the words accepted, in the order errors list them.
   std::vector<std::string_view> choices;
   // Anything else: "" when fine, else the reason ("unknown GPU 'X' ...").
   std::string (*check)(const ScheduleConfig&) = nullptr;
@@ -47,14 +55,28 @@ struct OptionSpec {
 // In the order `schedule --help` lists them.
 const std::vector<OptionSpec>& schedule_options();
 
+// A config as the command line and a config file give it: typed values,
+// and the word given for each choice, which finish_schedule_config checks
+// with the other values so the first bad one in table order is reported
+// whichever way it came.
+struct ScheduleConfigDraft {
+  ScheduleConfig values;
+  std::map<std::string, std::string, std::less<>> choices; // by config key
+};
+
 // Applies a config file's JSON object (`path` names it in errors). Keys the
 // command line `given` already set keep their command-line value. Throws
 // InputError("PATH: KEY: reason") on unknown keys and wrong types; values
-// are range-checked by check_schedule_options afterwards.
-void apply_schedule_config(const std::string& text, const std::string& path, ScheduleConfig& cfg,
+// are checked by finish_schedule_config afterwards.
+void apply_schedule_config(const std::string& text, const std::string& path,
+                           ScheduleConfigDraft& draft,
                            const std::function<bool(std::string_view flag)>& given);
 
-// Throws InputError("--flag: reason") on the first value out of range.
+// The config a draft describes, once every value is checked: throws
+// InputError("--flag: reason") on the first bad one in table order.
+ScheduleConfig finish_schedule_config(const ScheduleConfigDraft& draft);
+
+// The same checks on a config built in code.
 void check_schedule_options(const ScheduleConfig& cfg);
 
 // The report's `config` section (the effective values of echoed options).

@@ -22,34 +22,6 @@
 
 namespace osched {
 
-HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg) {
-  nlohmann::json overrides = cfg.hardware_overrides;
-  // The flags join the config's fields, so `gpu` sets the base that the
-  // other fields then adjust, wherever each came from.
-  if ((overrides.is_null() || overrides.is_object()) && (!cfg.gpu.empty() || cfg.gpus_per_node)) {
-    if (!cfg.gpu.empty())
-      overrides["gpu"] = cfg.gpu;
-    if (cfg.gpus_per_node)
-      overrides["gpus_per_node"] = *cfg.gpus_per_node;
-  }
-  HardwareSpec hw = default_hardware();
-  apply_hardware_overrides(hw, g.hardware);
-  apply_hardware_overrides(hw, overrides);
-  return hw;
-}
-
-ScheduleInput schedule_input(Graph g, std::string_view input_bytes, const ScheduleConfig& cfg) {
-  return schedule_input_hashed(std::move(g), content_hash(input_bytes), cfg);
-}
-
-ScheduleInput schedule_input_hashed(Graph g, std::string input_hash, const ScheduleConfig& cfg) {
-  ScheduleInput in;
-  in.hardware = resolve_hardware(g, cfg);
-  in.input_hash = std::move(input_hash);
-  in.graph = std::move(g);
-  return in;
-}
-
 namespace {
 
 // Every estimate of the run comes from here: user estimates, then measured
@@ -78,13 +50,13 @@ std::vector<NodeId> identity_order(size_t n) {
 // nodes move) and returns the reordered graph.
 // `scheduled_plan`, when asked for, receives the simulation plan of the
 // reordered graph.
-Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
-              ScheduleResult& sched, ScheduleReport& report, std::optional<Timeline>& original,
-              PhaseSeconds& phases, std::optional<SimulationPlan>* scheduled_plan,
-              RuntimeTable& reordered_rt) {
+Graph reorder(ScheduleInput in, const ScheduleConfig& config, const RunSettings& run,
+              Estimators& est, ScheduleResult& sched, ScheduleReport& report,
+              std::optional<Timeline>& original, PhaseSeconds& phases,
+              std::optional<SimulationPlan>* scheduled_plan, RuntimeTable& reordered_rt) {
   auto t = std::chrono::steady_clock::now();
   const RuntimeTable rt = est.of(in.graph);
-  if (config.record_timelines)
+  if (run.record_timelines)
     original = build_timeline(in.graph, rt, "original");
   phases.emplace_back("estimate", seconds_since(t));
   t = std::chrono::steady_clock::now();
@@ -98,8 +70,6 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   const SimulationPlan plan = make_simulation_plan(in.graph, rt);
   std::optional<ReportPolicy> policy;
   const std::unique_ptr<OrderSearch> search = order_search_for(config.policy);
-  if (!search)
-    throw InputError("--policy: unknown policy '" + escape_excerpt(config.policy) + "'");
   const SearchInput search_in{*analysis, plan, config.scheduler,
                               std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes),
                               refine_trial_budget(in.graph.nodes.size(), config.policy_time_ms)};
@@ -118,7 +88,7 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, Estimators& est,
   // Part of it (the storage map) was built on a helper thread: its pages go
   // back to the system rather than sit in that thread's arena (1M 2-D graph
   // peak -65 MB).
-  if (config.trim_heap_between_phases)
+  if (run.trim_heap_between_phases)
     return_free_memory_to_system();
   if (policy)
     phases.emplace_back("refine", seconds_since(t));
@@ -219,21 +189,29 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
-  Estimators est{config.custom_estimates ? &*config.custom_estimates : nullptr, in.measured,
-                 AnalyticalEstimator(in.hardware, config.analytical_model()),
-                 config.collective_table_data ? &*config.collective_table_data : nullptr,
+ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
+                            const RunSettings& run) {
+  // The cost files and the recorded table outlive `in`, which moves on.
+  const std::shared_ptr<const CostFiles> costs = in.costs;
+  const std::optional<CollectiveTable> recorded = std::move(in.recorded_table);
+  Estimators est{costs && costs->estimates ? &*costs->estimates : nullptr, in.measured,
+                 AnalyticalEstimator(in.hardware, config.cost_model),
+                 recorded                           ? &*recorded
+                 : costs && costs->collective_table ? &*costs->collective_table
+                                                    : nullptr,
                  config.fusion};
   ScheduleOutput out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;
   std::optional<SimulationPlan> scheduled_plan;
   RuntimeTable written_rt;
-  out.graph = reorder(std::move(in), config, est, sched, out.report, out.original_timeline,
+  out.graph = reorder(std::move(in), config, run, est, sched, out.report, out.original_timeline,
                       out.phase_seconds, config.collective_bucketing ? &scheduled_plan : nullptr,
                       written_rt);
   auto t = std::chrono::steady_clock::now();
   out.report.benchmark = std::move(benchmark);
+  if (recorded) // the table that was used, in place of the option's ""
+    out.report.config["collective_table"] = recorded->path;
   if (config.collective_bucketing || config.insert_overlap_deps) {
     std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
     if (config.collective_bucketing) {
@@ -255,7 +233,7 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config) {
   if (config.collective_bucketing) // new nodes: estimated as a run over the file would
     written_rt = est.of(out.graph);
   describe_written_graph(out.report, out.graph, written_rt);
-  if (config.record_timelines) // of the output graph, bucketed or not
+  if (run.record_timelines) // of the output graph, bucketed or not
     out.scheduled_timeline = build_timeline(out.graph, written_rt, "scheduled");
   out.phase_seconds.emplace_back("describe", seconds_since(t));
   spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", out.graph.size(),

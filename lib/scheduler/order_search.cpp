@@ -27,12 +27,14 @@ public:
 
 } // namespace
 
-std::unique_ptr<OrderSearch> order_search_for(std::string_view policy) {
-  if (policy == "upstream")
+std::unique_ptr<OrderSearch> order_search_for(OrderPolicy policy) {
+  switch (policy) {
+  case OrderPolicy::Upstream:
     return std::make_unique<GreedyOnly>();
-  if (policy == "improved")
-    return std::make_unique<LocalSearch>();
-  return nullptr;
+  case OrderPolicy::Improved:
+    break;
+  }
+  return std::make_unique<LocalSearch>();
 }
 
 } // namespace osched

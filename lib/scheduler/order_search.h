@@ -3,7 +3,7 @@
 // order (parity with PyTorch); `improved` runs the local search of
 // scheduler/refine_order.h, within every limit the greedy keeps. The
 // pipeline runs whatever order_search_for() gives it, so a new policy is
-// one class and one line there.
+// one class, one OrderPolicy value and its name (pipeline/schedule_config.h).
 
 #include <cstdint>
 #include <memory>
@@ -36,7 +36,9 @@ public:
                                               const std::vector<NodeId>& greedy) const = 0;
 };
 
-// The policy named `policy` ("upstream", "improved"); nullptr for any other.
-std::unique_ptr<OrderSearch> order_search_for(std::string_view policy);
+// The policies --policy names.
+enum class OrderPolicy : uint8_t { Upstream, Improved };
+
+std::unique_ptr<OrderSearch> order_search_for(OrderPolicy policy);
 
 } // namespace osched

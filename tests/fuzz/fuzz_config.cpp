@@ -10,19 +10,19 @@
 
 #include "errors/error.h"
 #include "pipeline/job_errors.h"
+#include "pipeline/prepare_input.h"
 #include "pipeline/schedule_options.h"
-#include "pipeline/schedule_pipeline.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  osched::ScheduleConfig cfg;
+  osched::ScheduleConfigDraft draft;
   try {
-    osched::apply_schedule_config(text, "fuzz.json", cfg, [](std::string_view flag) {
+    osched::apply_schedule_config(text, "fuzz.json", draft, [](std::string_view flag) {
       return flag == "--max-coll-distance"; // one flag "given": its key must be kept
     });
-    if (cfg.scheduler.max_coll_distance != 200)
+    if (draft.values.scheduler.max_coll_distance != 200)
       __builtin_trap();
-    osched::check_schedule_options(cfg);
+    const osched::ScheduleConfig cfg = osched::finish_schedule_config(draft);
     (void)osched::schedule_options_echo(cfg).dump();
     (void)osched::resolve_hardware(osched::Graph{}, cfg);
   } catch (const osched::InputError&) {

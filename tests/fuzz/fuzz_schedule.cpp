@@ -12,9 +12,10 @@
 #include <spdlog/spdlog.h>
 
 #include "analysis/verify.h"
+#include "files/content_hash.h"
 #include "format/json_io.h"
 #include "format/validate.h"
-#include "pipeline/schedule_pipeline.h"
+#include "pipeline/prepare_input.h"
 #include "report/html_page.h"
 #include "report/trace_json.h"
 
@@ -37,15 +38,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     osched::ScheduleConfig cfg;
     cfg.collective_bucketing = bucketing;
     cfg.insert_overlap_deps = true;
+    osched::RunSettings run;
     // The improved policy's local search, and the timelines drawn from it.
     if (variant >= 2) {
-      cfg.policy = "improved";
+      cfg.policy = osched::OrderPolicy::Improved;
       cfg.policy_time_ms = 20;
-      cfg.record_timelines = true;
+      run.record_timelines = true;
     }
     osched::ScheduleOutput out;
     try {
-      out = osched::run_schedule(osched::schedule_input(g, text, cfg), cfg);
+      out =
+          osched::run_schedule(osched::prepare_graph(g, osched::content_hash(text), cfg), cfg, run);
     } catch (const std::exception&) {
       continue; // e.g. an unknown GPU in the graph's hardware: a clear error
     }
