@@ -8,12 +8,12 @@
 #include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
-#include "format/validate.h"
 #include "format_flag.h"
 #include "fx/fx_import.h"
 #include "run_errors.h"
 #include "text/escape.h"
 #include "text/json_limits.h"
+#include "validate/validate.h"
 
 namespace osched::cli {
 namespace {

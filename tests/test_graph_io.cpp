@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "format/graph_error.h"
 #include "format/graph_file.h"
 #include "format/graph_snapshot.h"
 #include "format/json_fast_reader.h"
@@ -23,6 +22,7 @@
 #include "scheduler/reorder.h"
 #include "test_support.h"
 #include "text/chunked_render.h"
+#include "validate/graph_error.h"
 
 using namespace osched;
 using namespace osched::test;

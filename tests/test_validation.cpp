@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "format/validate.h"
 #include "test_support.h"
+#include "validate/validate.h"
 
 using namespace osched::test;
 

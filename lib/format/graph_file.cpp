@@ -2,9 +2,9 @@
 
 #include "errors/error.h"
 #include "files/output_batch.h"
-#include "format/graph_error.h"
 #include "format/json_io.h"
 #include "format/proto_io.h"
+#include "validate/graph_error.h"
 
 namespace osched {
 namespace {

@@ -1,4 +1,5 @@
 #include "format/json_fast_reader.h"
+#include "format/node_fields.h"
 
 #include <algorithm>
 #include <array>
@@ -458,75 +459,69 @@ private:
   InternedString last_device_;
   NodeId current_ = 0;
 
-  enum Key : uint32_t {
-    kName = 1,
-    kOp = 2,
-    kTarget = 4,
-    kArgs = 8,
-    kKwargs = 16,
-    kVal = 32,
-    kTags = 64,
-    kIsView = 128,
-    kMutates = 256,
-    kControlDeps = 512,
-  };
-
   bool read_fields(element doc, Node& node) {
     uint32_t seen = 0;
     simdjson::dom::object obj;
     OSCHED_TRY(doc.get_object().get(obj));
     for (auto [key, v] : obj) {
-      uint32_t bit = 0;
-      bool ok = false;
-      if (key == "name") {
-        bit = kName;
-        ok = string_of(v, node.name) && !node.name.empty();
-        if (ok)
-          names_.named(current_);
-      } else if (key == "op") {
-        bit = kOp;
-        std::string_view op;
-        ok = v.get_string().get(op) == SUCCESS;
-        if (ok) {
-          auto parsed = parse_node_op(op);
-          ok = parsed.has_value();
-          if (ok)
-            node.op = *parsed;
-        }
-      } else if (key == "target") {
-        bit = kTarget;
-        ok = string_of(v, node.target);
-      } else if (key == "args") {
-        bit = kArgs;
-        ok = read_list(v, node.args, kFieldLevel);
-      } else if (key == "kwargs") {
-        bit = kKwargs;
-        ok = read_kwargs(v, node);
-      } else if (key == "val") {
-        bit = kVal;
-        ok = read_val(v, node);
-      } else if (key == "tags") {
-        bit = kTags;
-        ok = read_tags(v, node);
-      } else if (key == "is_view") {
-        bit = kIsView;
-        bool b = false;
-        ok = v.get_bool().get(b) == SUCCESS;
-        node.is_view = b;
-      } else if (key == "mutates") {
-        bit = kMutates;
-        ok = read_mutates(v, node);
-      } else if (key == "control_deps") {
-        bit = kControlDeps;
-        ok = read_control_deps(v);
-      } // "meta" and unknown fields: the general reader keeps them
-      if (!ok || (seen & bit))
+      const NodeField* f = find_node_field(key);
+      if (!f) // unknown fields: the general reader keeps them
+        return false;
+      const uint32_t bit = uint32_t{1} << node_field_index(*f);
+      if ((seen & bit) || !read_field(*f, v, node))
         return false;
       seen |= bit;
     }
-    if (!(seen & kName) || !(seen & kOp))
+    for (const NodeField& f : kNodeFields)
+      if (!(seen & (uint32_t{1} << node_field_index(f))) &&
+          (f.presence == NodeFieldPresence::Required ||
+           (f.presence == NodeFieldPresence::RequiredForCall && node.op == NodeOp::CallFunction)))
+        return false;
+    return true;
+  }
+
+  bool read_field(const NodeField& f, element v, Node& node) {
+    switch (f.kind) {
+    case NodeFieldKind::Name:
+      if (!string_of(v, node.name) || node.name.empty())
+        return false;
+      names_.named(current_);
+      return true;
+    case NodeFieldKind::OpName: {
+      std::string_view op;
+      if (v.get_string().get(op) != SUCCESS)
+        return false;
+      const std::optional<NodeOp> parsed = parse_node_op(op);
+      if (!parsed)
+        return false;
+      node.op = *parsed;
+      return true;
+    }
+    case NodeFieldKind::Text:
+      return string_of(v, f.text.edit(node));
+    case NodeFieldKind::ValueList:
+      return read_list(v, node.args, kFieldLevel);
+    case NodeFieldKind::ValueMap:
+      return read_kwargs(v, node);
+    case NodeFieldKind::TensorMetas:
+      return read_val(v, node);
+    case NodeFieldKind::TextList:
+      return read_strings(v, f.text_list.edit(node));
+    case NodeFieldKind::Flag: {
+      bool b = false;
+      if (v.get_bool().get(b) != SUCCESS)
+        return false;
+      f.flag.edit(node) = b;
+      return true;
+    }
+    case NodeFieldKind::MutatedArgs:
+      return read_mutates(v, node);
+    case NodeFieldKind::NodeNames:
+      return read_control_deps(v);
+    case NodeFieldKind::AnyJson: // kept as written: the general reader keeps it
       return false;
-    return (seen & kTarget) || node.op != NodeOp::CallFunction;
+    }
+    return false;
   }
 
   // `level`: the list's place in the document's nesting (graph 1, nodes
@@ -770,14 +765,14 @@ private:
     return true;
   }
 
-  static bool read_tags(element v, Node& node) {
+  static bool read_strings(element v, std::optional<std::vector<std::string>>& out) {
     if (v.type() != element_type::ARRAY)
       return false;
-    node.edit_attrs().tags.emplace();
+    auto& list = out.emplace();
     simdjson::dom::array arr;
     OSCHED_TRY(v.get_array().get(arr));
     for (element x : arr)
-      if (!string_of(x, node.edit_attrs().tags->emplace_back()))
+      if (!string_of(x, list.emplace_back()))
         return false;
     return true;
   }

@@ -7,10 +7,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "format/graph_error.h"
 #include "format/json_fast_reader.h"
 #include "format/json_node_writer.h"
-#include "format/validate.h"
+#include "format/node_fields.h"
+#include "validate/graph_error.h"
+#include "validate/validate.h"
 
 namespace osched {
 namespace {
@@ -19,9 +20,6 @@ using json = nlohmann::json;
 
 const std::unordered_set<std::string> kTopKeys = {
     "format", "version", "name", "rank", "world_size", "process_groups", "hardware", "nodes"};
-const std::unordered_set<std::string> kNodeKeys = {"name",    "op",           "target", "args",
-                                                   "kwargs",  "val",          "tags",   "is_view",
-                                                   "mutates", "control_deps", "meta"};
 const std::unordered_set<std::string> kMetaKeys = {
     "shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"};
 
@@ -357,13 +355,13 @@ private:
     return t;
   }
 
-  std::vector<MutatedArg> read_mutates(const json& m) {
+  std::vector<MutatedArg> read_mutates(const json& m, const std::string& key) {
     const char* form = "must be an array of argument positions and \"kwarg:NAME\" strings";
     if (!m.is_array())
-      throw GraphError(node_name_, "mutates", form);
+      throw GraphError(node_name_, key, form);
     std::vector<MutatedArg> out;
     for (size_t i = 0; i < m.size(); ++i) {
-      const std::string field = "mutates[" + std::to_string(i) + "]";
+      const std::string field = key + "[" + std::to_string(i) + "]";
       MutatedArg a;
       if (m[i].is_number_integer()) {
         int64_t p = as_int(m[i], node_name_, field);
@@ -385,81 +383,106 @@ private:
     Node node;
     node.name = n["name"].get<std::string>();
     node_name_ = node.name;
-    std::string op = req_string(n, "op", node_name_);
-    auto parsed = parse_node_op(op);
-    if (!parsed)
-      throw GraphError(node_name_, "op", "unknown op '" + op + "'");
-    node.op = *parsed;
-    if (n.contains("target")) {
-      if (!n["target"].is_string())
-        throw GraphError(node_name_, "target", "must be a string");
-      node.target = n["target"].get<std::string>();
-    } else if (node.op == NodeOp::CallFunction) {
-      throw GraphError(node_name_, "target", "missing");
+    for (const NodeField& f : kNodeFields) {
+      const std::string key(f.key);
+      const auto it = n.find(key);
+      if (it != n.end())
+        read_field(f, key, *it, node);
+      else if (f.presence == NodeFieldPresence::Required ||
+               (f.presence == NodeFieldPresence::RequiredForCall &&
+                node.op == NodeOp::CallFunction))
+        throw GraphError(node_name_, key, "missing");
     }
-    if (n.contains("args")) {
-      if (!n["args"].is_array())
-        throw GraphError(node_name_, "args", "must be an array");
-      for (size_t i = 0; i < n["args"].size(); ++i)
-        node.args.push_back(read_value(n["args"][i], "args[" + std::to_string(i) + "]"));
+    for (const auto& [k, v] : n.items())
+      if (!find_node_field(k))
+        node.edit_attrs().extra[k] = v;
+    return node;
+  }
+
+  void read_field(const NodeField& f, const std::string& key, const json& v, Node& node) {
+    switch (f.kind) {
+    case NodeFieldKind::Name: // read by add_node
+      return;
+    case NodeFieldKind::OpName: {
+      if (!v.is_string())
+        throw GraphError(node_name_, key, "must be a string, got " + type_name(v));
+      auto parsed = parse_node_op(v.get<std::string>());
+      if (!parsed)
+        throw GraphError(node_name_, key, "unknown op '" + v.get<std::string>() + "'");
+      node.op = *parsed;
+      return;
     }
-    if (n.contains("kwargs")) {
-      if (!n["kwargs"].is_object())
-        throw GraphError(node_name_, "kwargs", "must be an object");
-      for (const auto& [k, v] : n["kwargs"].items())
-        node.edit_attrs().kwargs.emplace_back(k, read_value(v, "kwargs." + k));
-    }
-    if (n.contains("val") && !n["val"].is_null()) {
-      const json& v = n["val"];
+    case NodeFieldKind::Text:
+      if (!v.is_string())
+        throw GraphError(node_name_, key, "must be a string");
+      f.text.edit(node) = v.get<std::string>();
+      return;
+    case NodeFieldKind::ValueList:
+      if (!v.is_array())
+        throw GraphError(node_name_, key, "must be an array");
+      for (size_t i = 0; i < v.size(); ++i)
+        node.args.push_back(read_value(v[i], key + "[" + std::to_string(i) + "]"));
+      return;
+    case NodeFieldKind::ValueMap:
+      if (!v.is_object())
+        throw GraphError(node_name_, key, "must be an object");
+      for (const auto& [k, x] : v.items())
+        node.edit_attrs().kwargs.emplace_back(k, read_value(x, key + "." + k));
+      return;
+    case NodeFieldKind::TensorMetas:
       if (v.is_array()) {
         node.val_kind = ValKind::List;
         for (size_t i = 0; i < v.size(); ++i) {
           if (v[i].is_null())
             node.val.emplace_back(std::nullopt);
           else
-            node.val.emplace_back(read_meta(v[i], "val[" + std::to_string(i) + "]"));
+            node.val.emplace_back(read_meta(v[i], key + "[" + std::to_string(i) + "]"));
         }
-      } else {
+      } else if (!v.is_null()) {
         node.val_kind = ValKind::Single;
-        node.val.emplace_back(read_meta(v, "val"));
+        node.val.emplace_back(read_meta(v, key));
       }
-    }
-    if (n.contains("tags")) {
-      if (!n["tags"].is_array())
-        throw GraphError(node_name_, "tags", "must be an array of strings");
-      node.edit_attrs().tags.emplace();
-      for (const auto& t : n["tags"]) {
+      return;
+    case NodeFieldKind::TextList: {
+      const char* form = "must be an array of strings";
+      if (!v.is_array())
+        throw GraphError(node_name_, key, form);
+      auto& list = f.text_list.edit(node).emplace();
+      for (const auto& t : v) {
         if (!t.is_string())
-          throw GraphError(node_name_, "tags", "must be an array of strings");
-        node.edit_attrs().tags->push_back(t.get<std::string>());
+          throw GraphError(node_name_, key, form);
+        list.push_back(t.get<std::string>());
       }
+      return;
     }
-    if (n.contains("is_view")) {
-      if (!n["is_view"].is_boolean())
-        throw GraphError(node_name_, "is_view", "must be a boolean");
-      node.is_view = n["is_view"].get<bool>();
-    }
-    if (n.contains("mutates"))
-      node.edit_attrs().mutates = read_mutates(n["mutates"]);
-    if (n.contains("control_deps")) {
-      if (!n["control_deps"].is_array())
-        throw GraphError(node_name_, "control_deps", "must be an array of node names");
-      for (const auto& d : n["control_deps"]) {
+    case NodeFieldKind::Flag:
+      if (!v.is_boolean())
+        throw GraphError(node_name_, key, "must be a boolean");
+      f.flag.edit(node) = v.get<bool>();
+      return;
+    case NodeFieldKind::MutatedArgs:
+      node.edit_attrs().mutates = read_mutates(v, key);
+      return;
+    case NodeFieldKind::NodeNames: {
+      const char* form = "must be an array of node names";
+      if (!v.is_array())
+        throw GraphError(node_name_, key, form);
+      for (const auto& d : v) {
         if (!d.is_string())
-          throw GraphError(node_name_, "control_deps", "must be an array of node names");
+          throw GraphError(node_name_, key, form);
         auto it = all_names_.find(d.get<std::string>());
         if (it == all_names_.end()) // a later node, or an unknown one: finish() decides
           pending_control_.emplace_back(current_, d.get<std::string>());
         else
           node.edit_attrs().control_deps.push_back(it->second);
       }
+      return;
     }
-    if (n.contains("meta") && !n["meta"].is_null())
-      node.edit_attrs().meta = n["meta"];
-    for (const auto& [k, v] : n.items())
-      if (!kNodeKeys.count(k))
-        node.edit_attrs().extra[k] = v;
-    return node;
+    case NodeFieldKind::AnyJson:
+      if (!v.is_null())
+        f.any_json.edit(node) = v;
+      return;
+    }
   }
 };
 
@@ -520,40 +543,42 @@ json meta_to_json(const TensorMeta& t) {
   return j;
 }
 
-json node_json(const Node& n, const Graph& g) {
+json field_json(const NodeField& f, const Node& n, const Graph& g) {
   const NodeAttrs& attrs = n.attrs();
-  json j = attrs.extra;
-  j["name"] = n.name;
-  j["op"] = std::string(node_op_name(n.op));
-  j["target"] = n.target;
-  json args = json::array();
-  for (const auto& a : n.args)
-    args.push_back(value_to_json(a, g));
-  j["args"] = args;
-  json kwargs = json::object();
-  for (const auto& [k, v] : attrs.kwargs)
-    kwargs[k] = value_to_json(v, g);
-  j["kwargs"] = kwargs;
-  switch (n.val_kind) {
-  case ValKind::Null:
-    j["val"] = nullptr;
-    break;
-  case ValKind::Single:
-    j["val"] = n.val.empty() || !n.val[0] ? json() : meta_to_json(*n.val[0]);
-    break;
-  case ValKind::List: {
-    json a = json::array();
-    for (const auto& m : n.val)
-      a.push_back(m ? meta_to_json(*m) : json());
-    j["val"] = a;
-    break;
+  switch (f.kind) {
+  case NodeFieldKind::Name:
+    return n.name;
+  case NodeFieldKind::OpName:
+    return std::string(node_op_name(n.op));
+  case NodeFieldKind::Text:
+    return std::string(f.text.get(n));
+  case NodeFieldKind::ValueList: {
+    json args = json::array();
+    for (const auto& a : n.args)
+      args.push_back(value_to_json(a, g));
+    return args;
   }
+  case NodeFieldKind::ValueMap: {
+    json kwargs = json::object();
+    for (const auto& [k, v] : attrs.kwargs)
+      kwargs[k] = value_to_json(v, g);
+    return kwargs;
   }
-  if (attrs.tags)
-    j["tags"] = *attrs.tags;
-  if (n.is_view)
-    j["is_view"] = *n.is_view;
-  if (attrs.mutates) {
+  case NodeFieldKind::TensorMetas:
+    if (n.val_kind == ValKind::Single)
+      return n.val.empty() || !n.val[0] ? json() : meta_to_json(*n.val[0]);
+    if (n.val_kind == ValKind::List) {
+      json a = json::array();
+      for (const auto& m : n.val)
+        a.push_back(m ? meta_to_json(*m) : json());
+      return a;
+    }
+    return nullptr;
+  case NodeFieldKind::TextList:
+    return *f.text_list.get(n);
+  case NodeFieldKind::Flag:
+    return *f.flag.get(n);
+  case NodeFieldKind::MutatedArgs: {
     json m = json::array();
     for (const auto& a : *attrs.mutates) {
       if (a.position >= 0)
@@ -561,16 +586,25 @@ json node_json(const Node& n, const Graph& g) {
       else
         m.push_back("kwarg:" + a.kwarg);
     }
-    j["mutates"] = m;
+    return m;
   }
-  if (!attrs.control_deps.empty()) {
+  case NodeFieldKind::NodeNames: {
     json deps = json::array();
     for (NodeId d : attrs.control_deps)
       deps.push_back(g.nodes[d].name);
-    j["control_deps"] = deps;
+    return deps;
   }
-  if (!attrs.meta.is_null())
-    j["meta"] = attrs.meta;
+  case NodeFieldKind::AnyJson:
+    return f.any_json.get(n);
+  }
+  return nullptr;
+}
+
+json node_json(const Node& n, const Graph& g) {
+  json j = n.attrs().extra;
+  for (const NodeField& f : kNodeFields)
+    if (node_field_written(f, n))
+      j[std::string(f.key)] = field_json(f, n, g);
   return j;
 }
 

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "format/json_io.h"
+#include "format/node_fields.h"
 
 namespace osched {
 namespace {
@@ -135,98 +136,100 @@ void append_json_double(std::string& out, double v) {
   out += nlohmann::json(v).dump();
 }
 
-// Keys in sorted order: args, control_deps, is_view, kwargs, meta, mutates,
-// name, op, tags, target, val.
-void append_node_json(std::string& out, const Node& n, const Graph& g) {
-  const NodeAttrs& attrs = n.attrs();
-  if (needs_generic_path(n)) {
-    out += node_to_json(n, g).dump();
-    return;
-  }
-  out += "{\"args\":[";
-  for (size_t i = 0; i < n.args.size(); ++i) {
+namespace {
+
+template <typename List, typename Append>
+void append_list(std::string& out, const List& items, Append append) {
+  out += '[';
+  for (size_t i = 0; i < items.size(); ++i) {
     if (i)
       out += ',';
-    append_value(out, n.args[i], g);
+    append(items[i]);
   }
   out += ']';
-  if (!attrs.control_deps.empty()) {
-    out += ",\"control_deps\":[";
-    for (size_t i = 0; i < attrs.control_deps.size(); ++i) {
+}
+
+void append_field(std::string& out, const NodeField& f, const Node& n, const Graph& g) {
+  const NodeAttrs& attrs = n.attrs();
+  switch (f.kind) {
+  case NodeFieldKind::Name:
+    append_json_string(out, n.name);
+    return;
+  case NodeFieldKind::OpName:
+    append_json_string(out, node_op_name(n.op));
+    return;
+  case NodeFieldKind::Text:
+    append_json_string(out, f.text.get(n));
+    return;
+  case NodeFieldKind::ValueList:
+    append_list(out, n.args, [&](const Value& v) { append_value(out, v, g); });
+    return;
+  case NodeFieldKind::ValueMap:
+    out += '{';
+    for (size_t i = 0; i < attrs.kwargs.size(); ++i) {
       if (i)
         out += ',';
-      append_json_string(out, g.nodes[attrs.control_deps[i]].name);
+      append_json_string(out, attrs.kwargs[i].first);
+      out += ':';
+      append_value(out, attrs.kwargs[i].second, g);
     }
-    out += ']';
-  }
-  if (n.is_view) {
-    out += ",\"is_view\":";
-    out += *n.is_view ? "true" : "false";
-  }
-  out += ",\"kwargs\":{";
-  for (size_t i = 0; i < attrs.kwargs.size(); ++i) {
-    if (i)
-      out += ',';
-    append_json_string(out, attrs.kwargs[i].first);
-    out += ':';
-    append_value(out, attrs.kwargs[i].second, g);
-  }
-  out += '}';
-  if (!attrs.meta.is_null()) {
-    out += ",\"meta\":";
-    out += attrs.meta.dump();
-  }
-  if (attrs.mutates) {
-    out += ",\"mutates\":[";
-    for (size_t i = 0; i < attrs.mutates->size(); ++i) {
-      if (i)
-        out += ',';
-      const MutatedArg& a = (*attrs.mutates)[i];
+    out += '}';
+    return;
+  case NodeFieldKind::TensorMetas:
+    if (n.val_kind == ValKind::List)
+      append_list(out, n.val, [&](const MetaRef& m) {
+        if (m)
+          append_meta(out, *m);
+        else
+          out += "null";
+      });
+    else if (n.val_kind == ValKind::Single && !n.val.empty() && n.val[0])
+      append_meta(out, *n.val[0]);
+    else
+      out += "null";
+    return;
+  case NodeFieldKind::TextList:
+    append_list(out, *f.text_list.get(n),
+                [&](const std::string& t) { append_json_string(out, t); });
+    return;
+  case NodeFieldKind::Flag:
+    out += *f.flag.get(n) ? "true" : "false";
+    return;
+  case NodeFieldKind::MutatedArgs:
+    append_list(out, *attrs.mutates, [&](const MutatedArg& a) {
       if (a.position >= 0)
         append_json_int(out, a.position);
       else
         append_json_string(out, "kwarg:" + a.kwarg);
-    }
-    out += ']';
+    });
+    return;
+  case NodeFieldKind::NodeNames:
+    append_list(out, attrs.control_deps,
+                [&](NodeId d) { append_json_string(out, g.nodes[d].name); });
+    return;
+  case NodeFieldKind::AnyJson:
+    out += f.any_json.get(n).dump();
+    return;
   }
-  out += ",\"name\":";
-  append_json_string(out, n.name);
-  out += ",\"op\":";
-  append_json_string(out, node_op_name(n.op));
-  if (attrs.tags) {
-    out += ",\"tags\":[";
-    for (size_t i = 0; i < attrs.tags->size(); ++i) {
-      if (i)
-        out += ',';
-      append_json_string(out, (*attrs.tags)[i]);
-    }
-    out += ']';
+}
+
+} // namespace
+
+// Keys in sorted order, as the general path's JSON object has them.
+void append_node_json(std::string& out, const Node& n, const Graph& g) {
+  if (needs_generic_path(n)) {
+    out += node_to_json(n, g).dump();
+    return;
   }
-  out += ",\"target\":";
-  append_json_string(out, n.target);
-  out += ",\"val\":";
-  switch (n.val_kind) {
-  case ValKind::Null:
-    out += "null";
-    break;
-  case ValKind::Single:
-    if (n.val.empty() || !n.val[0])
-      out += "null";
-    else
-      append_meta(out, *n.val[0]);
-    break;
-  case ValKind::List:
-    out += '[';
-    for (size_t i = 0; i < n.val.size(); ++i) {
-      if (i)
-        out += ',';
-      if (n.val[i])
-        append_meta(out, *n.val[i]);
-      else
-        out += "null";
-    }
-    out += ']';
-    break;
+  char sep = '{';
+  for (const NodeField* f : node_fields_by_key()) {
+    if (!node_field_written(*f, n))
+      continue;
+    out += sep;
+    sep = ',';
+    append_json_string(out, f->key);
+    out += ':';
+    append_field(out, *f, n, g);
   }
   out += '}';
 }

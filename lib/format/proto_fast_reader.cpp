@@ -1,4 +1,5 @@
 #include "format/proto_fast_reader.h"
+#include "format/node_fields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -125,14 +126,14 @@ public:
 
   // How many times each field number up to 15 occurs (the lists are sized
   // before they are read).
-  bool count_fields(uint32_t (&counts)[16]) const {
+  bool count_fields(uint32_t (&counts)[kNodeProtoLimit]) const {
     Wire w = *this;
     std::fill(std::begin(counts), std::end(counts), 0);
     while (!w.done()) {
       uint32_t f = 0, t = 0;
       if (!w.tag(f, t) || !w.skip(t))
         return false;
-      if (f < 16)
+      if (f < kNodeProtoLimit)
         ++counts[f];
     }
     return true;
@@ -211,127 +212,89 @@ private:
   std::deque<std::string> seen_meta_keys_; // stable: the map's keys view them
   std::unordered_map<std::string_view, MetaRef> seen_metas_;
 
-  // Node: 1 name, 2 op, 3 target, 4 args, 5 kwargs, 6 val_kind, 7 val,
-  // 8 has_tags, 9 tags, 10 is_view, 11 control_deps, 12 meta_json,
-  // 13 extra_json, 14 has_mutates, 15 mutates.
+  // The fields read once: every row's flag, a row's value when it is not
+  // repeated, and the unknown fields' JSON.
+  static constexpr uint32_t singular_fields() {
+    uint32_t b = uint32_t{1} << kNodeExtraProto;
+    for (const NodeField& f : kNodeFields) {
+      if (f.proto_flag)
+        b |= uint32_t{1} << f.proto_flag;
+      if (f.kind == NodeFieldKind::Name || f.kind == NodeFieldKind::OpName ||
+          f.kind == NodeFieldKind::Text || f.kind == NodeFieldKind::Flag ||
+          f.kind == NodeFieldKind::AnyJson)
+        b |= uint32_t{1} << f.proto;
+    }
+    return b;
+  }
+  // The required fields: a node without them is the message readers' to word.
+  static constexpr uint32_t required_fields() {
+    uint32_t b = 0;
+    for (const NodeField& f : kNodeFields)
+      if (f.presence == NodeFieldPresence::Required)
+        b |= uint32_t{1} << f.proto;
+    return b;
+  }
+
   bool read_node(Wire w, Node& n) {
-    uint32_t counts[16];
+    uint32_t counts[kNodeProtoLimit];
     if (!w.count_fields(counts))
       return false;
-    n.args.reserve(counts[4]);
-    n.val.reserve(counts[7]);
-    if (counts[5] > 0)
-      n.edit_attrs().kwargs.reserve(counts[5]);
-    if (counts[11] > 0)
-      n.edit_attrs().control_deps.reserve(counts[11]);
-    constexpr uint32_t singular = bits({1, 2, 3, 6, 8, 10, 12, 13, 14});
+    reserve_lists(n, counts);
+    constexpr uint32_t singular = singular_fields();
     uint32_t seen = 0;
     uint64_t val_kind = 0;
-    bool has_tags = false, has_mutates = false;
+    // Rows whose flag said present (a list's flag: its rows may be empty).
+    uint32_t flagged = 0, listed = 0;
     while (!w.done()) {
-      uint32_t f = 0, t = 0;
-      if (!w.tag(f, t) || !first_time(f, singular, seen))
+      uint32_t num = 0, t = 0;
+      if (!w.tag(num, t) || !first_time(num, singular, seen))
         return false;
-      const bool varint_field = f == 6 || f == 8 || f == 10 || f == 14;
-      if (t != (varint_field ? kVarint : kLen))
-        return false;
-      std::string_view s;
-      uint64_t v = 0;
-      Wire sub;
-      switch (f) {
-      case 1:
-        if (!w.str(s) || s.empty())
+      if (num == kNodeExtraProto) { // embedded JSON: the message readers keep it
+        std::string_view s;
+        if (t != kLen || !w.str(s) || !s.empty())
           return false;
-        n.name.assign(s);
-        names_.named(current_);
-        break;
-      case 2: {
-        if (!w.str(s))
-          return false;
-        const std::optional<NodeOp> op = parse_node_op(s);
-        if (!op)
-          return false;
-        n.op = *op;
-        break;
+        continue;
       }
-      case 3:
-        if (!w.str(s))
-          return false;
-        n.target = s;
-        break;
-      case 4:
-        if (!w.len(sub) || !read_value(sub, n.args.emplace_back(), kArgLevel))
-          return false;
-        break;
-      case 5:
-        if (!w.len(sub) || !read_kwarg(sub, n))
-          return false;
-        break;
-      case 6:
-        if (!w.varint(val_kind) || val_kind > 2)
-          return false;
-        break;
-      case 7:
-        if (!w.len(sub) || !read_maybe_meta(sub, n.val))
-          return false;
-        break;
-      case 8:
-        if (!w.varint(v))
-          return false;
-        has_tags = v != 0;
-        break;
-      case 9:
-        if (!w.str(s))
-          return false;
-        if (auto& tags = n.edit_attrs().tags; !tags) {
-          tags.emplace();
-          tags->reserve(counts[9]);
-        }
-        n.edit_attrs().tags->emplace_back(s);
-        break;
-      case 10:
-        if (!w.varint(v))
-          return false;
-        n.is_view = v != 0;
-        break;
-      case 11:
-        if (!w.str(s) || !names_.control_dep(s, current_))
-          return false;
-        break;
-      case 12:
-      case 13: // embedded JSON: the message readers keep it
-        if (!w.str(s) || !s.empty())
-          return false;
-        break;
-      case 14:
-        if (!w.varint(v))
-          return false;
-        has_mutates = v != 0;
-        break;
-      case 15:
-        if (auto& mutates = n.edit_attrs().mutates; !mutates) {
-          mutates.emplace();
-          mutates->reserve(counts[15]);
-        }
-        if (!w.len(sub) || !read_mutated(sub, n.edit_attrs().mutates->emplace_back()))
-          return false;
-        break;
-      default:
+      const NodeField* f = node_field_of_number(num);
+      if (!f)
         return false;
+      const bool is_flag = num == f->proto_flag;
+      if (t != (is_flag || f->kind == NodeFieldKind::Flag ? kVarint : kLen))
+        return false;
+      if (is_flag) {
+        uint64_t v = 0;
+        if (!w.varint(v))
+          return false;
+        if (f->kind == NodeFieldKind::TensorMetas) {
+          if (v > 2)
+            return false;
+          val_kind = v;
+        } else if (v != 0) {
+          flagged |= uint32_t{1} << node_field_index(*f);
+        }
+        continue;
       }
+      listed |= uint32_t{1} << node_field_index(*f);
+      if (!read_field(*f, w, n, counts))
+        return false;
     }
-    if (!(seen & bits({1, 2})))
+    constexpr uint32_t required = required_fields();
+    if ((seen & required) != required)
       return false;
-    // Tags or mutates without their flag: the message readers drop them.
-    if (bool(n.attrs().tags) != has_tags) {
-      if (n.attrs().tags)
+    // Items without their list's flag: the message readers drop them; a
+    // flag without items: an empty list.
+    for (const NodeField& f : kNodeFields) {
+      const uint32_t bit = uint32_t{1} << node_field_index(f);
+      if (!f.proto_flag || f.kind == NodeFieldKind::TensorMetas || !((flagged | listed) & bit))
+        continue;
+      if (!(flagged & bit))
         return false;
-      n.edit_attrs().tags.emplace();
-    }
-    if (bool(n.attrs().mutates) != has_mutates) {
-      if (n.attrs().mutates)
-        return false;
-      n.edit_attrs().mutates.emplace();
+      if (!(listed & bit)) {
+        if (f.kind == NodeFieldKind::TextList)
+          f.text_list.edit(n).emplace();
+        else
+          n.edit_attrs().mutates.emplace();
+      }
     }
     if (sort_kwargs(n))
       return false; // a key given twice: the general path keeps the last one
@@ -347,6 +310,86 @@ private:
     default:
       return n.val.empty();
     }
+  }
+
+  // Room for the repeated fields' items, counted before reading.
+  static void reserve_lists(Node& n, const uint32_t (&counts)[kNodeProtoLimit]) {
+    for (const NodeField& f : kNodeFields) {
+      const uint32_t c = counts[f.proto];
+      if (f.kind == NodeFieldKind::ValueList)
+        n.args.reserve(c);
+      else if (f.kind == NodeFieldKind::TensorMetas)
+        n.val.reserve(c);
+      else if (f.kind == NodeFieldKind::ValueMap && c > 0)
+        n.edit_attrs().kwargs.reserve(c);
+      else if (f.kind == NodeFieldKind::NodeNames && c > 0)
+        n.edit_attrs().control_deps.reserve(c);
+    }
+  }
+
+  // One value field of a row (one item of a repeated one).
+  bool read_field(const NodeField& f, Wire& w, Node& n, const uint32_t (&counts)[kNodeProtoLimit]) {
+    std::string_view s;
+    Wire sub;
+    switch (f.kind) {
+    case NodeFieldKind::Name:
+      if (!w.str(s) || s.empty())
+        return false;
+      n.name.assign(s);
+      names_.named(current_);
+      return true;
+    case NodeFieldKind::OpName: {
+      if (!w.str(s))
+        return false;
+      const std::optional<NodeOp> op = parse_node_op(s);
+      if (!op)
+        return false;
+      n.op = *op;
+      return true;
+    }
+    case NodeFieldKind::Text:
+      if (!w.str(s))
+        return false;
+      f.text.edit(n) = s;
+      return true;
+    case NodeFieldKind::ValueList:
+      return w.len(sub) && read_value(sub, n.args.emplace_back(), kArgLevel);
+    case NodeFieldKind::ValueMap:
+      return w.len(sub) && read_kwarg(sub, n);
+    case NodeFieldKind::TensorMetas:
+      return w.len(sub) && read_maybe_meta(sub, n.val);
+    case NodeFieldKind::TextList: {
+      if (!w.str(s))
+        return false;
+      auto& list = f.text_list.edit(n);
+      if (!list) {
+        list.emplace();
+        list->reserve(counts[f.proto]);
+      }
+      list->emplace_back(s);
+      return true;
+    }
+    case NodeFieldKind::Flag: {
+      uint64_t v = 0;
+      if (!w.varint(v))
+        return false;
+      f.flag.edit(n) = v != 0;
+      return true;
+    }
+    case NodeFieldKind::MutatedArgs: {
+      auto& list = n.edit_attrs().mutates;
+      if (!list) {
+        list.emplace();
+        list->reserve(counts[f.proto]);
+      }
+      return w.len(sub) && read_mutated(sub, list->emplace_back());
+    }
+    case NodeFieldKind::NodeNames:
+      return w.str(s) && names_.control_dep(s, current_);
+    case NodeFieldKind::AnyJson: // embedded JSON: the message readers keep it
+      return w.str(s) && s.empty();
+    }
+    return false;
   }
 
   // Value: oneof 1 null_value, 2 bool_value, 3 int_value, 4 float_value,
@@ -402,7 +445,7 @@ private:
 
   // ValueList: 1 items.
   bool read_list(Wire w, Value& out, int level) {
-    uint32_t counts[16];
+    uint32_t counts[kNodeProtoLimit];
     if (!w.count_fields(counts))
       return false;
     out.kind = Value::Kind::List;
@@ -474,7 +517,7 @@ private:
   // TensorMeta: 1 shape, 2 stride, 3 dtype, 4 device, 5 storage,
   // 6 storage_offset, 7 storage_bytes, 8 extra_json.
   bool read_meta(Wire w, TensorMeta& m) {
-    uint32_t counts[16];
+    uint32_t counts[kNodeProtoLimit];
     if (!w.count_fields(counts))
       return false;
     m.shape.reserve(counts[1]);

@@ -9,13 +9,14 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/wire_format_lite.h>
 
-#include "format/graph_error.h"
 #include "format/json_io.h"
+#include "format/node_fields.h"
 #include "format/proto_fast_reader.h"
 #include "format/proto_node_writer.h"
-#include "format/validate.h"
 #include "graph.pb.h"
 #include "text/json_limits.h"
+#include "validate/graph_error.h"
+#include "validate/validate.h"
 
 namespace osched {
 namespace {
@@ -180,105 +181,181 @@ void meta_to_pb(json j, pb::TensorMeta* out) {
     out->set_extra_json(canonical_json(j));
 }
 
+// A row's value and flag fields in pb::Node, found once.
+struct PbNodeField {
+  const google::protobuf::FieldDescriptor* value;
+  const google::protobuf::FieldDescriptor* flag; // null: none
+};
+
+const PbNodeField& pb_field(const NodeField& f) {
+  static const std::array<PbNodeField, kNodeFields.size()> fields = [] {
+    std::array<PbNodeField, kNodeFields.size()> out{};
+    const auto* d = pb::Node::descriptor();
+    for (const NodeField& row : kNodeFields)
+      out[node_field_index(row)] = {
+          d->FindFieldByNumber(static_cast<int>(row.proto)),
+          row.proto_flag ? d->FindFieldByNumber(static_cast<int>(row.proto_flag)) : nullptr};
+    return out;
+  }();
+  return fields[node_field_index(f)];
+}
+
+template <typename M> const M& item(const pb::Node& n, const PbNodeField& p, int i) {
+  return static_cast<const M&>(n.GetReflection()->GetRepeatedMessage(n, p.value, i));
+}
+template <typename M> M* add_item(pb::Node* n, const PbNodeField& p) {
+  return static_cast<M*>(n->GetReflection()->AddMessage(n, p.value));
+}
+
 json node_from_pb(const pb::Node& n) {
-  std::string where = "nodes." + n.name();
+  const std::string where = "nodes." + n.name();
+  const auto* r = n.GetReflection();
   json j = json::object();
   merge_extra(j, n.extra_json(), where, 3);
-  j["name"] = n.name();
-  j["op"] = n.op();
-  j["target"] = n.target();
-  json args = json::array();
-  for (const auto& a : n.args())
-    args.push_back(value_from_pb(a, 5, n.name(), "args"));
-  j["args"] = args;
-  json kwargs = json::object();
-  for (const auto& kv : n.kwargs())
-    kwargs[kv.key()] = value_from_pb(kv.value(), 5, n.name(), "kwargs");
-  j["kwargs"] = kwargs;
-  switch (n.val_kind()) {
-  case pb::VAL_SINGLE:
-    j["val"] =
-        n.val_size() > 0 && n.val(0).has_meta() ? meta_from_pb(n.val(0).meta(), where, 4) : json();
-    break;
-  case pb::VAL_LIST: {
-    json a = json::array();
-    for (const auto& m : n.val())
-      a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where, 5) : json());
-    j["val"] = a;
-    break;
-  }
-  default:
-    j["val"] = nullptr;
-  }
-  if (n.has_tags())
-    j["tags"] = std::vector<std::string>(n.tags().begin(), n.tags().end());
-  if (n.has_is_view())
-    j["is_view"] = n.is_view();
-  if (n.has_mutates()) {
-    json m = json::array();
-    for (const auto& a : n.mutates()) {
-      if (a.which_case() == pb::MutatedArg::kKwarg)
-        m.push_back("kwarg:" + a.kwarg());
-      else
-        m.push_back(a.position());
+  for (const NodeField& f : kNodeFields) {
+    const PbNodeField& p = pb_field(f);
+    const std::string key(f.key);
+    const int size = p.value->is_repeated() ? r->FieldSize(n, p.value) : 0;
+    switch (f.kind) {
+    case NodeFieldKind::Name:
+    case NodeFieldKind::OpName:
+    case NodeFieldKind::Text:
+      j[key] = r->GetString(n, p.value);
+      break;
+    case NodeFieldKind::ValueList: {
+      json a = json::array();
+      for (int i = 0; i < size; ++i)
+        a.push_back(value_from_pb(item<pb::Value>(n, p, i), 5, n.name(), key.c_str()));
+      j[key] = a;
+      break;
     }
-    j["mutates"] = m;
+    case NodeFieldKind::ValueMap: {
+      json o = json::object();
+      for (int i = 0; i < size; ++i) {
+        const auto& kv = item<pb::Kwarg>(n, p, i);
+        o[kv.key()] = value_from_pb(kv.value(), 5, n.name(), key.c_str());
+      }
+      j[key] = o;
+      break;
+    }
+    case NodeFieldKind::TensorMetas: {
+      const int kind = r->GetEnumValue(n, p.flag);
+      if (kind == pb::VAL_SINGLE) {
+        j[key] = size > 0 && item<pb::MaybeTensorMeta>(n, p, 0).has_meta()
+                     ? meta_from_pb(item<pb::MaybeTensorMeta>(n, p, 0).meta(), where, 4)
+                     : json();
+      } else if (kind == pb::VAL_LIST) {
+        json a = json::array();
+        for (int i = 0; i < size; ++i) {
+          const auto& m = item<pb::MaybeTensorMeta>(n, p, i);
+          a.push_back(m.has_meta() ? meta_from_pb(m.meta(), where, 5) : json());
+        }
+        j[key] = a;
+      } else {
+        j[key] = nullptr;
+      }
+      break;
+    }
+    case NodeFieldKind::TextList:
+    case NodeFieldKind::NodeNames:
+      if (f.kind == NodeFieldKind::TextList ? r->GetBool(n, p.flag) : size > 0) {
+        json a = json::array();
+        for (int i = 0; i < size; ++i)
+          a.push_back(r->GetRepeatedString(n, p.value, i));
+        j[key] = a;
+      }
+      break;
+    case NodeFieldKind::Flag:
+      if (r->HasField(n, p.value))
+        j[key] = r->GetBool(n, p.value);
+      break;
+    case NodeFieldKind::MutatedArgs:
+      if (r->GetBool(n, p.flag)) {
+        json m = json::array();
+        for (int i = 0; i < size; ++i) {
+          const auto& a = item<pb::MutatedArg>(n, p, i);
+          if (a.which_case() == pb::MutatedArg::kKwarg)
+            m.push_back("kwarg:" + a.kwarg());
+          else
+            m.push_back(a.position());
+        }
+        j[key] = m;
+      }
+      break;
+    case NodeFieldKind::AnyJson:
+      if (const std::string text = r->GetString(n, p.value); !text.empty())
+        j[key] = parse_extra(text, where + "." + key, 4);
+      break;
+    }
   }
-  if (n.control_deps_size() > 0)
-    j["control_deps"] = std::vector<std::string>(n.control_deps().begin(), n.control_deps().end());
-  if (!n.meta_json().empty())
-    j["meta"] = parse_extra(n.meta_json(), where + ".meta", 4);
   return j;
 }
 
 void node_to_pb(json j, pb::Node* out) {
-  out->set_name(j["name"].get<std::string>());
-  out->set_op(j["op"].get<std::string>());
-  out->set_target(j["target"].get<std::string>());
-  for (const auto& a : j["args"])
-    value_to_pb(a, out->add_args());
-  for (const auto& [k, v] : j["kwargs"].items()) {
-    auto* kw = out->add_kwargs();
-    kw->set_key(k);
-    value_to_pb(v, kw->mutable_value());
-  }
-  const json& val = j["val"];
-  if (val.is_array()) {
-    out->set_val_kind(pb::VAL_LIST);
-    for (const auto& m : val) {
-      auto* slot = out->add_val();
-      if (!m.is_null())
-        meta_to_pb(m, slot->mutable_meta());
+  const auto* r = out->GetReflection();
+  for (const NodeField& f : kNodeFields) {
+    const auto it = j.find(std::string(f.key));
+    if (it == j.end())
+      continue;
+    const json& v = *it;
+    const PbNodeField& p = pb_field(f);
+    switch (f.kind) {
+    case NodeFieldKind::Name:
+    case NodeFieldKind::OpName:
+    case NodeFieldKind::Text:
+      r->SetString(out, p.value, v.get<std::string>());
+      break;
+    case NodeFieldKind::ValueList:
+      for (const auto& a : v)
+        value_to_pb(a, add_item<pb::Value>(out, p));
+      break;
+    case NodeFieldKind::ValueMap:
+      for (const auto& [k, x] : v.items()) {
+        auto* kw = add_item<pb::Kwarg>(out, p);
+        kw->set_key(k);
+        value_to_pb(x, kw->mutable_value());
+      }
+      break;
+    case NodeFieldKind::TensorMetas:
+      if (v.is_array()) {
+        r->SetEnumValue(out, p.flag, pb::VAL_LIST);
+        for (const auto& m : v) {
+          auto* slot = add_item<pb::MaybeTensorMeta>(out, p);
+          if (!m.is_null())
+            meta_to_pb(m, slot->mutable_meta());
+        }
+      } else if (v.is_object()) {
+        r->SetEnumValue(out, p.flag, pb::VAL_SINGLE);
+        meta_to_pb(v, add_item<pb::MaybeTensorMeta>(out, p)->mutable_meta());
+      }
+      break;
+    case NodeFieldKind::TextList:
+    case NodeFieldKind::NodeNames:
+      if (p.flag)
+        r->SetBool(out, p.flag, true);
+      for (const auto& t : v)
+        r->AddString(out, p.value, t.get<std::string>());
+      break;
+    case NodeFieldKind::Flag:
+      r->SetBool(out, p.value, v.get<bool>());
+      break;
+    case NodeFieldKind::MutatedArgs:
+      r->SetBool(out, p.flag, true);
+      for (const auto& m : v) {
+        auto* a = add_item<pb::MutatedArg>(out, p);
+        if (m.is_string())
+          a->set_kwarg(m.get<std::string>().substr(6));
+        else
+          a->set_position(m.get<int64_t>());
+      }
+      break;
+    case NodeFieldKind::AnyJson:
+      r->SetString(out, p.value, canonical_json(v));
+      break;
     }
-  } else if (val.is_object()) {
-    out->set_val_kind(pb::VAL_SINGLE);
-    meta_to_pb(val, out->add_val()->mutable_meta());
   }
-  if (j.contains("tags")) {
-    out->set_has_tags(true);
-    for (const auto& t : j["tags"])
-      out->add_tags(t.get<std::string>());
-  }
-  if (j.contains("is_view"))
-    out->set_is_view(j["is_view"].get<bool>());
-  if (j.contains("mutates")) {
-    out->set_has_mutates(true);
-    for (const auto& m : j["mutates"]) {
-      auto* a = out->add_mutates();
-      if (m.is_string())
-        a->set_kwarg(m.get<std::string>().substr(6));
-      else
-        a->set_position(m.get<int64_t>());
-    }
-  }
-  if (j.contains("control_deps"))
-    for (const auto& d : j["control_deps"])
-      out->add_control_deps(d.get<std::string>());
-  if (j.contains("meta"))
-    out->set_meta_json(canonical_json(j["meta"]));
-  for (const char* k : {"name", "op", "target", "args", "kwargs", "val", "tags", "is_view",
-                        "mutates", "control_deps", "meta"})
-    j.erase(k);
+  for (const NodeField& f : kNodeFields)
+    j.erase(std::string(f.key));
   if (!j.empty())
     out->set_extra_json(canonical_json(j));
 }

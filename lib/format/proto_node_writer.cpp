@@ -1,4 +1,5 @@
 #include "format/proto_node_writer.h"
+#include "format/node_fields.h"
 
 #include <algorithm>
 #include <cstring>
@@ -174,73 +175,117 @@ void write_meta(Encoder& e, uint32_t field, const TensorMeta& t) {
 
 } // namespace
 
-// Node: 1 name, 2 op, 3 target, 4 args, 5 kwargs, 6 val_kind, 7 val,
-// 8 has_tags, 9 tags, 10 is_view, 11 control_deps, 12 meta_json,
-// 13 extra_json, 14 has_mutates, 15 mutates.
-void append_node_proto(std::string& out, const Node& n, const Graph& g) {
+namespace {
+
+void write_field(Encoder& e, const NodeField& f, const Node& n, const Graph& g) {
   const NodeAttrs& attrs = n.attrs();
-  Encoder e(out);
-  const size_t at = e.begin(8);
-  e.nonempty_string_field(1, n.name);
-  e.nonempty_string_field(2, node_op_name(n.op));
-  e.nonempty_string_field(3, n.target);
-  for (const Value& a : n.args)
-    write_value(e, 4, a, g);
-  // Keys in sorted order, as the general path's JSON object has them; of a
-  // repeated key the last value (Kwarg: 1 key, 2 value).
-  std::vector<size_t> order(attrs.kwargs.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return attrs.kwargs[a].first < attrs.kwargs[b].first;
-  });
-  for (size_t k = 0; k < order.size(); ++k) {
-    if (k + 1 < order.size() && attrs.kwargs[order[k]].first == attrs.kwargs[order[k + 1]].first)
-      continue;
-    const size_t kw = e.begin(5);
-    e.nonempty_string_field(1, attrs.kwargs[order[k]].first);
-    write_value(e, 2, attrs.kwargs[order[k]].second, g);
-    e.end(kw);
+  switch (f.kind) {
+  case NodeFieldKind::Name:
+    e.nonempty_string_field(f.proto, n.name);
+    return;
+  case NodeFieldKind::OpName:
+    e.nonempty_string_field(f.proto, node_op_name(n.op));
+    return;
+  case NodeFieldKind::Text:
+    e.nonempty_string_field(f.proto, f.text.get(n));
+    return;
+  case NodeFieldKind::ValueList:
+    for (const Value& a : n.args)
+      write_value(e, f.proto, a, g);
+    return;
+  case NodeFieldKind::ValueMap: {
+    // Keys in sorted order, as the general path's JSON object has them; of
+    // a repeated key the last value (Kwarg: 1 key, 2 value).
+    std::vector<size_t> order(attrs.kwargs.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return attrs.kwargs[a].first < attrs.kwargs[b].first;
+    });
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (k + 1 < order.size() && attrs.kwargs[order[k]].first == attrs.kwargs[order[k + 1]].first)
+        continue;
+      const size_t kw = e.begin(f.proto);
+      e.nonempty_string_field(1, attrs.kwargs[order[k]].first);
+      write_value(e, 2, attrs.kwargs[order[k]].second, g);
+      e.end(kw);
+    }
+    return;
   }
-  // ValKind: 0 null, 1 single, 2 list; MaybeTensorMeta: 1 meta.
-  if (n.val_kind == ValKind::List) {
-    e.int_field(6, 2);
-    for (const auto& m : n.val) {
-      const size_t slot = e.begin(7);
-      if (m)
-        write_meta(e, 1, *m);
+  case NodeFieldKind::TensorMetas:
+    // ValKind: 0 null, 1 single, 2 list; MaybeTensorMeta: 1 meta.
+    if (n.val_kind == ValKind::List) {
+      e.int_field(f.proto_flag, 2);
+      for (const auto& m : n.val) {
+        const size_t slot = e.begin(f.proto);
+        if (m)
+          write_meta(e, 1, *m);
+        e.end(slot);
+      }
+    } else if (n.val_kind == ValKind::Single && !n.val.empty() && n.val[0]) {
+      e.int_field(f.proto_flag, 1);
+      const size_t slot = e.begin(f.proto);
+      write_meta(e, 1, *n.val[0]);
       e.end(slot);
     }
-  } else if (n.val_kind == ValKind::Single && !n.val.empty() && n.val[0]) {
-    e.int_field(6, 1);
-    const size_t slot = e.begin(7);
-    write_meta(e, 1, *n.val[0]);
-    e.end(slot);
-  }
-  if (attrs.tags) {
-    e.int_field(8, 1);
-    for (const std::string& t : *attrs.tags)
-      e.string_field(9, t);
-  }
-  if (n.is_view)
-    e.int_field(10, *n.is_view ? 1 : 0);
-  for (NodeId d : attrs.control_deps)
-    e.string_field(11, g.nodes[static_cast<size_t>(d)].name);
-  if (!attrs.meta.is_null())
-    e.nonempty_string_field(12, attrs.meta.dump());
-  write_extra(e, 13, attrs.extra,
-              {"name", "op", "target", "args", "kwargs", "val", "tags", "is_view", "mutates",
-               "control_deps", "meta"});
-  if (attrs.mutates) {
-    e.int_field(14, 1);
+    return;
+  case NodeFieldKind::TextList:
+    e.int_field(f.proto_flag, 1);
+    for (const std::string& t : *f.text_list.get(n))
+      e.string_field(f.proto, t);
+    return;
+  case NodeFieldKind::Flag:
+    e.int_field(f.proto, *f.flag.get(n) ? 1 : 0);
+    return;
+  case NodeFieldKind::MutatedArgs:
+    e.int_field(f.proto_flag, 1);
     for (const MutatedArg& a : *attrs.mutates) { // MutatedArg: oneof 1 position, 2 kwarg
-      const size_t m = e.begin(15);
+      const size_t m = e.begin(f.proto);
       if (a.position >= 0)
         e.int_field(1, a.position);
       else
         e.string_field(2, a.kwarg);
       e.end(m);
     }
+    return;
+  case NodeFieldKind::NodeNames:
+    for (NodeId d : attrs.control_deps)
+      e.string_field(f.proto, g.nodes[static_cast<size_t>(d)].name);
+    return;
+  case NodeFieldKind::AnyJson:
+    e.nonempty_string_field(f.proto, f.any_json.get(n).dump());
+    return;
   }
+}
+
+// Unknown fields, less any key the table knows.
+void write_node_extra(Encoder& e, const nlohmann::json& extra) {
+  if (extra.is_null())
+    return;
+  nlohmann::json rest = extra;
+  if (rest.is_object())
+    for (const NodeField& f : kNodeFields)
+      rest.erase(std::string(f.key));
+  if (!rest.empty())
+    e.nonempty_string_field(kNodeExtraProto, rest.dump());
+}
+
+} // namespace
+
+// Fields in number order, the unknown ones at theirs.
+void append_node_proto(std::string& out, const Node& n, const Graph& g) {
+  Encoder e(out);
+  const size_t at = e.begin(8);
+  bool extra_written = false;
+  for (const NodeField* f : node_fields_by_number()) {
+    if (!extra_written && first_proto_number(*f) > kNodeExtraProto) {
+      write_node_extra(e, n.attrs().extra);
+      extra_written = true;
+    }
+    if (node_field_written(*f, n))
+      write_field(e, *f, n, g);
+  }
+  if (!extra_written)
+    write_node_extra(e, n.attrs().extra);
   e.end(at);
 }
 

@@ -8,8 +8,6 @@
 #include <unordered_map>
 
 #include "errors/error.h"
-#include "format/graph_error.h"
-#include "format/validate.h"
 #include "fx/fx_shape_infer.h"
 #include "fx/fx_text.h"
 #include "fx/fx_trace_log.h"
@@ -17,6 +15,8 @@
 #include "ops/op_table.h"
 #include "text/escape.h"
 #include "text/json_limits.h"
+#include "validate/graph_error.h"
+#include "validate/validate.h"
 
 namespace osched {
 namespace {

@@ -9,13 +9,13 @@
 
 #include "files/content_hash.h"
 #include "files/output_batch.h"
-#include "format/graph_error.h"
 #include "pipeline/job_errors.h"
 #include "pipeline/prepare_input.h"
 #include "pipeline/schedule_options.h"
 #include "pipeline/schedule_pipeline.h"
 #include "report/report_json.h"
 #include "text/escape.h"
+#include "validate/graph_error.h"
 
 namespace fs = std::filesystem;
 

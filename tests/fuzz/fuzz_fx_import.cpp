@@ -7,8 +7,8 @@
 #include <string>
 
 #include "format/json_io.h"
-#include "format/validate.h"
 #include "fx/fx_import.h"
+#include "validate/validate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

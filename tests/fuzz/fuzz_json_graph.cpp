@@ -10,7 +10,7 @@
 #include <string>
 
 #include "format/json_io.h"
-#include "format/validate.h"
+#include "validate/validate.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include "format/json_io.h"
 #include "format/proto_io.h"
-#include "format/validate.h"
+#include "validate/validate.h"
 
 namespace {
 

@@ -14,10 +14,10 @@
 #include "analysis/verify.h"
 #include "files/content_hash.h"
 #include "format/json_io.h"
-#include "format/validate.h"
 #include "pipeline/prepare_input.h"
 #include "report/html_page.h"
 #include "report/trace_json.h"
+#include "validate/validate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 64 * 1024)

@@ -1,4 +1,4 @@
-#include "format/validate.h"
+#include "validate/validate.h"
 
 #include <string>
 #include <unordered_set>
@@ -7,10 +7,10 @@
 #include <optional>
 #include <vector>
 
-#include "format/graph_error.h"
 #include "graph/name_index.h"
 #include "ops/collective.h"
 #include "ops/mutation.h"
+#include "validate/graph_error.h"
 
 namespace osched {
 namespace {
