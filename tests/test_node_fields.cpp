@@ -93,10 +93,10 @@ TEST_CASE("every node field row names its graph.proto field, and graph.proto has
   for (int i = 0; i < d->field_count(); ++i)
     CHECK(numbers.count(d->field(i)->number()) == 1);
   for (int number = 0; number < static_cast<int>(kNodeProtoLimit) + 2; ++number) {
-    const NodeField* row = node_field_of_number(static_cast<uint32_t>(number));
-    if (row)
-      CHECK((row->proto == static_cast<uint32_t>(number) ||
-             row->proto_flag == static_cast<uint32_t>(number)));
+    const int row = node_field_of_number(static_cast<uint32_t>(number));
+    if (row >= 0)
+      CHECK((kNodeFields[row].proto == static_cast<uint32_t>(number) ||
+             kNodeFields[row].proto_flag == static_cast<uint32_t>(number)));
     else
       CHECK(
           (number == static_cast<int>(kNodeExtraProto) || d->FindFieldByNumber(number) == nullptr));
@@ -123,19 +123,32 @@ TEST_CASE("the schema's node has exactly the table's fields and presence rules")
   CHECK(node.at("then").at("required").get<std::set<std::string>>() == for_call);
 }
 
-TEST_CASE("node field lookups and the two writing orders") {
-  for (const NodeField& f : kNodeFields) {
-    CHECK(find_node_field(f.key) == &f);
-    CHECK(node_field_of_number(f.proto) == &f);
+TEST_CASE("node field lookups and the writing orders") {
+  for (size_t row = 0; row < kNodeFields.size(); ++row) {
+    CHECK(find_node_field(kNodeFields[row].key) == static_cast<int>(row));
+    CHECK(node_field_of_number(kNodeFields[row].proto) == static_cast<int>(row));
+    CHECK(kNodeFieldRows[row] == row);
   }
-  CHECK(find_node_field("extra") == nullptr);
-  CHECK(find_node_field("") == nullptr);
-  const NodeFieldOrder& by_key = node_fields_by_key();
-  const NodeFieldOrder& by_number = node_fields_by_number();
+  CHECK(find_node_field("extra") == -1);
+  CHECK(find_node_field("") == -1);
+  CHECK(node_field_of_number(kNodeExtraProto) == -1);
   for (size_t i = 1; i < kNodeFields.size(); ++i) {
-    CHECK(by_key[i - 1]->key < by_key[i]->key);
-    CHECK(first_proto_number(*by_number[i - 1]) < first_proto_number(*by_number[i]));
+    CHECK(kNodeFields[kNodeFieldsByKey[i - 1]].key < kNodeFields[kNodeFieldsByKey[i]].key);
+    CHECK(first_proto_number(kNodeFields[kNodeFieldsByNumber[i - 1]]) <
+          first_proto_number(kNodeFields[kNodeFieldsByNumber[i]]));
   }
+  // Each row visited once, as the constant it is.
+  std::vector<size_t> visited;
+  for_each_node_field<kNodeFieldsByKey>([&](auto row) { visited.push_back(decltype(row)::value); });
+  CHECK(visited == std::vector<size_t>(kNodeFieldsByKey.begin(), kNodeFieldsByKey.end()));
+  for (size_t row = 0; row < kNodeFields.size(); ++row)
+    CHECK(visit_node_field(row, [&](auto r) { return decltype(r)::value == row; }));
+  uint32_t required = 0;
+  for (size_t row = 0; row < kNodeFields.size(); ++row)
+    if (kNodeFields[row].key == "name" || kNodeFields[row].key == "op")
+      required |= uint32_t{1} << row;
+  CHECK(kRequiredNodeFields == required);
+  CHECK(kRequiredCallFields == (required | uint32_t{1} << find_node_field("target")));
 }
 
 TEST_CASE("every row of the table is written and read back by all four node codecs") {

@@ -464,23 +464,22 @@ private:
     simdjson::dom::object obj;
     OSCHED_TRY(doc.get_object().get(obj));
     for (auto [key, v] : obj) {
-      const NodeField* f = find_node_field(key);
-      if (!f) // unknown fields: the general reader keeps them
+      const int row = find_node_field(key);
+      if (row < 0) // unknown fields: the general reader keeps them
         return false;
-      const uint32_t bit = uint32_t{1} << node_field_index(*f);
-      if ((seen & bit) || !read_field(*f, v, node))
+      const uint32_t bit = uint32_t{1} << row;
+      if ((seen & bit) || !visit_node_field(static_cast<size_t>(row), [&](auto r) {
+            return read_field(kNodeFields[decltype(r)::value], v, node);
+          }))
         return false;
       seen |= bit;
     }
-    for (const NodeField& f : kNodeFields)
-      if (!(seen & (uint32_t{1} << node_field_index(f))) &&
-          (f.presence == NodeFieldPresence::Required ||
-           (f.presence == NodeFieldPresence::RequiredForCall && node.op == NodeOp::CallFunction)))
-        return false;
-    return true;
+    const uint32_t required =
+        node.op == NodeOp::CallFunction ? kRequiredCallFields : kRequiredNodeFields;
+    return (seen & required) == required;
   }
 
-  bool read_field(const NodeField& f, element v, Node& node) {
+  [[gnu::always_inline]] bool read_field(const NodeField& f, element v, Node& node) {
     switch (f.kind) {
     case NodeFieldKind::Name:
       if (!string_of(v, node.name) || node.name.empty())

@@ -394,7 +394,7 @@ private:
         throw GraphError(node_name_, key, "missing");
     }
     for (const auto& [k, v] : n.items())
-      if (!find_node_field(k))
+      if (find_node_field(k) < 0)
         node.edit_attrs().extra[k] = v;
     return node;
   }

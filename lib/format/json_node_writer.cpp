@@ -149,7 +149,8 @@ void append_list(std::string& out, const List& items, Append append) {
   out += ']';
 }
 
-void append_field(std::string& out, const NodeField& f, const Node& n, const Graph& g) {
+[[gnu::always_inline]] inline void append_field(std::string& out, const NodeField& f, const Node& n,
+                                                const Graph& g) {
   const NodeAttrs& attrs = n.attrs();
   switch (f.kind) {
   case NodeFieldKind::Name:
@@ -215,6 +216,19 @@ void append_field(std::string& out, const NodeField& f, const Node& n, const Gra
 
 } // namespace
 
+// "key": made at compile time: one append per field.
+struct QuotedKey {
+  char text[32] = {};
+  size_t size = 0;
+  constexpr explicit QuotedKey(std::string_view key) {
+    text[size++] = '"';
+    for (char c : key)
+      text[size++] = c;
+    text[size++] = '"';
+    text[size++] = ':';
+  }
+};
+
 // Keys in sorted order, as the general path's JSON object has them.
 void append_node_json(std::string& out, const Node& n, const Graph& g) {
   if (needs_generic_path(n)) {
@@ -222,15 +236,16 @@ void append_node_json(std::string& out, const Node& n, const Graph& g) {
     return;
   }
   char sep = '{';
-  for (const NodeField* f : node_fields_by_key()) {
-    if (!node_field_written(*f, n))
-      continue;
+  for_each_node_field<kNodeFieldsByKey>([&](auto row) {
+    constexpr const NodeField& f = kNodeFields[decltype(row)::value];
+    if (!node_field_written(f, n))
+      return;
+    static constexpr QuotedKey key(f.key);
     out += sep;
     sep = ',';
-    append_json_string(out, f->key);
-    out += ':';
-    append_field(out, *f, n, g);
-  }
+    out.append(key.text, key.size);
+    append_field(out, f, n, g);
+  });
   out += '}';
 }
 

@@ -235,6 +235,15 @@ private:
     return b;
   }
 
+  // The rows of lists whose presence a flag gives.
+  static constexpr uint32_t flagged_list_rows() {
+    uint32_t b = 0;
+    for (size_t i = 0; i < kNodeFields.size(); ++i)
+      if (kNodeFields[i].proto_flag && kNodeFields[i].kind != NodeFieldKind::TensorMetas)
+        b |= uint32_t{1} << i;
+    return b;
+  }
+
   bool read_node(Wire w, Node& n) {
     uint32_t counts[kNodeProtoLimit];
     if (!w.count_fields(counts))
@@ -255,27 +264,26 @@ private:
           return false;
         continue;
       }
-      const NodeField* f = node_field_of_number(num);
-      if (!f)
-        return false;
-      const bool is_flag = num == f->proto_flag;
-      if (t != (is_flag || f->kind == NodeFieldKind::Flag ? kVarint : kLen))
-        return false;
-      if (is_flag) {
-        uint64_t v = 0;
-        if (!w.varint(v))
-          return false;
-        if (f->kind == NodeFieldKind::TensorMetas) {
-          if (v > 2)
-            return false;
-          val_kind = v;
-        } else if (v != 0) {
-          flagged |= uint32_t{1} << node_field_index(*f);
-        }
-        continue;
-      }
-      listed |= uint32_t{1} << node_field_index(*f);
-      if (!read_field(*f, w, n, counts))
+      const int row = node_field_of_number(num);
+      if (row < 0 || !visit_node_field(static_cast<size_t>(row), [&](auto r) {
+            constexpr size_t i = decltype(r)::value;
+            constexpr const NodeField& f = kNodeFields[i];
+            if (f.proto_flag && num == f.proto_flag) {
+              uint64_t v = 0;
+              if (t != kVarint || !w.varint(v))
+                return false;
+              if constexpr (f.kind == NodeFieldKind::TensorMetas) {
+                val_kind = v;
+                return v <= 2;
+              }
+              if (v != 0)
+                flagged |= uint32_t{1} << i;
+              return true;
+            }
+            listed |= uint32_t{1} << i;
+            return t == (f.kind == NodeFieldKind::Flag ? kVarint : kLen) &&
+                   read_field(f, w, n, counts);
+          }))
         return false;
     }
     constexpr uint32_t required = required_fields();
@@ -283,19 +291,20 @@ private:
       return false;
     // Items without their list's flag: the message readers drop them; a
     // flag without items: an empty list.
-    for (const NodeField& f : kNodeFields) {
-      const uint32_t bit = uint32_t{1} << node_field_index(f);
-      if (!f.proto_flag || f.kind == NodeFieldKind::TensorMetas || !((flagged | listed) & bit))
-        continue;
-      if (!(flagged & bit))
-        return false;
-      if (!(listed & bit)) {
-        if (f.kind == NodeFieldKind::TextList)
-          f.text_list.edit(n).emplace();
-        else
-          n.edit_attrs().mutates.emplace();
-      }
-    }
+    bool flags_kept = true;
+    if ((flagged | listed) & flagged_list_rows())
+      for_each_node_field<kNodeFieldRows>([&](auto r) {
+        constexpr size_t i = decltype(r)::value;
+        constexpr const NodeField& f = kNodeFields[i];
+        if constexpr (f.proto_flag && f.kind != NodeFieldKind::TensorMetas) {
+          if (listed & ~flagged & (uint32_t{1} << i))
+            flags_kept = false;
+          else if (flagged & ~listed & (uint32_t{1} << i))
+            empty_list<f.kind>(f, n);
+        }
+      });
+    if (!flags_kept)
+      return false;
     if (sort_kwargs(n))
       return false; // a key given twice: the general path keeps the last one
     switch (val_kind) {
@@ -314,21 +323,32 @@ private:
 
   // Room for the repeated fields' items, counted before reading.
   static void reserve_lists(Node& n, const uint32_t (&counts)[kNodeProtoLimit]) {
-    for (const NodeField& f : kNodeFields) {
-      const uint32_t c = counts[f.proto];
-      if (f.kind == NodeFieldKind::ValueList)
-        n.args.reserve(c);
-      else if (f.kind == NodeFieldKind::TensorMetas)
-        n.val.reserve(c);
-      else if (f.kind == NodeFieldKind::ValueMap && c > 0)
-        n.edit_attrs().kwargs.reserve(c);
-      else if (f.kind == NodeFieldKind::NodeNames && c > 0)
-        n.edit_attrs().control_deps.reserve(c);
-    }
+    for_each_node_field<kNodeFieldRows>([&](auto r) {
+      constexpr const NodeField& f = kNodeFields[decltype(r)::value];
+      if constexpr (f.kind == NodeFieldKind::ValueList)
+        n.args.reserve(counts[f.proto]);
+      if constexpr (f.kind == NodeFieldKind::TensorMetas)
+        n.val.reserve(counts[f.proto]);
+      if constexpr (f.kind == NodeFieldKind::ValueMap)
+        if (counts[f.proto] > 0)
+          n.edit_attrs().kwargs.reserve(counts[f.proto]);
+      if constexpr (f.kind == NodeFieldKind::NodeNames)
+        if (counts[f.proto] > 0)
+          n.edit_attrs().control_deps.reserve(counts[f.proto]);
+    });
+  }
+
+  // A flagged list given no items: present and empty.
+  template <NodeFieldKind K> static void empty_list(const NodeField& f, Node& n) {
+    if constexpr (K == NodeFieldKind::TextList)
+      f.text_list.edit(n).emplace();
+    else
+      n.edit_attrs().mutates.emplace();
   }
 
   // One value field of a row (one item of a repeated one).
-  bool read_field(const NodeField& f, Wire& w, Node& n, const uint32_t (&counts)[kNodeProtoLimit]) {
+  [[gnu::always_inline]] bool read_field(const NodeField& f, Wire& w, Node& n,
+                                         const uint32_t (&counts)[kNodeProtoLimit]) {
     std::string_view s;
     Wire sub;
     switch (f.kind) {

@@ -187,17 +187,18 @@ struct PbNodeField {
   const google::protobuf::FieldDescriptor* flag; // null: none
 };
 
-const PbNodeField& pb_field(const NodeField& f) {
+const PbNodeField& pb_field(size_t row) {
   static const std::array<PbNodeField, kNodeFields.size()> fields = [] {
     std::array<PbNodeField, kNodeFields.size()> out{};
     const auto* d = pb::Node::descriptor();
-    for (const NodeField& row : kNodeFields)
-      out[node_field_index(row)] = {
-          d->FindFieldByNumber(static_cast<int>(row.proto)),
-          row.proto_flag ? d->FindFieldByNumber(static_cast<int>(row.proto_flag)) : nullptr};
+    for (size_t i = 0; i < kNodeFields.size(); ++i)
+      out[i] = {d->FindFieldByNumber(static_cast<int>(kNodeFields[i].proto)),
+                kNodeFields[i].proto_flag
+                    ? d->FindFieldByNumber(static_cast<int>(kNodeFields[i].proto_flag))
+                    : nullptr};
     return out;
   }();
-  return fields[node_field_index(f)];
+  return fields[row];
 }
 
 template <typename M> const M& item(const pb::Node& n, const PbNodeField& p, int i) {
@@ -212,8 +213,9 @@ json node_from_pb(const pb::Node& n) {
   const auto* r = n.GetReflection();
   json j = json::object();
   merge_extra(j, n.extra_json(), where, 3);
-  for (const NodeField& f : kNodeFields) {
-    const PbNodeField& p = pb_field(f);
+  for (size_t row = 0; row < kNodeFields.size(); ++row) {
+    const NodeField& f = kNodeFields[row];
+    const PbNodeField& p = pb_field(row);
     const std::string key(f.key);
     const int size = p.value->is_repeated() ? r->FieldSize(n, p.value) : 0;
     switch (f.kind) {
@@ -258,7 +260,7 @@ json node_from_pb(const pb::Node& n) {
     }
     case NodeFieldKind::TextList:
     case NodeFieldKind::NodeNames:
-      if (f.kind == NodeFieldKind::TextList ? r->GetBool(n, p.flag) : size > 0) {
+      if (p.flag ? r->GetBool(n, p.flag) : size > 0) {
         json a = json::array();
         for (int i = 0; i < size; ++i)
           a.push_back(r->GetRepeatedString(n, p.value, i));
@@ -293,12 +295,13 @@ json node_from_pb(const pb::Node& n) {
 
 void node_to_pb(json j, pb::Node* out) {
   const auto* r = out->GetReflection();
-  for (const NodeField& f : kNodeFields) {
+  for (size_t row = 0; row < kNodeFields.size(); ++row) {
+    const NodeField& f = kNodeFields[row];
     const auto it = j.find(std::string(f.key));
     if (it == j.end())
       continue;
     const json& v = *it;
-    const PbNodeField& p = pb_field(f);
+    const PbNodeField& p = pb_field(row);
     switch (f.kind) {
     case NodeFieldKind::Name:
     case NodeFieldKind::OpName:

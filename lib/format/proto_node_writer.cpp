@@ -177,7 +177,8 @@ void write_meta(Encoder& e, uint32_t field, const TensorMeta& t) {
 
 namespace {
 
-void write_field(Encoder& e, const NodeField& f, const Node& n, const Graph& g) {
+[[gnu::always_inline]] inline void write_field(Encoder& e, const NodeField& f, const Node& n,
+                                               const Graph& g) {
   const NodeAttrs& attrs = n.attrs();
   switch (f.kind) {
   case NodeFieldKind::Name:
@@ -276,14 +277,15 @@ void append_node_proto(std::string& out, const Node& n, const Graph& g) {
   Encoder e(out);
   const size_t at = e.begin(8);
   bool extra_written = false;
-  for (const NodeField* f : node_fields_by_number()) {
-    if (!extra_written && first_proto_number(*f) > kNodeExtraProto) {
+  for_each_node_field<kNodeFieldsByNumber>([&](auto row) {
+    constexpr const NodeField& f = kNodeFields[decltype(row)::value];
+    if (first_proto_number(f) > kNodeExtraProto && !extra_written) {
       write_node_extra(e, n.attrs().extra);
       extra_written = true;
     }
-    if (node_field_written(*f, n))
-      write_field(e, *f, n, g);
-  }
+    if (node_field_written(f, n))
+      write_field(e, f, n, g);
+  });
   if (!extra_written)
     write_node_extra(e, n.attrs().extra);
   e.end(at);

@@ -45,11 +45,6 @@ const std::string* sort_kwargs(Node& n) {
   return nullptr;
 }
 
-const NodeAttrs& Node::no_attrs() {
-  static const NodeAttrs kNone;
-  return kNone;
-}
-
 const Value* Node::kwarg(std::string_view key) const {
   for (const auto& [k, v] : attrs().kwargs)
     if (k == key)

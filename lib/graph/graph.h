@@ -75,7 +75,10 @@ struct Node {
 
 private:
   BoxedOptional<NodeAttrs> attrs_;
-  static const NodeAttrs& no_attrs();
+  static const NodeAttrs& no_attrs() { // inline: read on every node by the codecs
+    static const NodeAttrs none;
+    return none;
+  }
 };
 
 // Puts n's kwargs in key order, as every reader stores them; the first key
