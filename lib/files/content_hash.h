@@ -1,8 +1,8 @@
 #pragma once
 // Content hash of an input file for the report: XXH3 64-bit (xxHash),
 // printed as "xxh3_64:" and 16 hex digits. Identifies the input in CI diffs
-// and batch stamps; it is not a security checksum. (It was byte-serial
-// FNV-1a until 1M-node graphs showed it costing a core for 0.4 s.)
+// and batch stamps; it is not a security checksum. (A byte-serial hash
+// costs a core for a noticeable time on million-node graphs.)
 
 #include <string>
 #include <string_view>
