@@ -463,7 +463,8 @@ private:
     uint32_t seen = 0;
     simdjson::dom::object obj;
     OSCHED_TRY(doc.get_object().get(obj));
-    for (auto [key, v] : obj) {
+    for (auto [key, field_value] : obj) {
+      const element v = field_value; // a lambda cannot capture a binding (C++17)
       const int row = find_node_field(key);
       if (row < 0) // unknown fields: the general reader keeps them
         return false;
