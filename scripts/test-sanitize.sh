@@ -35,7 +35,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # leak or broken invariant stops the run. -max_len leaves room for the long
 # seeds (the biggest is about 100 KB).
 CORPUS=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$CORPUS"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$CORPUS"' EXIT
 mkdir -p "$CORPUS"/{json,pb,est,cfg,fx,kineto}
 cp testdata/*.json testdata/scenarios/*.json testdata/invalid/*.json "$CORPUS/json/"
 cp testdata/scenarios/estimates*.json "$CORPUS/est/"
