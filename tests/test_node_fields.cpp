@@ -5,7 +5,6 @@
 
 #include "graph.pb.h"
 
-#include <algorithm>
 #include <set>
 
 #include <nlohmann/json.hpp>

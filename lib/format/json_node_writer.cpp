@@ -214,8 +214,6 @@ void append_list(std::string& out, const List& items, Append append) {
   }
 }
 
-} // namespace
-
 // "key": made at compile time: one append per field.
 struct QuotedKey {
   char text[32] = {};
@@ -228,6 +226,8 @@ struct QuotedKey {
     text[size++] = ':';
   }
 };
+
+} // namespace
 
 // Keys in sorted order, as the general path's JSON object has them.
 void append_node_json(std::string& out, const Node& n, const Graph& g) {

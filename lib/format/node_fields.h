@@ -127,11 +127,21 @@ static_assert(
     }(),
     "a node field number at or past kNodeProtoLimit");
 
+// The keys alone, in table order (the known keys an unknown-field object
+// never holds).
+inline constexpr std::array<std::string_view, kNodeFields.size()> kNodeFieldKeys = [] {
+  std::array<std::string_view, kNodeFields.size()> keys{};
+  for (size_t i = 0; i < keys.size(); ++i)
+    keys[i] = kNodeFields[i].key;
+  return keys;
+}();
+
 // Unknown JSON fields travel in protobuf as one JSON object in this field.
 inline constexpr uint32_t kNodeExtraProto = 13;
 
-// Row indices as listed, in key order (the JSON writers') and in protobuf field order
-// (the protobuf writers': a row sits at its flag, or its value without one).
+// Row indices as listed, in key order (the JSON writers') and in protobuf
+// field order (the protobuf writers': a row sits at its flag, or its value
+// without one).
 using NodeFieldOrder = std::array<size_t, kNodeFields.size()>;
 template <typename Less> constexpr NodeFieldOrder sorted_node_fields(Less less) {
   NodeFieldOrder order{};

@@ -32,6 +32,11 @@ namespace field {
 constexpr uint32_t kGraphNodes = 8;
 } // namespace field
 
+// Field numbers a message's items are counted for, before its lists are
+// sized: every field of Node, Value, ValueList and TensorMeta.
+constexpr uint32_t kCountedFields = 16;
+static_assert(kNodeProtoLimit <= kCountedFields, "a node field the counts miss");
+
 // A cursor over one message's bytes; every read checks the bounds.
 class Wire {
 public:
@@ -124,16 +129,16 @@ public:
     }
   }
 
-  // How many times each field number up to 15 occurs (the lists are sized
-  // before they are read).
-  bool count_fields(uint32_t (&counts)[kNodeProtoLimit]) const {
+  // How many times each field number below kCountedFields occurs (the lists
+  // are sized before they are read).
+  bool count_fields(uint32_t (&counts)[kCountedFields]) const {
     Wire w = *this;
     std::fill(std::begin(counts), std::end(counts), 0);
     while (!w.done()) {
       uint32_t f = 0, t = 0;
       if (!w.tag(f, t) || !w.skip(t))
         return false;
-      if (f < kNodeProtoLimit)
+      if (f < kCountedFields)
         ++counts[f];
     }
     return true;
@@ -226,33 +231,15 @@ private:
     }
     return b;
   }
-  // The required fields: a node without them is the message readers' to word.
-  static constexpr uint32_t required_fields() {
-    uint32_t b = 0;
-    for (const NodeField& f : kNodeFields)
-      if (f.presence == NodeFieldPresence::Required)
-        b |= uint32_t{1} << f.proto;
-    return b;
-  }
-
-  // The rows of lists whose presence a flag gives.
-  static constexpr uint32_t flagged_list_rows() {
-    uint32_t b = 0;
-    for (size_t i = 0; i < kNodeFields.size(); ++i)
-      if (kNodeFields[i].proto_flag && kNodeFields[i].kind != NodeFieldKind::TensorMetas)
-        b |= uint32_t{1} << i;
-    return b;
-  }
-
   bool read_node(Wire w, Node& n) {
-    uint32_t counts[kNodeProtoLimit];
+    uint32_t counts[kCountedFields];
     if (!w.count_fields(counts))
       return false;
     reserve_lists(n, counts);
     constexpr uint32_t singular = singular_fields();
     uint32_t seen = 0;
     uint64_t val_kind = 0;
-    // Rows whose flag said present (a list's flag: its rows may be empty).
+    // Rows by index: whose flag said present, and whose value was read.
     uint32_t flagged = 0, listed = 0;
     while (!w.done()) {
       uint32_t num = 0, t = 0;
@@ -286,23 +273,26 @@ private:
           }))
         return false;
     }
-    constexpr uint32_t required = required_fields();
-    if ((seen & required) != required)
+    // Without a required field the message readers word the error.
+    if ((listed & kRequiredNodeFields) != kRequiredNodeFields)
       return false;
     // Items without their list's flag: the message readers drop them; a
     // flag without items: an empty list.
     bool flags_kept = true;
-    if ((flagged | listed) & flagged_list_rows())
-      for_each_node_field<kNodeFieldRows>([&](auto r) {
-        constexpr size_t i = decltype(r)::value;
-        constexpr const NodeField& f = kNodeFields[i];
-        if constexpr (f.proto_flag && f.kind != NodeFieldKind::TensorMetas) {
-          if (listed & ~flagged & (uint32_t{1} << i))
-            flags_kept = false;
-          else if (flagged & ~listed & (uint32_t{1} << i))
-            empty_list<f.kind>(f, n);
+    for_each_node_field<kNodeFieldRows>([&](auto r) {
+      constexpr size_t i = decltype(r)::value;
+      constexpr const NodeField& f = kNodeFields[i];
+      if constexpr (f.proto_flag && f.kind != NodeFieldKind::TensorMetas) {
+        if (listed & ~flagged & (uint32_t{1} << i))
+          flags_kept = false;
+        else if (flagged & ~listed & (uint32_t{1} << i)) {
+          if constexpr (f.kind == NodeFieldKind::TextList)
+            f.text_list.edit(n).emplace();
+          else
+            n.edit_attrs().mutates.emplace();
         }
-      });
+      }
+    });
     if (!flags_kept)
       return false;
     if (sort_kwargs(n))
@@ -322,7 +312,7 @@ private:
   }
 
   // Room for the repeated fields' items, counted before reading.
-  static void reserve_lists(Node& n, const uint32_t (&counts)[kNodeProtoLimit]) {
+  static void reserve_lists(Node& n, const uint32_t (&counts)[kCountedFields]) {
     for_each_node_field<kNodeFieldRows>([&](auto r) {
       constexpr const NodeField& f = kNodeFields[decltype(r)::value];
       if constexpr (f.kind == NodeFieldKind::ValueList)
@@ -338,17 +328,9 @@ private:
     });
   }
 
-  // A flagged list given no items: present and empty.
-  template <NodeFieldKind K> static void empty_list(const NodeField& f, Node& n) {
-    if constexpr (K == NodeFieldKind::TextList)
-      f.text_list.edit(n).emplace();
-    else
-      n.edit_attrs().mutates.emplace();
-  }
-
   // One value field of a row (one item of a repeated one).
   [[gnu::always_inline]] bool read_field(const NodeField& f, Wire& w, Node& n,
-                                         const uint32_t (&counts)[kNodeProtoLimit]) {
+                                         const uint32_t (&counts)[kCountedFields]) {
     std::string_view s;
     Wire sub;
     switch (f.kind) {
@@ -465,7 +447,7 @@ private:
 
   // ValueList: 1 items.
   bool read_list(Wire w, Value& out, int level) {
-    uint32_t counts[kNodeProtoLimit];
+    uint32_t counts[kCountedFields];
     if (!w.count_fields(counts))
       return false;
     out.kind = Value::Kind::List;
@@ -537,7 +519,7 @@ private:
   // TensorMeta: 1 shape, 2 stride, 3 dtype, 4 device, 5 storage,
   // 6 storage_offset, 7 storage_bytes, 8 extra_json.
   bool read_meta(Wire w, TensorMeta& m) {
-    uint32_t counts[kNodeProtoLimit];
+    uint32_t counts[kCountedFields];
     if (!w.count_fields(counts))
       return false;
     m.shape.reserve(counts[1]);

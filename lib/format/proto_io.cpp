@@ -357,8 +357,8 @@ void node_to_pb(json j, pb::Node* out) {
       break;
     }
   }
-  for (const NodeField& f : kNodeFields)
-    j.erase(std::string(f.key));
+  for (std::string_view k : kNodeFieldKeys)
+    j.erase(std::string(k));
   if (!j.empty())
     out->set_extra_json(canonical_json(j));
 }

@@ -2,9 +2,10 @@
 #include "format/node_fields.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
-#include <initializer_list>
 #include <numeric>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -140,14 +141,15 @@ void write_dim(Encoder& e, uint32_t field, const Dim& d) {
 
 // Unknown fields as the general path stores them: canonical JSON of what is
 // left once the known keys are taken out.
+template <size_t N>
 void write_extra(Encoder& e, uint32_t field, const nlohmann::json& extra,
-                 std::initializer_list<const char*> known) {
+                 const std::array<std::string_view, N>& known) {
   if (extra.is_null())
     return;
   nlohmann::json rest = extra;
   if (rest.is_object())
-    for (const char* k : known)
-      rest.erase(k);
+    for (std::string_view k : known)
+      rest.erase(std::string(k));
   if (!rest.empty())
     e.nonempty_string_field(field, rest.dump());
 }
@@ -168,8 +170,9 @@ void write_meta(Encoder& e, uint32_t field, const TensorMeta& t) {
     e.int_field(6, *t.storage_offset);
   if (t.storage_bytes)
     e.int_field(7, *t.storage_bytes);
-  write_extra(e, 8, t.extra,
-              {"shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"});
+  constexpr std::array<std::string_view, 7> kMetaKeys = {
+      "shape", "stride", "dtype", "device", "storage", "storage_offset", "storage_bytes"};
+  write_extra(e, 8, t.extra, kMetaKeys);
   e.end(at);
 }
 
@@ -258,18 +261,6 @@ namespace {
   }
 }
 
-// Unknown fields, less any key the table knows.
-void write_node_extra(Encoder& e, const nlohmann::json& extra) {
-  if (extra.is_null())
-    return;
-  nlohmann::json rest = extra;
-  if (rest.is_object())
-    for (const NodeField& f : kNodeFields)
-      rest.erase(std::string(f.key));
-  if (!rest.empty())
-    e.nonempty_string_field(kNodeExtraProto, rest.dump());
-}
-
 } // namespace
 
 // Fields in number order, the unknown ones at theirs.
@@ -280,14 +271,14 @@ void append_node_proto(std::string& out, const Node& n, const Graph& g) {
   for_each_node_field<kNodeFieldsByNumber>([&](auto row) {
     constexpr const NodeField& f = kNodeFields[decltype(row)::value];
     if (first_proto_number(f) > kNodeExtraProto && !extra_written) {
-      write_node_extra(e, n.attrs().extra);
+      write_extra(e, kNodeExtraProto, n.attrs().extra, kNodeFieldKeys);
       extra_written = true;
     }
     if (node_field_written(f, n))
       write_field(e, f, n, g);
   });
   if (!extra_written)
-    write_node_extra(e, n.attrs().extra);
+    write_extra(e, kNodeExtraProto, n.attrs().extra, kNodeFieldKeys);
   e.end(at);
 }
 
