@@ -16,6 +16,7 @@ void add_validate_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
 void add_stats_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
+void add_check_ranks_command(CLI::App& app, int& exit_code);
 void add_schedule_command(CLI::App& app, int& exit_code);
 void add_import_fx_command(CLI::App& app, int& exit_code);
 void add_diff_command(CLI::App& app, int& exit_code);

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   osched::cli::add_convert_command(app, exit_code);
   osched::cli::add_stats_command(app, exit_code);
   osched::cli::add_verify_command(app, exit_code);
+  osched::cli::add_check_ranks_command(app, exit_code);
   osched::cli::add_schedule_command(app, exit_code);
   osched::cli::add_import_fx_command(app, exit_code);
   osched::cli::add_diff_command(app, exit_code);

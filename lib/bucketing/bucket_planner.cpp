@@ -11,6 +11,7 @@
 #include "ops/collective_info.h"
 #include "ops/mutation.h"
 #include "ops/op_table.h"
+#include "safety/opaque_ops.h"
 #include "scheduler/dependency_graph.h"
 
 namespace osched {
@@ -62,8 +63,10 @@ private:
   const std::vector<OverlapInterval>& colls_;
   const BucketOptions& opts_;
   // What index() finds (declared before the thread that fills them).
-  std::vector<bool> is_hiding_;   // hiding nodes of any collective
-  std::vector<char> timeline_of_; // collective starts and waits
+  std::vector<bool> is_hiding_;       // hiding nodes of any collective
+  std::vector<char> timeline_of_;     // collective starts and waits
+  std::vector<char> opaque_;          // ops collectives keep their place around
+  std::vector<NodeId> opaque_before_; // opaque ops among positions [0, i)
   bool can_move_ = true;
   std::vector<bool> written_; // per storage: something writes it in place
   StorageMap storages_;
@@ -142,7 +145,7 @@ private:
 
   bool movable(NodeId v) const {
     const Node& n = g_.nodes[v];
-    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !is_hiding_[v] &&
+    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !is_hiding_[v] && !opaque_[v] &&
            !is_compute_node(n) && !is_collective_node(n) && !is_wait_node(n);
   }
 
@@ -304,6 +307,21 @@ private:
     return true;
   }
 
+  // Is there an opaque op strictly between positions a and b?
+  bool crosses_opaque(NodeId a, NodeId b) const {
+    const NodeId lo = std::min(a, b), hi = std::max(a, b);
+    return hi > lo + 1 && opaque_before_[hi] - opaque_before_[lo + 1] > 0;
+  }
+
+  // Would moving the members' starts to s and waits to w cross an opaque op?
+  bool moves_across_opaque(const std::vector<size_t>& members, NodeId s, NodeId w) const {
+    for (size_t m : members)
+      if (crosses_opaque(colls_[m].start, s) ||
+          (colls_[m].wait >= 0 && crosses_opaque(colls_[m].wait, w)))
+        return true;
+    return false;
+  }
+
   bool try_add(Bucket& b, size_t cand, const GroupEvents& events) const {
     if (is_hiding_[colls_[cand].start] || is_hiding_[colls_[cand].wait])
       return false;
@@ -328,7 +346,8 @@ private:
         {b.start_at, cand}, {b.start_at, b.wait_at}, {cand, cand}, {cand, b.wait_at}};
     for (auto [start_at, wait_at] : placements) {
       const NodeId s = colls_[start_at].start, w = colls_[wait_at].wait;
-      if (s >= w || !preserves_intervals(members, events, start_at, wait_at))
+      if (s >= w || moves_across_opaque(members, s, w) ||
+          !preserves_intervals(members, events, start_at, wait_at))
         continue;
       std::vector<NodeId> hoisted, sunk;
       if (!closure(members, s, w, hoisted, sunk))
@@ -349,6 +368,12 @@ void Planner::index() {
   for (const auto& c : colls_)
     for (NodeId h : c.hiding)
       is_hiding_[h] = true;
+  opaque_.assign(g_.nodes.size(), 0);
+  opaque_before_.assign(g_.nodes.size() + 1, 0);
+  for (const OpaqueOp& op : find_opaque_ops(g_, parse_assume_pure(opts_.assume_pure)))
+    opaque_[op.node] = 1;
+  for (NodeId i = 0; i < g_.size(); ++i)
+    opaque_before_[i + 1] = opaque_before_[i] + opaque_[i];
   timeline_of_.assign(g_.nodes.size(), false);
   for (const auto& c : colls_) {
     timeline_of_[c.start] = true;

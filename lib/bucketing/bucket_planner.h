@@ -13,7 +13,8 @@
 // must move for it (the inputs of a start placed earlier, the users of a
 // wait placed later) may move, and it encloses no other same-group
 // collective's hiding interval, nor is a hiding interval of the bucket
-// enclosed by another's execution (one stream runs a group in issue order).
+// enclosed by another's execution (one stream runs a group in issue order),
+// and no member's start or wait crosses an opaque op (safety/opaque_ops.h).
 
 #include <cstdint>
 #include <string>
@@ -31,6 +32,9 @@ struct BucketOptions {
   // Members only consecutive in their group's issue order, so no other
   // collective of the group is overtaken (--preserve-group-order).
   bool preserve_group_order = false;
+  // Targets declared pure (--assume-pure): every other op the tool cannot
+  // classify is a barrier no merged start or wait moves across.
+  std::string assume_pure;
 };
 
 struct Bucket {

@@ -209,10 +209,9 @@ std::vector<std::string> unrecognised_collective_warnings(const Graph& g) {
   std::vector<std::string> out;
   for (const Node& n : g.nodes)
     if (is_unrecognised_collective_op(n))
-      out.push_back(
-          "node '" + n.name + "': '" + n.target +
-          "' is in a collective namespace but not a recognised collective; it is kept as an "
-          "ordinary node (not overlapped, not costed as communication)");
+      out.push_back("node '" + n.name + "': '" + n.target +
+                    "' is in a collective namespace but not a recognised collective; no collective "
+                    "moves across it (not overlapped, not costed as communication)");
   return out;
 }
 

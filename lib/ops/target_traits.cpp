@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "ops/op_barrier.h"
 #include "ops/op_table.h"
 
 namespace osched {
@@ -37,6 +38,16 @@ uint32_t classify_target(const InternedString& target) {
       bits |= bit;
   if (t.find("c10") != std::string_view::npos || t.find("_dtensor") != std::string_view::npos)
     bits |= kCommNamespace;
+  switch (target_barrier_kind(t)) {
+  case BarrierKind::Communication:
+    bits |= kCommBarrier;
+    break;
+  case BarrierKind::Unknown:
+    bits |= kOpaque;
+    break;
+  case BarrierKind::None:
+    break;
+  }
   if (auto sig = collective_signature(t)) {
     bits |= kCollective;
     bits |= static_cast<uint32_t>(sig->kind) << kKindShift;

@@ -25,6 +25,10 @@ constexpr uint32_t kCollective = 1u << 7; // signature in bits 8-20
 // Mentions "c10" or "_dtensor": a communication op of some kind, recognised
 // or not (the scheduler never moves one onto a collective's path).
 constexpr uint32_t kCommNamespace = 1u << 21;
+// An op collectives may not move across (ops/op_barrier.h): one that
+// communicates, or one the tool cannot classify.
+constexpr uint32_t kCommBarrier = 1u << 22;
+constexpr uint32_t kOpaque = 1u << 23;
 } // namespace target_bit
 
 uint32_t classify_target(const InternedString& target);

@@ -12,6 +12,7 @@
 
 #include "pipeline/job_errors.h"
 #include "pipeline/prepare_input.h"
+#include "pipeline/rank_agreement.h"
 
 namespace osched {
 namespace {
@@ -100,6 +101,9 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
       throw InputError(input + ": " + e.what());
     }
   });
+  const bool several = ctx && ctx->size() > 1;
+  if (several)
+    agree_on_cost_inputs(*ctx, cfg, in);
 
   std::optional<BenchmarkTable> table;
   std::unique_ptr<BenchmarkEstimator> measured;
@@ -114,11 +118,18 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     in.measured = measured.get();
     in.benchmark = table->summary;
   }
-  try {
-    result.output = run_schedule(std::move(in), cfg, run);
-    result.output.phase_seconds.insert(result.output.phase_seconds.begin(), {"read", read_seconds});
-  } catch (const ValueError& e) {
-    throw InputError(input + ": " + e.what());
+  guarded_input_phase(ctx.get(), [&] {
+    try {
+      result.output = run_schedule(std::move(in), cfg, run);
+      result.output.phase_seconds.insert(result.output.phase_seconds.begin(),
+                                         {"read", read_seconds});
+    } catch (const ValueError& e) {
+      throw InputError(input + ": " + e.what());
+    }
+  });
+  if (several) {
+    agree_on_written_orders(*ctx, result.output.graph);
+    result.output.report.safety.rank_check = ReportRankCheck{ctx->size(), true, true};
   }
   return result;
 }

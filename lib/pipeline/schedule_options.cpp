@@ -31,6 +31,26 @@ std::string check_gpus_per_node(const ScheduleConfig& c) {
   return "must be from 1 to 1024, got " + std::to_string(*c.gpus_per_node);
 }
 
+// Names of call targets: no blanks inside a name, no empty names.
+std::string check_assume_pure(const ScheduleConfig& c) {
+  const std::string& s = c.scheduler.assume_pure;
+  size_t from = 0;
+  while (from <= s.size() && !s.empty()) {
+    size_t comma = s.find(',', from);
+    if (comma == std::string::npos)
+      comma = s.size();
+    std::string item = s.substr(from, comma - from);
+    const size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    item = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+    if (item.empty())
+      return "expected TARGET[,TARGET...], got an empty name in '" + escape_quoted(s) + "'";
+    if (item.find_first_of(" \t\n") != std::string::npos)
+      return "'" + escape_quoted(item) + "' is not a call target";
+    from = comma + 1;
+  }
+  return "";
+}
+
 template <typename T>
 OptionSpec row(std::string_view flag, std::string_view key, std::string_view help,
                OptionFieldRef<T> field) {
@@ -105,6 +125,13 @@ std::vector<OptionSpec> build_table() {
                         "never change a process group's collective issue order (not upstream; "
                         "hang-safe even if ranks could decide differently)",
                         [](C& c) -> bool& { return c.scheduler.preserve_group_order; }));
+  t.push_back(row<std::string>(
+      "--assume-pure", "assume_pure",
+      "TARGET[,TARGET...]: ops to treat as pure although the tool cannot classify them "
+      "(\"mylib.f\" or \"mylib.f.default\"); every other unknown op, and every "
+      "communication op that is not a recognised collective, keeps its place among collectives",
+      [](C& c) -> std::string& { return c.scheduler.assume_pure; }));
+  t.back().check = check_assume_pure;
   t.push_back(
       row<bool>("--release-memory-early", "release_memory_early",
                 "run nodes that free more than they allocate as soon as they are ready (not "
@@ -245,7 +272,7 @@ void apply_schedule_config(const std::string& text, const std::string& path,
                    },
                    [&](OptionFieldRef<std::string> f) {
                      if (!v.is_string())
-                       fail("must be a path string");
+                       fail("must be a string");
                      if (!keep)
                        f(cfg) = v.get<std::string>();
                    },

@@ -13,6 +13,7 @@
 #include "pipeline/job_errors.h"
 #include "pipeline/schedule_options.h"
 #include "report/report.h"
+#include "report/safety_section.h"
 #include "scheduler/order_search.h"
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/reorder.h"
@@ -53,7 +54,8 @@ std::vector<NodeId> identity_order(size_t n) {
 Graph reorder(ScheduleInput in, const ScheduleConfig& config, const RunSettings& run,
               Estimators& est, ScheduleResult& sched, ScheduleReport& report,
               std::optional<Timeline>& original, PhaseSeconds& phases,
-              std::optional<SimulationPlan>* scheduled_plan, RuntimeTable& reordered_rt) {
+              std::optional<SimulationPlan>* scheduled_plan, RuntimeTable& reordered_rt,
+              GroupOrders& input_orders) {
   auto t = std::chrono::steady_clock::now();
   const RuntimeTable rt = est.of(in.graph);
   if (run.record_timelines)
@@ -63,6 +65,11 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, const RunSettings&
   // Shared by the greedy and the improved policy's search.
   std::optional<ScheduleAnalysis> analysis(std::in_place, in.graph, rt, config.scheduler);
   phases.emplace_back("analyse", seconds_since(t));
+  // Read before the nodes move: what holds collectives in place, and each
+  // group's issue order to compare the written one with.
+  ReportSafety safety = safety_of_input(in.graph, analysis->opaque_ops,
+                                        parse_assume_pure(config.scheduler.assume_pure));
+  input_orders = group_orders(in.graph);
   sched = schedule_overlap(*analysis, config.scheduler);
   phases.emplace_back("schedule", sched.scheduling_seconds);
   t = std::chrono::steady_clock::now();
@@ -106,6 +113,9 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, const RunSettings&
   ri.before = &before;
   report = build_report(ri);
   report.policy = std::move(policy);
+  if (std::string w = opaque_ops_warning(safety); !w.empty())
+    report.warnings.push_back(std::move(w));
+  report.safety = std::move(safety);
   if (const CollectiveTable* table = est.table) {
     size_t missed = 0;
     for (const CollectiveOutcome& c : sched.collectives) {
@@ -141,7 +151,7 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
                        const ScheduleResult& sched, const SimulationPlan& plan,
                        const ScheduleConfig& config, Estimators& est) {
   BucketOptions bo{gb_to_bytes(config.bucket_max_gb), config.scheduler.max_coll_distance,
-                   config.scheduler.preserve_group_order};
+                   config.scheduler.preserve_group_order, config.scheduler.assume_pure};
   // Bucketing may not raise the peak past the budget, nor past the schedule's
   // own peak where that already exceeds it.
   const int64_t limit = std::max(sched.memory_budget_bytes, sched.scheduled_peak_bytes);
@@ -205,9 +215,10 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
   ScheduleResult sched;
   std::optional<SimulationPlan> scheduled_plan;
   RuntimeTable written_rt;
+  GroupOrders input_orders;
   out.graph = reorder(std::move(in), config, run, est, sched, out.report, out.original_timeline,
                       out.phase_seconds, config.collective_bucketing ? &scheduled_plan : nullptr,
-                      written_rt);
+                      written_rt, input_orders);
   auto t = std::chrono::steady_clock::now();
   out.report.benchmark = std::move(benchmark);
   if (recorded) // the table that was used, in place of the option's ""
@@ -233,6 +244,8 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
   if (config.collective_bucketing) // new nodes: estimated as a run over the file would
     written_rt = est.of(out.graph);
   describe_written_graph(out.report, out.graph, written_rt);
+  compare_group_orders(out.report.safety, input_orders, out.graph,
+                       out.report.bucketing ? &out.report.bucketing->buckets : nullptr);
   if (run.record_timelines) // of the output graph, bucketed or not
     out.scheduled_timeline = build_timeline(out.graph, written_rt, "scheduled");
   out.phase_seconds.emplace_back("describe", seconds_since(t));

@@ -39,6 +39,9 @@ std::string exposure_text(const Graph& g, const CollectiveOutcome& c, const Expo
            ", which would expose its collective";
   case R::PathComm:
     return "cannot start before " + at + ": needs " + blocker + " first";
+  case R::PathOpaque:
+    return "cannot start before " + at + ": issued after " + blocker +
+           ", an op the tool cannot classify, which collectives never cross";
   case R::NoIndependentCompute:
     return "no compute node is independent of it";
   case R::NotScheduledInTime:

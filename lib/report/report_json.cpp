@@ -57,6 +57,26 @@ nlohmann::json bucketing_json(const ReportBucketing& b) {
           {"dropped_for_time", b.dropped_for_time}};
 }
 
+nlohmann::json safety_json(const ReportSafety& s) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const ReportOpaqueOp& op : s.opaque_ops)
+    ops.push_back({{"name", op.name},
+                   {"target", op.target},
+                   {"why", op.why},
+                   {"starts_held", op.starts_held},
+                   {"waits_held", op.waits_held}});
+  nlohmann::json groups = nlohmann::json::array();
+  for (const ReportGroupOrder& g : s.groups)
+    groups.push_back(
+        {{"group", g.group}, {"collectives", g.collectives}, {"order_changed", g.order_changed}});
+  nlohmann::json j = {{"assumed_pure", s.assumed_pure}, {"opaque_ops", ops}, {"groups", groups}};
+  if (s.rank_check)
+    j["rank_check"] = {{"ranks", s.rank_check->ranks},
+                       {"cost_inputs_identical", s.rank_check->cost_inputs_identical},
+                       {"written_orders_identical", s.rank_check->written_orders_identical}};
+  return j;
+}
+
 nlohmann::json collective_json(const ReportCollective& c) {
   nlohmann::json e = {{"name", c.name},
                       {"kind", c.kind},
@@ -133,6 +153,7 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
     j["bucketing"] = bucketing_json(*r.bucketing);
   if (r.overlap_deps)
     j["overlap_deps"] = {{"control_deps_added", r.overlap_deps->control_deps_added}};
+  j["safety"] = safety_json(r.safety);
   return j;
 }
 

@@ -106,6 +106,32 @@ struct ReportOverlapDeps {
   size_t control_deps_added = 0;
 };
 
+// An op collectives keep their place around (safety/opaque_ops.h).
+struct ReportOpaqueOp {
+  std::string name, target, why;
+  std::vector<std::string> starts_held, waits_held;
+};
+
+struct ReportGroupOrder {
+  std::string group;
+  size_t collectives = 0;     // in the input
+  bool order_changed = false; // the written issue order (buckets as their members) differs
+};
+
+// Under mpirun: what the ranks compared before anyone wrote.
+struct ReportRankCheck {
+  int ranks = 1;
+  bool cost_inputs_identical = true;    // every cost input's content hash
+  bool written_orders_identical = true; // every group's written issue sequence
+};
+
+struct ReportSafety {
+  std::vector<std::string> assumed_pure;
+  std::vector<ReportOpaqueOp> opaque_ops;
+  std::vector<ReportGroupOrder> groups;
+  std::optional<ReportRankCheck> rank_check;
+};
+
 struct ScheduleReport {
   ReportInputSection input;
   nlohmann::json config; // the option table's echo plus the resolved hardware
@@ -120,6 +146,7 @@ struct ScheduleReport {
   std::optional<BenchmarkSummary> benchmark;
   std::optional<ReportBucketing> bucketing;
   std::optional<ReportOverlapDeps> overlap_deps;
+  ReportSafety safety;
 };
 
 } // namespace osched

@@ -32,6 +32,8 @@ std::string_view exposure_reason_name(ExposureReason r) {
     return "path_wait";
   case ExposureReason::PathComm:
     return "path_comm";
+  case ExposureReason::PathOpaque:
+    return "path_opaque";
   case ExposureReason::NoIndependentCompute:
     return "no_independent_compute";
   case ExposureReason::NotScheduledInTime:

@@ -27,6 +27,7 @@ enum class ExposureReason : uint8_t {
   PathCollective,   // needs collective `blocker` (not yet issued) first
   PathWait,         // needs wait `blocker`, which would expose its collective
   PathComm,         // needs communication op `blocker` first
+  PathOpaque,       // needs opaque op `blocker`, which keeps its place among collectives
   // After scheduling, when nothing above was noted.
   NoIndependentCompute, // no compute node is independent of it
   NotScheduledInTime,   // independent compute exists, but none ran while it could

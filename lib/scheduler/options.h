@@ -2,6 +2,7 @@
 // Options of the overlap scheduler, with PyTorch's defaults.
 
 #include <cstdint>
+#include <string>
 
 namespace osched {
 
@@ -21,6 +22,10 @@ struct SchedulerOptions {
   // Run nodes that free more memory than they allocate as soon as they are
   // ready (not upstream): lowers the peak of the reordered graph.
   bool release_memory_early = false;
+  // Targets declared pure (comma-separated, --assume-pure): ops the tool
+  // cannot classify are otherwise barriers collectives keep their place
+  // around (ops/op_barrier.h).
+  std::string assume_pure;
 };
 
 inline int64_t gb_to_bytes(double gb) {

@@ -501,6 +501,9 @@ private:
               return block(ExposureReason::PathWait, v);
             break;
           default:
+            // Collectives keep their place around opaque ops.
+            if (a_.is_opaque[static_cast<size_t>(v)])
+              return block(ExposureReason::PathOpaque, v);
             // Other communication ops run from the main loop (as upstream).
             if (target_has(g_.nodes[v].target, target_bit::kCommNamespace))
               return block(ExposureReason::PathComm, v);

@@ -15,14 +15,16 @@ namespace osched {
 namespace {
 
 // Edges beyond data and control: in-place write orders, the later waits of
-// a coalesced collective after its first one, and with preserve_group_order
-// each group's issue order.
+// a coalesced collective after its first one, the places of opaque ops
+// among collectives, and with preserve_group_order each group's issue order.
 std::vector<std::pair<NodeId, NodeId>> scheduler_edges(const Graph& g, const StorageMap& storages,
                                                        const UserLists& data_users,
+                                                       const std::vector<OpaqueOp>& opaque,
                                                        bool group_order) {
-  std::vector<std::pair<NodeId, NodeId>> edges;
+  std::vector<std::pair<NodeId, NodeId>> edges = barrier_edges(g, opaque);
   if (group_order)
-    edges = group_order_edges(g);
+    for (const auto& e : group_order_edges(g))
+      edges.push_back(e);
   for (const WriteOrderEdge& e : write_order_edges(g, storages))
     edges.emplace_back(e.before, e.after);
   for (NodeId i = 0; i < g.size(); ++i) {
@@ -186,9 +188,13 @@ ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
                                    const SchedulerOptions& options, Parts parts)
     : graph(g), runtimes(rt), storages(std::move(parts.storages)),
       data_users(std::move(parts.data_users)),
-      deps(g, scheduler_edges(g, storages, data_users, options.preserve_group_order),
+      opaque_ops(find_opaque_ops(g, parse_assume_pure(options.assume_pure))),
+      is_opaque(g.nodes.size(), 0),
+      deps(g, scheduler_edges(g, storages, data_users, opaque_ops, options.preserve_group_order),
            &parts.data_inputs),
       kind(std::move(parts.kind)) {
+  for (const OpaqueOp& op : opaque_ops)
+    is_opaque[static_cast<size_t>(op.node)] = 1;
   identify_collectives(*this);
   compute_domination(*this);
   // The original order's memory beside the potential-overlap search.

@@ -14,6 +14,7 @@
 #include "cost/estimator.h"
 #include "graph/graph.h"
 #include "memory/storage_map.h"
+#include "safety/opaque_ops.h"
 #include "scheduler/dependency_graph.h"
 #include "scheduler/options.h"
 #include "scheduler/overlap_scheduler.h"
@@ -32,7 +33,11 @@ struct ScheduleAnalysis {
   const RuntimeTable& runtimes;
   StorageMap storages;
   UserLists data_users;
-  DependencyGraph deps; // data, control, write-order and coalesced-wait edges
+  // Ops collectives may not move across, and per node whether it is one.
+  std::vector<OpaqueOp> opaque_ops;
+  std::vector<char> is_opaque;
+  // Data, control, write-order, coalesced-wait and barrier edges.
+  DependencyGraph deps;
   std::vector<NodeKind> kind;
   // Per collective (in graph order): the outcome before anything is hidden,
   // its group's index, and per node the collective it starts or waits on.
