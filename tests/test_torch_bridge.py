@@ -63,6 +63,36 @@ def run(*args):
     return r.returncode, r.stdout, r.stderr
 
 
+@torch.library.custom_op("osched_test::send_to_peer", mutates_args=())
+def send_to_peer(buf: torch.Tensor, dst: int) -> torch.Tensor:
+    """A point-to-point send the tool has never heard of."""
+    torch.distributed.send(buf, dst)
+    return buf.clone()
+
+
+@send_to_peer.register_fake
+def _(buf, dst):
+    return torch.empty_like(buf)
+
+
+def send_step(x, buf, w1, w2):
+    """mm0, send, ag1, wait, mm1, mm2, ag2, wait, mm3: the order of the
+    issue's example."""
+    import torch.distributed._functional_collectives as funcol
+
+    mm0 = x @ x
+    sent = send_to_peer(buf, 1)
+    f1 = funcol.all_gather_single(w1, 0, GROUPS["0"])
+    mm2 = (mm0 @ x) @ f1.t()
+    f2 = funcol.all_gather_single(w2, 0, GROUPS["0"])
+    return mm2 @ f2, sent
+
+
+def send_step_inputs():
+    torch.manual_seed(0)
+    return [torch.randn(512, 512), torch.randn(1024), torch.randn(64, 512), torch.randn(64, 512)]
+
+
 class Bridge(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -203,6 +233,81 @@ class Bridge(unittest.TestCase):
         dim = nodes["view"]["val"]["shape"][0]
         self.assertIsInstance(dim, dict)
         self.assertEqual(dim["hint"], 16)
+
+    def test_custom_send_keeps_its_place(self):
+        # A custom op that talks to another rank: the tool cannot classify
+        # it, so no collective start or wait may cross it (pytorch 189454:
+        # an overlap pass moved a recv above an unrecognised send and hung
+        # torchcomms CI).
+        args = send_step_inputs()
+        gm = make_fx(send_step, tracing_mode="fake")(*args)
+        expected = gm(*args)
+        ost.export_graph(gm, self.path("g.json"), device="cuda:0")
+        with open(self.path("g.json")) as f:
+            exported = {n["name"]: n for n in json.load(f)["nodes"]}
+        self.assertEqual(exported["send_to_peer"]["target"], "osched_test.send_to_peer.default")
+        before = [n.name for n in gm.graph.nodes]
+        comm = [n.name for n in gm.graph.nodes if str(n.target).startswith(C10D)]
+        self.assertEqual(len(comm), 4)  # two all-gathers and their waits
+
+        def side(order):
+            return {c: order.index(c) < order.index("send_to_peer") for c in comm}
+
+        # Declared pure, the send is free to move and the tool issues an
+        # all-gather before it: the property below is not vacuous.
+        rc, _, err = run("schedule", self.path("g.json"), "-o", self.path("free.json"), "-q",
+                         "--assume-pure", "osched_test.send_to_peer")
+        self.assertEqual(rc, 0, err)
+        free, _ = ost.read_schedule(self.path("free.json"))
+        self.assertNotEqual(side(free), side(before))
+
+        rc, _, err = run("schedule", self.path("g.json"), "-o", self.path("s.json"),
+                         "--report", self.path("r.json"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("send_to_peer (osched_test.send_to_peer.default, communication op)", err)
+        with open(self.path("r.json")) as f:
+            ops = json.load(f)["safety"]["opaque_ops"]
+        self.assertEqual([(o["name"], o["why"]) for o in ops], [("send_to_peer", "communication op")])
+        order, _ = ost.read_schedule(self.path("s.json"))
+        self.assertEqual(side(order), side(before))
+        ost.apply_schedule(gm, self.path("s.json"))
+        calls = [n.name for n in gm.graph.nodes if n.op == "call_function"]
+        self.assertEqual(calls, [n for n in order if exported[n]["op"] == "call_function"])
+        self.assertEqual(side(calls), side(before))
+        for a, b in zip(expected, gm(*args)):
+            self.assertTrue(torch.equal(a, b))
+
+    def test_custom_send_inside_torch_compile(self):
+        import torch._dynamo
+        import torch._functorch.config
+        import torch._inductor.config as cfg
+
+        args = send_step_inputs()
+        expected = [t.wait() if hasattr(t, "wait") else t for t in send_step(*args)]
+
+        class Recording(ost.OverlapSchedPass):
+            def __call__(self, graph):
+                self.before = [n for n in graph.nodes]
+                super().__call__(graph)
+                self.after = [n for n in graph.nodes]
+
+        p = Recording(tool=TOOL, device="cuda:0")
+        torch._dynamo.reset()
+        with cfg.patch(post_grad_custom_post_pass=p, compile_threads=1, fx_graph_cache=False), \
+                torch._functorch.config.patch(enable_autograd_cache=False):
+            got = torch.compile(send_step, fullgraph=True)(*args)
+        self.assertIsNotNone(p.last_report, "Inductor did not run the pass")
+        ops = p.last_report["safety"]["opaque_ops"]
+        self.assertEqual([o["target"] for o in ops], ["osched_test.send_to_peer.default"])
+        # Post-grad, Inductor already placed the send after both waits; the
+        # pass keeps every collective start and wait on its side of it.
+        send = [n for n in p.before if "send_to_peer" in str(n.target)][0]
+        comm = [n for n in p.before if str(n.target).startswith("_c10d_functional.")]
+        self.assertEqual(len(comm), 4)
+        for order in (p.before, p.after):
+            self.assertEqual([order.index(c) < order.index(send) for c in comm], [True] * 4)
+        for a, b in zip(expected, got):
+            torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-4)
 
     def test_post_grad_pass_inside_torch_compile(self):
         import torch._dynamo
