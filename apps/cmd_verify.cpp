@@ -21,6 +21,10 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--group-order", opts->group_order,
                 "also require each process group's collectives in their original issue order "
                 "(what schedule --preserve-group-order keeps)");
+  cmd->add_option("--assume-pure", opts->assume_pure,
+                  "TARGET[,TARGET...]: ops the check lets collectives cross (as schedule's "
+                  "--assume-pure); every other op the tool cannot classify must keep its side of "
+                  "every collective start and wait");
   cmd->footer(
       "Exit codes: 0 legal, 1 first violation printed, 2 unreadable input.\nExample:\n"
       "  overlap-sched verify testdata/fsdp_tiny.json /tmp/fsdp_tiny.sched.json\n"

@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/verify.h"
 #include "format/json_io.h"
 #include "ops/collective.h"
 #include "ops/op_barrier.h"
 #include "pipeline/schedule_options.h"
+#include "report/timeline.h"
 #include "safety/check_ranks.h"
 #include "safety/opaque_ops.h"
 #include "schedule_support.h"
@@ -347,4 +349,40 @@ TEST_CASE("check-ranks CLI: exit codes, one line, --json, numbering") {
   CHECK(r.err.find("rank 1 is given by another graph too") != std::string::npos);
   r = run_cli("check-ranks " + a + " " + tmp.file("missing.json"));
   CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("verify: a collective moved across an opaque op is a violation") {
+  const Graph in =
+      graph_from_json_text(read_text(source_path("testdata/scenarios/opaque_send.json")));
+  Graph moved = in; // ag1 (and its wait) issued before the send
+  const NodeId send = *in.find("send"), ag1 = *in.find("ag1");
+  std::swap(moved.nodes[static_cast<size_t>(send)], moved.nodes[static_cast<size_t>(ag1)]);
+  moved.rebuild_index();
+  const std::optional<std::string> v = verify_reordering(in, moved);
+  REQUIRE(v);
+  CHECK(v->find("opaque op order violated: 'ag1'") == 0);
+  VerifyOptions pure;
+  pure.assume_pure = "torchcomms.send";
+  CHECK_FALSE(verify_reordering(in, moved, pure));
+}
+
+TEST_CASE("timeline: opaque ops are drawn apart, also when they take no time") {
+  const Graph g =
+      graph_from_json_text(read_text(source_path("testdata/scenarios/opaque_send.json")));
+  RuntimeTable rt;
+  rt.ms.assign(g.nodes.size(), 0.5);
+  rt.source.assign(g.nodes.size(), RuntimeSource::Custom);
+  for (double cost : {0.5, 0.0}) {
+    rt.ms[static_cast<size_t>(*g.find("send"))] = cost;
+    const Timeline t = build_timeline(g, rt, "original");
+    std::vector<std::string> opaque;
+    for (const TimelineEvent& e : t.events)
+      if (e.kind == TimelineEvent::Kind::Opaque)
+        opaque.push_back(e.name + (e.end_ms > e.start_ms ? "" : " (instant)"));
+    CHECK(opaque == std::vector<std::string>{cost > 0 ? "send" : "send (instant)"});
+    // Declared pure, it is ordinary compute.
+    for (const TimelineEvent& e :
+         build_timeline(g, rt, "original", parse_assume_pure("torchcomms.send")).events)
+      CHECK(e.kind != TimelineEvent::Kind::Opaque);
+  }
 }

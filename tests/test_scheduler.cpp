@@ -130,11 +130,11 @@ TEST_CASE("preserve-group-order: a later collective never overtakes an earlier o
   CHECK(s.collective("ar1")["hidden_by"] == nlohmann::json{"mm1"});
   CHECK(s.collective("ar2")["hidden_by"] == nlohmann::json{"mm2"});
   CHECK(s.out.report.counts.exposed == 0);
-  CHECK_FALSE(verify_reordering(s.original, s.out.graph, {true}).has_value());
+  CHECK_FALSE(verify_reordering(s.original, s.out.graph, {true, true, ""}).has_value());
   CHECK(s.out.report.config["preserve_group_order"] == true);
 
   auto upstream = run_scenario("same_group_order");
-  auto v = verify_reordering(upstream.original, upstream.out.graph, {true});
+  auto v = verify_reordering(upstream.original, upstream.out.graph, {true, true, ""});
   REQUIRE(v.has_value());
   CHECK(v->find("collective 'ar2' is now issued before 'ar1'") != std::string::npos);
 }
@@ -144,11 +144,11 @@ TEST_CASE("preserve-group-order: buckets only merge collectives adjacent in thei
   cfg.collective_bucketing = true;
   auto merged = run_scenario("bucketing_group_order", cfg);
   REQUIRE(merged.out.report.bucketing->buckets.size() == 1);
-  CHECK(verify_reordering(merged.original, merged.out.graph, {true}).has_value());
+  CHECK(verify_reordering(merged.original, merged.out.graph, {true, true, ""}).has_value());
   cfg.scheduler.preserve_group_order = true;
   auto kept = run_scenario("bucketing_group_order", cfg);
   CHECK(kept.out.report.bucketing->buckets.empty());
-  CHECK_FALSE(verify_reordering(kept.original, kept.out.graph, {true}).has_value());
+  CHECK_FALSE(verify_reordering(kept.original, kept.out.graph, {true, true, ""}).has_value());
 }
 
 TEST_CASE("max_coll_distance counts unscheduled collectives, not node positions") {

@@ -6,6 +6,7 @@
 #include "memory/storage_map.h"
 #include "memory/write_order.h"
 #include "ops/collective_info.h"
+#include "safety/opaque_ops.h"
 
 namespace osched {
 namespace {
@@ -114,6 +115,21 @@ std::optional<std::string> verify_reordering(const Graph& original, const Graph&
     }
     return "write order violated: '" + b + "' (position " + std::to_string(pos[e.after]) + ") " +
            what + ", but now comes before it (position " + std::to_string(pos[e.before]) + ")";
+  }
+  // Opaque ops keep their side of every collective start and wait.
+  if (options.opaque_ops) {
+    const std::vector<OpaqueOp> ops =
+        find_opaque_ops(original, parse_assume_pure(options.assume_pure));
+    for (const auto& [a, b] : barrier_edges(original, ops)) {
+      if (!reordered.find(original.nodes[a].name) || !reordered.find(original.nodes[b].name) ||
+          pos[a] < pos[b])
+        continue; // merged members: their bucket is placed by the planner's rule
+      return "opaque op order violated: '" + original.nodes[b].name + "' (position " +
+             std::to_string(pos[b]) + ") now comes before '" + original.nodes[a].name +
+             "' (position " + std::to_string(pos[a]) +
+             "), moving a collective across an op the tool cannot classify (--assume-pure "
+             "declares it pure)";
+    }
   }
   // Control deps the reordered graph adds must hold too.
   for (NodeId i = 0; i < n_re; ++i) {

@@ -59,7 +59,8 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, const RunSettings&
   auto t = std::chrono::steady_clock::now();
   const RuntimeTable rt = est.of(in.graph);
   if (run.record_timelines)
-    original = build_timeline(in.graph, rt, "original");
+    original =
+        build_timeline(in.graph, rt, "original", parse_assume_pure(config.scheduler.assume_pure));
   phases.emplace_back("estimate", seconds_since(t));
   t = std::chrono::steady_clock::now();
   // Shared by the greedy and the improved policy's search.
@@ -247,7 +248,8 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
   compare_group_orders(out.report.safety, input_orders, out.graph,
                        out.report.bucketing ? &out.report.bucketing->buckets : nullptr);
   if (run.record_timelines) // of the output graph, bucketed or not
-    out.scheduled_timeline = build_timeline(out.graph, written_rt, "scheduled");
+    out.scheduled_timeline = build_timeline(out.graph, written_rt, "scheduled",
+                                            parse_assume_pure(config.scheduler.assume_pure));
   out.phase_seconds.emplace_back("describe", seconds_since(t));
   spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", out.graph.size(),
                out.report.simulation.step_ms_before, out.report.simulation.step_ms_after);

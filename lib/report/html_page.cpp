@@ -82,6 +82,8 @@ const char* color(TimelineEvent::Kind k) {
     return "#f58518";
   case TimelineEvent::Kind::ExposedWait:
     return "#e45756";
+  case TimelineEvent::Kind::Opaque:
+    return "#9d3fb8";
   }
   return "#999";
 }
@@ -91,8 +93,10 @@ std::string describe(const TimelineEvent& e) {
                       ? "exposed wait of " + e.name + " on " + e.on
                       : e.name + " (" + e.target + ")";
   s += ": " + num(e.start_ms) + "-" + num(e.end_ms) + " ms, estimate " + num(e.estimate_ms) + " ms";
-  if (e.kind != TimelineEvent::Kind::Compute)
+  if (e.kind == TimelineEvent::Kind::Collective || e.kind == TimelineEvent::Kind::ExposedWait)
     s += ", " + std::to_string(e.bytes) + " bytes";
+  if (e.kind == TimelineEvent::Kind::Opaque)
+    s += "; opaque: collectives keep their place around it";
   return s;
 }
 
@@ -109,7 +113,7 @@ void draw_track(std::ostringstream& o, const Timeline& t, const std::string& tra
   };
   std::vector<Run> runs;
   for (const TimelineEvent& e : t.events) {
-    if (e.track != track || e.end_ms <= e.start_ms)
+    if (e.track != track || (e.end_ms <= e.start_ms && e.kind != TimelineEvent::Kind::Opaque))
       continue;
     double x0 = kLabel + e.start_ms * scale, x1 = kLabel + e.end_ms * scale;
     if (!runs.empty() && runs.back().kind == e.kind && x0 - runs.back().x1 < 0.5) {
@@ -245,10 +249,28 @@ std::string schedule_html(const ScheduleReport& r, const Timeline& original,
   o << "<pre id=\"summary\">" << html(report_summary(r), true) << "</pre>\n";
   o << "<h2>Timelines</h2>\n<p class=\"key\"><span style=\"background:#4c78a8\"></span>compute"
        "<span style=\"background:#f58518\"></span>collective"
-       "<span style=\"background:#e45756\"></span>compute waiting on a collective (exposed)"
-       " &mdash; hover for node, op, bytes and estimate</p>\n";
+       "<span style=\"background:#e45756\"></span>compute waiting on a collective (exposed)";
+  if (!r.safety.opaque_ops.empty())
+    o << "<span style=\"background:#9d3fb8\"></span>opaque op (no collective moves across it)";
+  o << " &mdash; hover for node, op, bytes and estimate</p>\n";
   draw_timeline(o, original, tracks, span, "timeline-original");
   draw_timeline(o, scheduled, tracks, span, "timeline-scheduled");
+  if (!r.safety.opaque_ops.empty()) {
+    o << "<h2>Opaque ops</h2>\n<p>Ops the tool cannot classify: every collective start and wait "
+         "keeps its side of each.</p>\n<table id=\"opaque\">\n<tr><th>node</th><th>op</th>"
+         "<th>why</th><th>starts held after it</th><th>waits held before it</th></tr>\n";
+    auto joined = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + v[i];
+      return s;
+    };
+    for (const ReportOpaqueOp& op : r.safety.opaque_ops)
+      o << "<tr><td>" << html(op.name) << "</td><td>" << html(op.target) << "</td><td>"
+        << html(op.why) << "</td><td>" << html(joined(op.starts_held)) << "</td><td>"
+        << html(joined(op.waits_held)) << "</td></tr>\n";
+    o << "</table>\n";
+  }
   o << "<h2>Exposed collectives</h2>\n";
   size_t shown = 0;
   std::ostringstream rows;

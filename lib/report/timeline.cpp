@@ -11,7 +11,8 @@
 
 namespace osched {
 
-Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string label) {
+Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string label,
+                        const AssumePure& pure) {
   std::vector<NodeId> order(g.nodes.size());
   std::iota(order.begin(), order.end(), 0);
   std::vector<SimEvent> events;
@@ -31,7 +32,8 @@ Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string labe
     out.target = n.target;
     out.track = "compute";
     if (e.kind == SimEvent::Kind::Compute) {
-      out.kind = TimelineEvent::Kind::Compute;
+      out.kind = node_barrier_kind(n, pure) == BarrierKind::None ? TimelineEvent::Kind::Compute
+                                                                 : TimelineEvent::Kind::Opaque;
       out.estimate_ms = rt.ms[static_cast<size_t>(e.node)];
       out.source = std::string(runtime_source_name(rt.source[static_cast<size_t>(e.node)]));
     } else {
@@ -70,6 +72,21 @@ Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string labe
     if (end_at[static_cast<size_t>(v)] >= 0)
       now = end_at[static_cast<size_t>(v)];
     reached[static_cast<size_t>(v)] = now;
+  }
+  // Opaque ops that take no time still show, where the stream reached them.
+  for (NodeId v : order) {
+    const Node& n = g.nodes[static_cast<size_t>(v)];
+    if (end_at[static_cast<size_t>(v)] >= 0 || node_barrier_kind(n, pure) == BarrierKind::None)
+      continue;
+    TimelineEvent e;
+    e.kind = TimelineEvent::Kind::Opaque;
+    e.name = n.name;
+    e.target = n.target;
+    e.track = "compute";
+    e.estimate_ms = rt.ms[static_cast<size_t>(v)];
+    e.source = std::string(runtime_source_name(rt.source[static_cast<size_t>(v)]));
+    e.start_ms = e.end_ms = reached[static_cast<size_t>(v)];
+    t.events.push_back(std::move(e));
   }
   // One sample per change, so a million-node graph stays small.
   for (size_t i = 0; i < order.size(); ++i) {

@@ -11,11 +11,14 @@
 
 #include "cost/estimator.h"
 #include "graph/graph.h"
+#include "ops/op_barrier.h"
 
 namespace osched {
 
 struct TimelineEvent {
-  enum class Kind : uint8_t { Compute, Collective, ExposedWait };
+  // Opaque: an op collectives keep their place around (safety/opaque_ops.h),
+  // drawn apart even when it takes no time.
+  enum class Kind : uint8_t { Compute, Collective, ExposedWait, Opaque };
   Kind kind = Kind::Compute;
   std::string name;   // the node (for an exposed wait: the node that waited)
   std::string target; // its op
@@ -42,7 +45,9 @@ struct Timeline {
   int64_t peak_bytes = 0;
 };
 
-// Simulates `g` in its own node order with runtimes `rt`.
-Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string label);
+// Simulates `g` in its own node order with runtimes `rt`; `pure` are the
+// targets declared pure (--assume-pure).
+Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string label,
+                        const AssumePure& pure = {});
 
 } // namespace osched

@@ -19,6 +19,8 @@ const char* category(TimelineEvent::Kind k) {
     return "collective";
   case TimelineEvent::Kind::ExposedWait:
     return "exposed_wait";
+  case TimelineEvent::Kind::Opaque:
+    return "opaque";
   }
   return "";
 }
@@ -57,8 +59,10 @@ nlohmann::json timelines_to_trace(const std::vector<const Timeline*>& timelines)
       nlohmann::json args = {
           {"op", e.target}, {"estimate_ms", e.estimate_ms}, {"estimate_source", e.source}};
       std::string name = e.name;
-      if (e.kind != TimelineEvent::Kind::Compute)
+      if (e.kind == TimelineEvent::Kind::Collective || e.kind == TimelineEvent::Kind::ExposedWait)
         args["bytes"] = e.bytes;
+      if (e.kind == TimelineEvent::Kind::Opaque)
+        args["opaque"] = "collectives keep their place around it";
       if (e.kind == TimelineEvent::Kind::ExposedWait) {
         args["waits_on"] = e.on;
         name = "exposed wait: " + e.on;
