@@ -24,11 +24,11 @@ SUPP="$PWD/scripts/lsan.supp"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
 export LSAN_OPTIONS="suppressions=$SUPP:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-(cd "$B" && ctest --output-on-failure -j"$(nproc)" -E "mpi_rank_alignment|batch_mpi")
+(cd "$B" && ctest --output-on-failure -j"$(nproc)" -E "mpi_rank_alignment|batch_mpi|rank_agreement_mpi")
 # OpenMPI unloads its plugins at exit, so what they keep shows up as leaks
 # from an unknown module that no suppression can name: the MPI tests (rank
 # alignment, batch under mpirun) run with every check but the leak check.
-(cd "$B" && ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" ctest --output-on-failure -R "mpi_rank_alignment|batch_mpi")
+(cd "$B" && ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" ctest --output-on-failure -R "mpi_rank_alignment|batch_mpi|rank_agreement_mpi")
 
 # Fuzz: seeds are the repository's graphs and estimates (and their protobuf
 # forms) plus generated deep and long inputs; a crash, sanitizer finding,
