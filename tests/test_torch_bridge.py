@@ -7,6 +7,7 @@ The post-grad pass runs inside a real torch.compile on the CPU."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,96 @@ def send_step(x, buf, w1, w2):
 def send_step_inputs():
     torch.manual_seed(0)
     return [torch.randn(512, 512), torch.randn(1024), torch.randn(64, 512), torch.randn(64, 512)]
+
+
+# --- what Inductor runs ------------------------------------------------------
+
+_CODE_START = re.compile(r"^(\w+ = )?torch\.ops\._c10d_functional\.(\w+)\.")
+_CODE_MM = re.compile(r"^(\w+ = )?extern_kernels\.(mm|bmm|addmm|baddbmm)\(")
+_MM_TARGETS = ("aten.mm.", "aten.bmm.", "aten.addmm.", "aten.baddbmm.")
+
+
+def code_sequence(code):
+    """The collective starts (s), waits (w) and matmul kernels (mm) of
+    Inductor's generated code, in the order it issues them."""
+    out = []
+    for line in code.splitlines():
+        line = line.strip()
+        m = _CODE_START.match(line)
+        if m:
+            out.append("w" if m.group(2) == "wait_tensor" else "s")
+        elif _CODE_MM.match(line):
+            out.append("mm")
+    return out
+
+
+def written_sequence(written):
+    """The same classes for the tool's written graph, [(name, target)]."""
+    out = []
+    for _, target in written:
+        if target.startswith("_c10d_functional."):
+            out.append("w" if ".wait_tensor." in target else "s")
+        elif target.startswith(_MM_TARGETS):
+            out.append("mm")
+    return out
+
+
+def compile_with_pass(fn, args, tool_args):
+    """fn compiled by Inductor (CPU) with the pass and its inductor_options:
+    (outputs, generated code, pass)."""
+    import torch._dynamo
+    import torch._functorch.config
+    import torch._inductor.config as cfg
+    from torch._inductor.utils import run_and_get_code
+
+    p = ost.OverlapSchedPass(tool=TOOL, args=tool_args, device="cuda:0")
+    torch._dynamo.reset()
+    with cfg.patch(compile_threads=1, fx_graph_cache=False), \
+            torch._functorch.config.patch(enable_autograd_cache=False):
+        out, codes = run_and_get_code(torch.compile(fn, fullgraph=True,
+                                                    options=p.inductor_options()), *args)
+    return out, "\n".join(codes), p
+
+
+def eager(fn, args):
+    out = fn(*args)
+    out = out if isinstance(out, (list, tuple)) else [out]
+    return [t.wait() if hasattr(t, "wait") else t for t in out]
+
+
+def fsdp_forward(x, *shards):
+    """The FSDP-style forward of the issue: each layer all-gathers its weight
+    shard, then a matmul."""
+    import torch.distributed._functional_collectives as funcol
+
+    h = x
+    for s in shards:
+        h = h @ funcol.all_gather_single(s, 0, GROUPS["0"]).t()
+    return h
+
+
+def fsdp_forward_inputs():
+    torch.manual_seed(0)
+    return [torch.randn(256, 512)] + [torch.randn(64, 512) / 20 for _ in range(6)]
+
+
+def bucket_step(a, b, c, p, x):
+    """Three small all-gathers of mixed dtypes that one matmul hides, and a
+    fourth that depends on it (testdata/scenarios/bucketing.json in PyTorch)."""
+    import torch.distributed._functional_collectives as funcol
+
+    g = GROUPS["0"]
+    wa, wb, wc = (funcol.all_gather_single(t, 0, g) for t in (a, b, c))
+    mm1 = x @ x
+    e = funcol.all_gather_single(p @ mm1, 0, g)
+    mm2 = mm1 @ mm1
+    return torch.relu(wa), torch.relu(wb), torch.relu(wc), mm2 + e[: mm2.shape[0]]
+
+
+def bucket_step_inputs():
+    torch.manual_seed(0)
+    return [torch.randn(64, 64, dtype=torch.bfloat16), torch.randn(64, 64, dtype=torch.bfloat16),
+            torch.randn(64, 64), torch.randn(64, 256) / 16, torch.randn(256, 256) / 16]
 
 
 class Bridge(unittest.TestCase):
@@ -209,7 +300,7 @@ class Bridge(unittest.TestCase):
                     if "overlap_sched_control_deps" in n.meta}
         self.assertEqual(recorded, {k: v for k, v in deps.items() if v})
 
-    def test_bucketed_schedule_is_refused(self):
+    def test_schedule_of_another_graph_is_refused(self):
         gm, _ = traced(fsdp)
         ost.export_graph(gm, self.path("g.json"), device="cuda:0")
         with open(self.path("g.json")) as f:
@@ -233,6 +324,123 @@ class Bridge(unittest.TestCase):
         dim = nodes["view"]["val"]["shape"][0]
         self.assertIsInstance(dim, dict)
         self.assertEqual(dim["hint"], 16)
+
+    def assert_close_outputs(self, got, expected):
+        got = got if isinstance(got, (list, tuple)) else [got]
+        self.assertEqual(len(got), len(expected))
+        for a, b in zip(got, expected):
+            torch.testing.assert_close(a.float(), b.float(), rtol=1e-3, atol=1e-3)
+
+    def test_inductor_runs_the_tools_order(self):
+        # Without the pins Inductor issued s w mm six times (the original
+        # order) whatever the pass wrote.
+        args = fsdp_forward_inputs()
+        expected = eager(fsdp_forward, args)
+        for tool_args in ([], ["--insert-overlap-deps"], ["--collective-bucketing"]):
+            with self.subTest(tool_args=tool_args):
+                out, code, p = compile_with_pass(fsdp_forward, args, tool_args)
+                written = written_sequence(p.last_written)
+                self.assertEqual(written.count("s"), 6)
+                self.assertNotEqual(written, ["s", "w", "mm"] * 6, "the tool moved nothing")
+                self.assertEqual(code_sequence(code), written)
+                self.assert_close_outputs(out, expected)
+
+    def test_inductor_runs_the_tools_buckets(self):
+        with tempfile.TemporaryDirectory() as d:
+            est = os.path.join(d, "est.json")
+            with open(est, "w") as f:
+                json.dump({"version": 1, "ops": {C10D + "all_gather_into_tensor.default": 0.2,
+                                                 "aten.mm.default": 1.0}}, f)
+            args = bucket_step_inputs()
+            expected = eager(bucket_step, args)
+            out, code, p = compile_with_pass(
+                bucket_step, args, ["--collective-bucketing", "--runtime-estimates", est])
+        buckets = p.last_report["bucketing"]["buckets"]
+        self.assertEqual([len(b["members"]) for b in buckets], [3])
+        # PyTorch's own bucketed all-gather (a copy-in, the _out collective, a split).
+        self.assertEqual(code.count(C10D + "all_gather_into_tensor_out.default("), 1)
+        self.assertEqual(code_sequence(code), written_sequence(p.last_written))
+        self.assertEqual(code_sequence(code).count("s"), 2)
+        self.assert_close_outputs(out, expected)
+
+    def test_inductor_runs_the_tools_order_on_model_steps(self):
+        for name, model in (("tp", tp), ("moe", moe)):
+            with self.subTest(model=name):
+                fn, args = model()
+                expected = eager(fn, args)
+                out, code, p = compile_with_pass(fn, args, ["--insert-overlap-deps"])
+                self.assertEqual(code_sequence(code), written_sequence(p.last_written))
+                self.assert_close_outputs(out, expected)
+
+    def test_inductor_runs_the_tools_order_forward_and_backward(self):
+        # Inductor compiles the forward and the backward graph apart; the
+        # pass runs on each, and each runs in the tool's order.
+        import torch._dynamo
+        import torch._functorch.config
+        import torch._inductor.config as cfg
+        import torch.distributed._functional_collectives as funcol
+        from torch._inductor.utils import run_and_get_code
+
+        def train_forward(x, *shards):
+            h = x
+            for s in shards:
+                h = torch.relu(h @ funcol.all_gather_tensor_autograd(s, 0, GROUPS["0"]).t())
+            return h
+
+        class Recording(ost.OverlapSchedPass):
+            def __call__(self, graph):
+                super().__call__(graph)
+                self.written.append(self.last_written)
+
+        args = fsdp_forward_inputs()
+        eager_shards = [s.clone().requires_grad_(True) for s in args[1:]]
+        expected = train_forward(args[0], *eager_shards)
+        expected = expected.wait() if hasattr(expected, "wait") else expected
+        expected.sum().backward()
+        p = Recording(tool=TOOL, args=["--insert-overlap-deps"], device="cuda:0")
+        p.written = []
+        shards = [s.clone().requires_grad_(True) for s in args[1:]]
+        compiled = torch.compile(train_forward, options=p.inductor_options())
+
+        def step():
+            out = compiled(args[0], *shards)
+            out.sum().backward()
+            return out
+
+        torch._dynamo.reset()
+        with cfg.patch(compile_threads=1, fx_graph_cache=False), \
+                torch._functorch.config.patch(enable_autograd_cache=False):
+            out, codes = run_and_get_code(step)
+        self.assertEqual(len(codes), 2)  # forward, backward
+        self.assertEqual(len(p.written), 2)
+        for code, written in zip(codes, p.written):
+            self.assertEqual(code_sequence(code), written_sequence(written))
+        # The backward reduce-scatters every weight's gradient.
+        self.assertEqual(written_sequence(p.written[1]).count("s"), 6)
+        self.assert_close_outputs(out, [expected])
+        for a, b in zip(shards, eager_shards):
+            torch.testing.assert_close(a.grad, b.grad, rtol=1e-3, atol=1e-3)
+
+    def test_bucketed_schedule_applied_back(self):
+        # Outside Inductor too: the buckets become PyTorch's bucketing ops in
+        # the GraphModule, which computes what it did.
+        with tempfile.TemporaryDirectory() as d:
+            est = os.path.join(d, "est.json")
+            with open(est, "w") as f:
+                json.dump({"version": 1, "ops": {C10D + "all_gather_into_tensor.default": 0.2,
+                                                 "aten.mm.default": 1.0}}, f)
+            args = bucket_step_inputs()
+            gm = make_fx(bucket_step, tracing_mode="fake")(*args)
+            expected = gm(*args)
+            ost.export_graph(gm, self.path("g.json"), device="cuda:0")
+            rc, _, err = run("schedule", self.path("g.json"), "-o", self.path("b.json"), "-q",
+                             "--collective-bucketing", "--runtime-estimates", est)
+        self.assertEqual(rc, 0, err)
+        ost.apply_schedule(gm, self.path("b.json"))
+        self.assertEqual(collectives(gm), {C10D + "all_gather_into_tensor_out.default": 1,
+                                           C10D + "all_gather_into_tensor.default": 1})
+        for a, b in zip(expected, gm(*args)):
+            self.assertTrue(torch.equal(a, b))
 
     def test_custom_send_keeps_its_place(self):
         # A custom op that talks to another rank: the tool cannot classify
@@ -287,9 +495,9 @@ class Bridge(unittest.TestCase):
 
         class Recording(ost.OverlapSchedPass):
             def __call__(self, graph):
-                self.before = [n for n in graph.nodes]
+                self.before = [(n.name, str(n.target)) for n in graph.nodes]
                 super().__call__(graph)
-                self.after = [n for n in graph.nodes]
+                self.after = [n.name for n in graph.nodes]
 
         p = Recording(tool=TOOL, device="cuda:0")
         torch._dynamo.reset()
@@ -301,10 +509,10 @@ class Bridge(unittest.TestCase):
         self.assertEqual([o["target"] for o in ops], ["osched_test.send_to_peer.default"])
         # Post-grad, Inductor already placed the send after both waits; the
         # pass keeps every collective start and wait on its side of it.
-        send = [n for n in p.before if "send_to_peer" in str(n.target)][0]
-        comm = [n for n in p.before if str(n.target).startswith("_c10d_functional.")]
+        send = [n for n, t in p.before if "send_to_peer" in t][0]
+        comm = [n for n, t in p.before if t.startswith("_c10d_functional.")]
         self.assertEqual(len(comm), 4)
-        for order in (p.before, p.after):
+        for order in ([n for n, _ in p.before], p.after):
             self.assertEqual([order.index(c) < order.index(send) for c in comm], [True] * 4)
         for a, b in zip(expected, got):
             torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-4)

@@ -1,8 +1,12 @@
 """Bridge between torch.fx and overlap-sched.
 
 export_graph(gm, path)        write a post-grad GraphModule (or fx.Graph) as graph-format v1 JSON
-apply_schedule(gm, path)      reorder gm's graph to the order in overlap-sched's output
+apply_schedule(gm, path)      reorder gm's graph to the order in overlap-sched's output, its
+                              buckets built with PyTorch's own bucketing ops
+pin_order(gm)                 make the order of collectives, waits and compute explicit
+                              (Inductor's control_deps), so Inductor's scheduler keeps it
 OverlapSchedPass(...)         a post_grad_custom_post_pass for torch._inductor that runs the CLI
+                              and pins its order; .inductor_options() for torch.compile
 
 Command line:
   python3 scripts/torch/overlap_sched_torch.py demo [--tool build/overlap-sched] [--keep DIR]
@@ -254,6 +258,51 @@ def export_graph(gm, path, *, process_groups=None, hardware=None, rank=0, world_
     os.replace(tmp, path)
 
 
+_BUCKET_CAT = "overlap_sched.bucket_cat.default"
+_BUCKET_SPLIT = "overlap_sched.bucket_split.default"
+_WAIT = "_c10d_functional.wait_tensor.default"
+
+# Ops the tool costs as compute (matmul, attention, convolution): with the
+# collectives and waits they are the nodes whose order pin_order keeps.
+_COMPUTE_PACKETS = (
+    "aten.mm", "aten.addmm", "aten.bmm", "aten.baddbmm", "aten._scaled_mm", "aten._grouped_mm",
+    "aten._scaled_grouped_mm", "aten.convolution", "aten._convolution",
+    "aten.convolution_backward", "aten._scaled_dot_product_efficient_attention",
+    "aten._scaled_dot_product_efficient_attention_backward",
+    "aten._scaled_dot_product_flash_attention", "aten._scaled_dot_product_flash_attention_backward",
+    "aten._scaled_dot_product_cudnn_attention", "aten._scaled_dot_product_cudnn_attention_backward",
+    "aten._scaled_dot_product_flash_attention_for_cpu",
+    "aten._scaled_dot_product_flash_attention_for_cpu_backward", "aten._flash_attention_forward",
+    "aten._flash_attention_backward", "aten._efficient_attention_forward",
+    "aten._efficient_attention_backward", "higher_order.flex_attention",
+    "higher_order.flex_attention_backward",
+)
+
+
+def _tool_meta(entry):
+    meta = entry.get("meta")
+    return meta.get("overlap_sched", {}) if isinstance(meta, dict) else {}
+
+
+def _packet(target_name):
+    parts = target_name.split(".")
+    return ".".join(parts[:2])
+
+
+def _is_collective_start(node):
+    t = _target_name(node)
+    return node.op == "call_function" and t.startswith(("_c10d_functional.", "c10d_functional.")) \
+        and ".wait_tensor." not in t
+
+
+def _is_wait(node):
+    return node.op == "call_function" and ".wait_tensor." in _target_name(node)
+
+
+def _is_compute(node):
+    return node.op == "call_function" and _packet(_target_name(node)) in _COMPUTE_PACKETS
+
+
 def read_schedule(path):
     """Node names in the scheduled order and each node's control deps."""
     with open(path) as f:
@@ -265,50 +314,181 @@ def read_schedule(path):
     return order, deps
 
 
-def apply_schedule(gm, reordered_path):
+class _WrittenBuckets:
+    """The buckets of a written graph: per merged collective, its members
+    and where the tool put its copy-in (cat) and its wait."""
+
+    def __init__(self, nodes, path):
+        self.buckets = []  # (start entry, member names, cat index, wait index)
+        self.created = set()  # names of the nodes bucketing made
+        self.removed = set()  # names of the nodes they replace
+        index = {e["name"]: i for i, e in enumerate(nodes)}
+        waits = {}
+        for e in nodes:
+            if e["target"] == _WAIT and e.get("args") and isinstance(e["args"][0], dict):
+                waits[e["args"][0].get("node")] = e
+        for e in nodes:
+            meta = _tool_meta(e)
+            if meta.get("created") in ("bucket_cat", "bucket_split"):
+                self.created.add(e["name"])
+                self.removed.update(meta.get("replaces", []))  # conversions fused into the cat
+            elif meta.get("replaces"):
+                self.created.add(e["name"])
+                self.removed.update(meta["replaces"])
+                if e["target"] == _WAIT:
+                    continue
+                cat = e["args"][0].get("node") if e.get("args") and isinstance(e["args"][0], dict) else None
+                wait = waits.get(e["name"])
+                if cat not in index or wait is None:
+                    raise ValueError(f"{path}: bucket '{e['name']}' without its copy-in or wait")
+                self.buckets.append((e, list(meta["replaces"]), index[cat], index[wait["name"]]))
+
+
+def _merge_bucket(graph, start_target, members):
+    """Merges `members` (collective start nodes) with PyTorch's own
+    bucketing (torch/_inductor/fx_passes/bucketing.py): the same copy-in,
+    collective and unpacking ops its FX bucketing emits. Returns its new nodes."""
+    from torch._inductor.fx_passes import bucketing
+
+    if "all_gather" in start_target:
+        # Members of several dtypes share a byte buffer, as PyTorch's
+        # multi-dtype mode lays them out (its default mode casts them to one).
+        dtypes = {m.meta["val"].dtype for m in members}
+        mode = "custom_ops_multidtype" if len(dtypes) > 1 else None
+        new_nodes, _ = bucketing.merge_all_gather_bucket(graph, members, mode=mode)
+        return new_nodes
+    if "reduce_scatter" in start_target:
+        merge = bucketing.merge_reduce_scatter_bucket
+    elif "all_reduce" in start_target:
+        merge = bucketing.merge_all_reduce_bucket
+    else:
+        raise ValueError(f"bucket of '{start_target}': PyTorch has no bucketing for it")
+    new_nodes, _ = merge(graph, members)
+    return new_nodes
+
+
+def _stable_topological_order(nodes, key):
+    """`nodes` in a topological order that takes, of the ready ones, the
+    smallest key first."""
+    import heapq
+
+    pos = {n: i for i, n in enumerate(nodes)}
+    missing = {n: 0 for n in nodes}
+    users = {n: [] for n in nodes}
+    for n in nodes:
+        for d in n.all_input_nodes:
+            if d in missing:
+                missing[n] += 1
+                users[d].append(n)
+    ready = [(key(n), pos[n], n) for n in nodes if missing[n] == 0]
+    heapq.heapify(ready)
+    out = []
+    while ready:
+        _, _, n = heapq.heappop(ready)
+        out.append(n)
+        for u in users[n]:
+            missing[u] -= 1
+            if missing[u] == 0:
+                heapq.heappush(ready, (key(u), pos[u], u))
+    if len(out) != len(nodes):
+        raise ValueError("the schedule's order has a cycle with the graph's dependencies")
+    return out
+
+
+def apply_schedule(gm, reordered_path, pin=False):
     """Reorders gm's graph (GraphModule or fx.Graph) in place to the node order
-    of overlap-sched's output. The output must come from a schedule of this
-    same graph without --collective-bucketing (bucketing adds and removes
-    nodes, which needs the rewrite in the graph file itself). Control
+    of overlap-sched's output, and builds the output's buckets
+    (--collective-bucketing) with PyTorch's own bucketing ops. Control
     dependencies (--insert-overlap-deps) are recorded in each node's
-    meta["overlap_sched_control_deps"]: FX has no ordering edges, so they
-    document the pinned overlap for later passes. Returns gm."""
+    meta["overlap_sched_control_deps"]. With pin=True the order of every
+    collective start, wait and compute kernel is made explicit with
+    Inductor's control_deps operator (pin_order), so Inductor's scheduler
+    issues them in this order. Returns gm."""
     graph = _graph_of(gm)
-    order, deps = read_schedule(reordered_path)
+    with open(reordered_path) as f:
+        doc = json.load(f)
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"{reordered_path}: not an overlap-sched graph")
+    written = doc["nodes"]
+    order = [e["name"] for e in written]
+    deps = {e["name"]: list(e.get("control_deps", [])) for e in written}
+    buckets = _WrittenBuckets(written, reordered_path)
     by_name = {n.name: n for n in graph.nodes}
-    missing = sorted(set(by_name) - set(order))
-    extra = sorted(set(order) - set(by_name))
+    kept = set(order) - buckets.created
+    missing = sorted(set(by_name) - kept - buckets.removed)
+    extra = sorted(kept - set(by_name))
     if missing or extra:
         raise ValueError(
             f"{reordered_path}: not a schedule of this graph "
-            f"(missing {missing[:3]}, unknown {extra[:3]}); schedule without bucketing"
+            f"(missing {missing[:3]}, unknown {extra[:3]})"
         )
-    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    index = {name: i for i, name in enumerate(order)}
+    key_of = {}
+    for start, members, cat_at, wait_at in buckets.buckets:
+        new_nodes = _merge_bucket(graph, start["target"], [by_name[m] for m in members])
+        first_wait = next((i for i, n in enumerate(new_nodes) if _is_wait(n)), len(new_nodes))
+        for i, n in enumerate(new_nodes):
+            key_of[n] = (cat_at, i) if i < first_wait else (wait_at, i)
+        for name in members:
+            node = by_name.get(name)
+            if node is not None and not node._erased:
+                raise ValueError(f"{reordered_path}: bucket member '{name}' was not merged")
+    nodes = [n for n in graph.nodes if n.op != "output"]
+
+    def key(n):
+        if n in key_of:
+            return key_of[n]
+        if n.name in index and n.name not in buckets.created:
+            return (index[n.name], 0)
+        # A node only PyTorch keeps (a conversion the tool fused): before its first user.
+        return (min((key(u)[0] for u in n.users if u.op != "output"), default=len(order)), -1)
+
+    placeholders = [n for n in nodes if n.op == "placeholder"]
+    rest = [n for n in _stable_topological_order(nodes, key) if n.op != "placeholder"]
     anchor = placeholders[-1] if placeholders else None
-    rest = [by_name[name] for name in order if by_name[name].op != "placeholder"]
-    if anchor is None:
-        first = rest[0]
+    if anchor is None and rest:
+        graph._root.append(rest[0])
+        anchor = rest[0]
         rest = rest[1:]
-        # Moving the first node before every other node: prepend through the root.
-        graph._root.append(first)
-        anchor = first
     for node in rest:
-        if node.op == "output":
-            continue
         if anchor.next is not node:
             anchor.append(node)
         anchor = node
+    by_name = {n.name: n for n in graph.nodes}
     for name, d in deps.items():
-        if d:
+        if d and name in by_name:
             by_name[name].meta["overlap_sched_control_deps"] = d
+    if pin:
+        pin_order(graph)
     graph.lint()
     if isinstance(gm, torch.fx.GraphModule):
         gm.recompile()
     return gm
 
 
-def schedule_with_tool(gm, tool="overlap-sched", args=(), workdir=None, **export_kwargs):
-    """export_graph -> `tool schedule` -> apply_schedule. Returns the report (dict)."""
+def pin_order(gm_or_graph):
+    """Makes the graph's order of collective starts, waits and compute
+    kernels explicit: each depends on the one before it through Inductor's
+    control_deps operator (torch/_inductor/fx_passes/control_dependencies.py,
+    what PyTorch's own overlap pass uses with insert_overlap_deps). Inductor's
+    scheduler, its peak-memory reordering and its simple overlap then keep
+    that order. Returns the number of nodes pinned."""
+    from torch._inductor.fx_passes.control_dependencies import preserve_node_ordering
+    from torch.utils._ordered_set import OrderedSet
+
+    graph = _graph_of(gm_or_graph)
+    anchors = [n for n in graph.nodes if _is_collective_start(n) or _is_wait(n) or _is_compute(n)]
+    extra = {}
+    for before, after in zip(anchors, anchors[1:]):
+        if before not in after.all_input_nodes:
+            extra[after] = OrderedSet([before])
+    preserve_node_ordering(graph, extra)
+    return len(extra)
+
+
+def _schedule_graph(gm, tool, args, workdir, pin, export_kwargs):
+    """export_graph -> `tool schedule` -> apply_schedule: (report, [(name,
+    target)] of the written graph in its order)."""
     with tempfile.TemporaryDirectory(dir=workdir) as d:
         src, out, report = (os.path.join(d, f) for f in ("in.json", "out.json", "report.json"))
         export_graph(gm, src, **export_kwargs)
@@ -316,31 +496,94 @@ def schedule_with_tool(gm, tool="overlap-sched", args=(), workdir=None, **export
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()}")
-        apply_schedule(gm, out)
+        apply_schedule(gm, out, pin=pin)
+        with open(out) as f:
+            written = [(n["name"], n["target"]) for n in json.load(f)["nodes"]]
         with open(report) as f:
-            return json.load(f)
+            return json.load(f), written
+
+
+def schedule_with_tool(gm, tool="overlap-sched", args=(), workdir=None, pin=False,
+                       **export_kwargs):
+    """export_graph -> `tool schedule` -> apply_schedule. Returns the report (dict)."""
+    return _schedule_graph(gm, tool, args, workdir, pin, export_kwargs)[0]
+
+
+# Inductor settings that move collectives after a post-grad pass: its own
+# overlap scheduler and FX bucketing rewrite the graph, and its scheduler
+# may reorder for compute/communication overlap. inductor_options turns them
+# off for one compile; the pins (pin_order) keep the order through the
+# peak-memory reordering and the simple overlap pass, which honour
+# dependencies.
+_REORDERING_OPTIONS = {
+    "aten_distributed_optimizations.enable_overlap_scheduling": False,
+    "aten_distributed_optimizations.enable_simple_overlap": False,
+    "reorder_for_compute_comm_overlap": False,
+    "bucket_all_gathers_fx": "none",
+    "bucket_reduce_scatters_fx": "none",
+}
+
+
+def _reordering_settings_on(pinned):
+    """The settings of _REORDERING_OPTIONS that are on in the current config
+    and would move collectives (with pins, those that rewrite the graph or
+    may ignore its dependencies)."""
+    import torch._inductor.config as cfg
+
+    on = []
+    for key, off in _REORDERING_OPTIONS.items():
+        if pinned and key.endswith("enable_simple_overlap"):
+            continue  # it honours the pins
+        obj = cfg
+        *path, leaf = key.split(".")
+        for p in path:
+            obj = getattr(obj, p)
+        if getattr(obj, leaf, off) != off:
+            on.append(key)
+    return on
 
 
 class OverlapSchedPass(CustomGraphPass):
     """post_grad_custom_post_pass that reorders Inductor's post-grad graph with
-    overlap-sched:
+    overlap-sched and pins the result so Inductor runs it in that order:
 
-        import torch._inductor.config as cfg
-        cfg.post_grad_custom_post_pass = OverlapSchedPass(tool="overlap-sched",
-                                                          args=["--max-in-flight-gb", "2"])
+        p = OverlapSchedPass(tool="overlap-sched", args=["--max-in-flight-gb", "2"])
+        compiled = torch.compile(step, options=p.inductor_options())
+
+    inductor_options() also turns off, for that compile, Inductor's own
+    passes that would reorder collectives again. Set as a global
+    post_grad_custom_post_pass instead, the pass warns when one of them is on.
     """
 
-    def __init__(self, tool="overlap-sched", args=(), **export_kwargs):
+    def __init__(self, tool="overlap-sched", args=(), pin=True, **export_kwargs):
         self.tool = tool
         self.args = list(args)
+        self.pin = pin
         self.export_kwargs = export_kwargs
         self.last_report = None
+        self.last_written = None  # [(name, target)] of the last written graph, in order
+
+    def inductor_options(self):
+        """torch.compile(options=...) for one compile: this pass, and
+        Inductor's collective-reordering passes off."""
+        return {"post_grad_custom_post_pass": self, **_REORDERING_OPTIONS}
 
     def __call__(self, graph):
-        self.last_report = schedule_with_tool(graph, self.tool, self.args, **self.export_kwargs)
+        on = _reordering_settings_on(self.pin)
+        if on:
+            import warnings
+
+            warnings.warn(
+                "overlap-sched: Inductor settings that reorder collectives after this pass are "
+                f"on ({', '.join(on)}): compile with options=pass.inductor_options() to keep "
+                "the tool's order",
+                stacklevel=2,
+            )
+        self.last_report, self.last_written = _schedule_graph(
+            graph, self.tool, self.args, None, self.pin, self.export_kwargs)
 
     def uuid(self):
-        return json.dumps(["overlap-sched", self.tool, self.args], sort_keys=True)
+        return json.dumps(["overlap-sched", self.tool, self.args, self.pin], sort_keys=True)
 
 
 # --- demo / self-check --------------------------------------------------------
