@@ -565,7 +565,12 @@ class OverlapSchedPass(CustomGraphPass):
 
     def inductor_options(self):
         """torch.compile(options=...) for one compile: this pass, and
-        Inductor's collective-reordering passes off."""
+        Inductor's collective-reordering passes off (logged at INFO)."""
+        import logging
+
+        logging.getLogger("overlap_sched").info(
+            "overlap-sched: for this compile, Inductor's collective-reordering settings are "
+            "turned off: %s", ", ".join(f"{k}={v!r}" for k, v in _REORDERING_OPTIONS.items()))
         return {"post_grad_custom_post_pass": self, **_REORDERING_OPTIONS}
 
     def __call__(self, graph):
