@@ -15,7 +15,11 @@ FSDP x TP decoder steps of several depths from scripts/torch/torch_models.py):
     step time, peak memory and, per collective, whether it is hidden.
 
 Prints a markdown table and, per graph, the collectives one order hides
-(exposed under 1 us) and the other does not. Not part of the test suite.
+(exposed under 1 us) and the other does not. The last column runs the
+tool's order through Inductor (OverlapSchedPass with its pins, on a CPU
+trace of the same graph, up to Inductor's scheduler: code generation for
+CUDA needs a GPU) and says whether its collective starts, waits and matmul
+kernels come in the tool's written order. Not part of the test suite.
 
 usage: .venv-torch/bin/python scripts/bench/vs_torch.py TOOL [--layers 2,16,96] [--only NAME]
                                                          [--keep DIR]
@@ -83,6 +87,7 @@ def corpus_graph(path):
     reader = Reader()
     mod.load_args(reader)
     gm = make_fx(mod.Repro(), tracing_mode="fake")(*reader.args)
+    corpus_graph.inputs = reader.args  # for inductor_order
     table = None
     if hasattr(mod, "get_colls_estimations_file"):
         table = os.path.join(os.path.dirname(path), mod.get_colls_estimations_file())
@@ -106,7 +111,102 @@ def generated_graph(layers):
         return tm.transformer_step(x, [flat[i:i + 4] for i in range(0, len(flat), 4)],
                                    groups["0"], groups["1"])
 
-    return make_fx(step, tracing_mode="fake")(x, *flat), None
+    gm = make_fx(step, tracing_mode="fake")(x, *flat)
+    generated_graph.inputs = [x, *flat]
+    return gm, None
+
+
+# --- the tool's order as Inductor compiles it ---------------------------------
+
+def inductor_order(gm, inputs, tool, table_args, decompose):
+    """Runs Inductor (post-grad passes with OverlapSchedPass and its pins,
+    lowering, its scheduler with fusion and reordering) on `gm` up to code
+    generation, which needs a GPU for CUDA graphs: the graph is traced on CPU
+    fake tensors and stopped once Inductor's scheduler has ordered its nodes,
+    the order code generation emits. Returns "same" when the collective
+    starts, waits and matmul kernels come in the tool's written order, else
+    where they first differ. `decompose`: apply Inductor's decompositions
+    first (a make_fx trace; the corpus repros are post-grad graphs already)."""
+    import torch
+    import torch._inductor.config as cfg
+    from torch._inductor import graph as inductor_graph
+    from torch._inductor import ir
+    from torch._inductor.compile_fx import compile_fx_inner
+    from torch._inductor.decomposition import select_decomp_table
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    import overlap_sched_torch as ost
+
+    scheduled = []
+
+    def stop_at_codegen(self):
+        self._update_scheduler()
+        scheduled.append(list(self.scheduler.nodes))
+        raise RuntimeError("stop before code generation")
+
+    def classes(nodes):
+        out = []
+        for snode in nodes:
+            for n in snode.get_nodes():
+                if isinstance(n.node, ir._WaitKernel):
+                    out.append("w")
+                elif isinstance(n.node, ir._CollectiveKernel):
+                    out.append("s")
+                elif n.is_extern() and str(getattr(n.node, "python_kernel_name", "")).split(".")[-1] \
+                        in ("mm", "bmm", "addmm", "baddbmm"):
+                    out.append("mm")
+        return out
+
+    def written(pairs):
+        out = []
+        for _, t in pairs:
+            if t.startswith("_c10d_functional."):
+                out.append("w" if ".wait_tensor." in t else "s")
+            elif t.startswith(("aten.mm.", "aten.bmm.", "aten.addmm.", "aten.baddbmm.")):
+                out.append("mm")
+        return out
+
+    p = ost.OverlapSchedPass(tool=tool, args=["--collective-bucketing", *table_args],
+                             device="cuda:0", hardware={"gpu": "H100-SXM"})
+    # The graph moves to the CPU: its inputs (fresh fake tensors of the same
+    # shapes) and its own device arguments; Inductor's decompositions are
+    # applied as compile_fx would.
+    mode = FakeTensorMode(shape_env=ShapeEnv(), allow_non_fake_inputs=True)
+    with mode:
+        inputs = [torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="cpu")
+                  if isinstance(t, torch.Tensor) else t for t in inputs]
+    cpu = torch.device("cpu")
+    for node in gm.graph.nodes:
+        node.args, node.kwargs = torch.utils._pytree.tree_map(
+            lambda a: cpu if isinstance(a, torch.device) else a, (node.args, node.kwargs))
+        # The CPU has no histc of integers (MoE routing counts tokens so):
+        # count them as floats, a kernel like any other for the order.
+        if node.target is torch.ops.aten.histc.default and not node.args[0].meta["val"].is_floating_point():
+            with gm.graph.inserting_before(node):
+                as_float = gm.graph.call_function(torch.ops.prims.convert_element_type.default,
+                                                  (node.args[0], torch.float32))
+            node.args = (as_float, *node.args[1:])
+    gm.recompile()
+    if decompose:
+        with mode:
+            gm = make_fx(gm, decomposition_table=select_decomp_table())(*inputs)
+    saved = inductor_graph.GraphLowering.codegen
+    inductor_graph.GraphLowering.codegen = stop_at_codegen
+    try:
+        with cfg.patch(p.inductor_options()), mode:
+            compile_fx_inner(gm, inputs)
+    except Exception:  # the stop, wrapped by Inductor; anything else leaves no order
+        if not scheduled:
+            raise
+    finally:
+        inductor_graph.GraphLowering.codegen = saved
+    got, want = classes(scheduled[0]), written(p.last_written)
+    if got == want:
+        return f"same ({len(got)})"
+    k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    return f"differs at {k} of {len(want)}"
 
 
 # --- one row -----------------------------------------------------------------
@@ -218,8 +318,23 @@ def child(tool, kind, arg, out, keep):
     else:
         gm, table = generated_graph(int(arg))
         name = f"fsdp_tp_{arg}_layers"
+    result = row(name, gm, table, tool, os.path.join(keep, name) if keep else None)
+    # Traced again: PyTorch's pass above rewrote the first graph.
+    try:
+        if kind == "corpus":
+            gm, _ = corpus_graph(arg)
+            inputs = corpus_graph.inputs
+        else:
+            gm, _ = generated_graph(int(arg))
+            inputs = generated_graph.inputs
+        result["inductor"] = inductor_order(gm, inputs, tool,
+                                            ["--collective-table", table] if table else [],
+                                            decompose=kind != "corpus")
+    except Exception as e:  # noqa: BLE001 - the column says why
+        why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        result["inductor"] = f"not compiled: {why[:80]}"
     with open(out, "w") as f:
-        json.dump(row(name, gm, table, tool, os.path.join(keep, name) if keep else None), f)
+        json.dump(result, f)
 
 
 # --- driver ------------------------------------------------------------------
@@ -268,15 +383,17 @@ def main():
           "compute_estimator='analytical') with the tool's per-node estimates; "
           "both written graphs simulated by overlap-sched (H100-SXM)\n")
     print("| graph | nodes | torch s | tool s | torch step ms | tool step ms | torch peak MiB | "
-          "tool peak MiB | tool step ms at <= torch peak (peak MiB) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "tool peak MiB | tool step ms at <= torch peak (peak MiB) | Inductor's order of the "
+          "tool's graph |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if "error" in r:
-            print(f"| {r['graph']} | failed: {r['error']} ||||||||")
+            print(f"| {r['graph']} | failed: {r['error']} |||||||||")
             continue
         print(f"| {r['graph']} | {r['nodes']} | {r['torch_s']:.2f} | {r['tool_s']:.3f} | "
               f"{r['torch_step']:.2f} | {r['tool_step']:.2f} | {r['torch_peak']:.0f} | "
-              f"{r['tool_peak']:.0f} | {r['capped_step']:.2f} ({r['capped_peak']:.0f}) |")
+              f"{r['tool_peak']:.0f} | {r['capped_step']:.2f} ({r['capped_peak']:.0f}) | "
+              f"{r.get('inductor', '')} |")
     print()
     for r in rows:
         if "error" in r:
