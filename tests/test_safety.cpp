@@ -180,6 +180,10 @@ TEST_CASE("op barriers: known namespaces move, communication and unknown ops do 
       {"mylib.mystery_op.default", BarrierKind::Unknown},
       {"higher_order.cond", BarrierKind::Unknown},
       {"higher_order.auto_functionalized", BarrierKind::Unknown},
+      {"torch.ops.higher_order.flex_attention", BarrierKind::None}, // as Python prints it
+      {"torch.ops.mylib.mystery_op.default", BarrierKind::Unknown},
+      {"torch.nn.functional.linear", BarrierKind::None},
+      {"torch.distributed.barrier", BarrierKind::Communication},
   };
   for (const auto& [target, kind] : cases) {
     INFO(target);

@@ -57,6 +57,17 @@ template <size_t N> bool contains(const std::array<std::string_view, N>& a, std:
 } // namespace
 
 BarrierKind target_barrier_kind(std::string_view t) {
+  // Targets as Python prints them ("torch.ops.higher_order.flex_attention")
+  // are the same ops.
+  constexpr std::string_view kOps = "torch.ops.";
+  if (t.substr(0, kOps.size()) == kOps)
+    t.remove_prefix(kOps.size());
+  // PyTorch's own Python functions (pre-dispatch graphs): pure, except
+  // torch.distributed's.
+  constexpr std::string_view kTorch = "torch.";
+  if (t.substr(0, kTorch.size()) == kTorch)
+    return t.find("distributed") != std::string_view::npos ? BarrierKind::Communication
+                                                           : BarrierKind::None;
   if (is_host_only_target(t) || is_getitem_target(t) || is_wait_target(t) ||
       collective_signature(t))
     return BarrierKind::None;

@@ -59,6 +59,8 @@ def _target_name(node):
         return str(t)  # "aten.mm.default"
     if isinstance(t, torch._ops.OpOverloadPacket):
         return str(t) + ".default"
+    if isinstance(t, torch._ops.HigherOrderOperator):
+        return f"higher_order.{t.name()}"  # as the FX printer and import-fx write it
     if t is operator.getitem:
         return "getitem"
     if callable(t):
@@ -300,7 +302,10 @@ def _is_wait(node):
 
 
 def _is_compute(node):
-    return node.op == "call_function" and _packet(_target_name(node)) in _COMPUTE_PACKETS
+    """A compute kernel pin_order orders: not a higher-order op, whose
+    subgraph arguments control_deps would have to carry along."""
+    return node.op == "call_function" and _packet(_target_name(node)) in _COMPUTE_PACKETS \
+        and not isinstance(node.target, torch._ops.HigherOrderOperator)
 
 
 def read_schedule(path):
