@@ -178,6 +178,16 @@ def bucket_step(a, b, c, p, x):
     return torch.relu(wa), torch.relu(wb), torch.relu(wc), mm2 + e[: mm2.shape[0]]
 
 
+def bucket_estimates(directory):
+    """Runtime estimates under which the tool buckets bucket_step's three
+    all-gathers (testdata/scenarios/estimates_bucketing.json's)."""
+    path = os.path.join(directory, "est.json")
+    with open(path, "w") as f:
+        json.dump({"version": 1, "ops": {C10D + "all_gather_into_tensor.default": 0.2,
+                                         "aten.mm.default": 1.0}}, f)
+    return path
+
+
 def bucket_step_inputs():
     torch.manual_seed(0)
     return [torch.randn(64, 64, dtype=torch.bfloat16), torch.randn(64, 64, dtype=torch.bfloat16),
@@ -347,10 +357,7 @@ class Bridge(unittest.TestCase):
 
     def test_inductor_runs_the_tools_buckets(self):
         with tempfile.TemporaryDirectory() as d:
-            est = os.path.join(d, "est.json")
-            with open(est, "w") as f:
-                json.dump({"version": 1, "ops": {C10D + "all_gather_into_tensor.default": 0.2,
-                                                 "aten.mm.default": 1.0}}, f)
+            est = bucket_estimates(d)
             args = bucket_step_inputs()
             expected = eager(bucket_step, args)
             out, code, p = compile_with_pass(
@@ -425,10 +432,7 @@ class Bridge(unittest.TestCase):
         # Outside Inductor too: the buckets become PyTorch's bucketing ops in
         # the GraphModule, which computes what it did.
         with tempfile.TemporaryDirectory() as d:
-            est = os.path.join(d, "est.json")
-            with open(est, "w") as f:
-                json.dump({"version": 1, "ops": {C10D + "all_gather_into_tensor.default": 0.2,
-                                                 "aten.mm.default": 1.0}}, f)
+            est = bucket_estimates(d)
             args = bucket_step_inputs()
             gm = make_fx(bucket_step, tracing_mode="fake")(*args)
             expected = gm(*args)

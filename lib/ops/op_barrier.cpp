@@ -108,8 +108,10 @@ bool AssumePure::covers(std::string_view target) const {
   return has(target) || has(overload_packet(target));
 }
 
-AssumePure parse_assume_pure(std::string_view list) {
-  std::vector<std::string> targets;
+std::vector<std::string> split_target_list(std::string_view list) {
+  std::vector<std::string> items;
+  if (list.empty())
+    return items;
   size_t from = 0;
   while (from <= list.size()) {
     size_t comma = list.find(',', from);
@@ -120,10 +122,15 @@ AssumePure parse_assume_pure(std::string_view list) {
       item.remove_prefix(1);
     while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
       item.remove_suffix(1);
-    if (!item.empty())
-      targets.emplace_back(item);
+    items.emplace_back(item);
     from = comma + 1;
   }
+  return items;
+}
+
+AssumePure parse_assume_pure(std::string_view list) {
+  std::vector<std::string> targets = split_target_list(list);
+  targets.erase(std::remove(targets.begin(), targets.end(), std::string()), targets.end());
   return AssumePure(std::move(targets));
 }
 

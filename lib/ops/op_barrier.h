@@ -43,7 +43,11 @@ private:
   std::vector<std::string> targets_; // sorted, unique
 };
 
-// "a.b,c.d" (an --assume-pure list; blanks around names ignored).
+// The items of "a.b, c.d" (an --assume-pure list), blanks around each cut;
+// empty items are kept, so a check can refuse them.
+std::vector<std::string> split_target_list(std::string_view list);
+
+// The targets of such a list (empty items skipped).
 AssumePure parse_assume_pure(std::string_view list);
 
 // The node's barrier kind with `pure` applied; None for non-calls.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cost/hardware.h"
+#include "ops/op_barrier.h"
 #include "pipeline/job_errors.h"
 #include "text/escape.h"
 
@@ -33,20 +34,12 @@ std::string check_gpus_per_node(const ScheduleConfig& c) {
 
 // Names of call targets: no blanks inside a name, no empty names.
 std::string check_assume_pure(const ScheduleConfig& c) {
-  const std::string& s = c.scheduler.assume_pure;
-  size_t from = 0;
-  while (from <= s.size() && !s.empty()) {
-    size_t comma = s.find(',', from);
-    if (comma == std::string::npos)
-      comma = s.size();
-    std::string item = s.substr(from, comma - from);
-    const size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
-    item = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+  for (const std::string& item : split_target_list(c.scheduler.assume_pure)) {
     if (item.empty())
-      return "expected TARGET[,TARGET...], got an empty name in '" + escape_quoted(s) + "'";
+      return "expected TARGET[,TARGET...], got an empty name in '" +
+             escape_quoted(c.scheduler.assume_pure) + "'";
     if (item.find_first_of(" \t\n") != std::string::npos)
       return "'" + escape_quoted(item) + "' is not a call target";
-    from = comma + 1;
   }
   return "";
 }
