@@ -15,6 +15,7 @@
 
 #include "files/input_bytes.h"
 #include "test_support.h"
+#include "text/json_limits.h"
 
 using namespace osched::test;
 namespace fs = std::filesystem;
@@ -419,4 +420,32 @@ TEST_CASE("a mapped input shortened while read is a one-line exit-2 error, not a
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
   CHECK(read_text(err) == "error: " + big + ": changed while it was read\n");
+}
+
+TEST_CASE("JSON limits: a repeated key is found in small and large objects, at any size") {
+  // Objects past the scan size switch to a set: the key repeated on either
+  // side of the switch, and no false alarm on many distinct keys.
+  auto object = [](int keys, int repeat_at, int repeat_of) {
+    std::string s = "{";
+    for (int i = 0; i < keys; ++i)
+      s += (i ? ",\"k" : "\"k") + std::to_string(i == repeat_at ? repeat_of : i) +
+           "\":" + std::to_string(i);
+    return s + "}";
+  };
+  for (int keys : {3, 32, 33, 34, 200}) {
+    INFO(keys);
+    CHECK_NOTHROW(osched::parse_json_limited(object(keys, -1, 0)));
+    CHECK_THROWS_WITH(osched::parse_json_limited(object(keys, keys - 1, 0)),
+                      Catch::Contains("duplicate key 'k0' in one object"));
+    CHECK_THROWS_WITH(osched::parse_json_limited(object(keys, keys - 1, keys - 2)),
+                      Catch::Contains("duplicate key"));
+  }
+  // Nested objects keep their own keys; a sibling may reuse a name.
+  CHECK_NOTHROW(
+      osched::parse_json_limited("[" + object(100, -1, 0) + "," + object(100, -1, 0) + "]"));
+  CHECK_NOTHROW(osched::parse_json_limited("{\"a\":" + object(40, -1, 0) +
+                                           ",\"k1\":" + object(2, -1, 0) + "}"));
+  CHECK_THROWS_WITH(osched::parse_json_limited("{\"a\":1,\"b\":" + object(40, -1, 0) + ",\"a\":2}"),
+                    Catch::Contains("duplicate key 'a'"));
+  CHECK_THROWS_WITH(osched::parse_json_limited("{\"a\":[1,}"), Catch::Contains("syntax error"));
 }

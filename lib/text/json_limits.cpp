@@ -3,46 +3,136 @@
 #include "text/escape.h"
 
 namespace osched {
+namespace {
+
+// Objects up to this many keys are checked by a linear scan of a flat key
+// stack (a graph has millions of small objects); a larger one gets a hash
+// set, so an object of n keys costs O(n), not O(n^2).
+constexpr size_t kScanKeys = 32;
+
+std::string without_nlohmann_prefix(const std::string& msg) {
+  // nlohmann prefixes "[json.exception.parse_error.101] "; keep the rest.
+  auto pos = msg.find("] ");
+  return pos == std::string::npos ? msg : msg.substr(pos + 2);
+}
+
+// The DOM built by nlohmann's own SAX DOM builder, with the limits checked
+// on the way: linear in the text (nlohmann's callback parser looks through
+// the parent container for a discarded value each time an object ends,
+// quadratic in an array of objects).
+class LimitedDom {
+public:
+  using json = nlohmann::json;
+  LimitedDom(json& root, JsonLimitCheck& check) : dom_(root, true), check_(check) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) {
+    return dom_.number_float(v, s);
+  }
+  bool string(json::string_t& v) { return dom_.string(v); }
+  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    check_.open(depth_++, true);
+    return dom_.start_object(n);
+  }
+  bool key(json::string_t& k) {
+    check_.key(k);
+    return dom_.key(k);
+  }
+  bool end_object() {
+    check_.close(true);
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) {
+    check_.open(depth_++, false);
+    return dom_.start_array(n);
+  }
+  bool end_array() {
+    check_.close(false);
+    --depth_;
+    return dom_.end_array();
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+    throw JsonTextError(without_nlohmann_prefix(e.what()));
+  }
+
+private:
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  JsonLimitCheck& check_;
+  int depth_ = 0;
+};
+
+} // namespace
+
+void JsonLimitCheck::open(int depth, bool object) {
+  // `depth` counts the containers already open; this one opens one more.
+  if (depth >= max_depth_)
+    throw JsonTextError("nested deeper than " + std::to_string(reported_depth_) + " levels");
+  if (object) {
+    object_starts_.push_back(keys_.size());
+    key_sets_.emplace_back();
+  }
+}
+
+void JsonLimitCheck::close(bool object) {
+  if (!object || object_starts_.empty())
+    return;
+  keys_.resize(object_starts_.back());
+  object_starts_.pop_back();
+  key_sets_.pop_back();
+}
+
+void JsonLimitCheck::key(const std::string& key) {
+  if (object_starts_.empty())
+    return;
+  auto repeated = [&] {
+    throw JsonTextError("duplicate key '" + escape_quoted(key.substr(0, 64)) +
+                        (key.size() > 64 ? "..." : "") + "' in one object");
+  };
+  std::unique_ptr<std::unordered_set<std::string>>& set = key_sets_.back();
+  if (set) {
+    if (!set->insert(key).second)
+      repeated();
+    return;
+  }
+  const size_t from = object_starts_.back();
+  for (size_t i = from; i < keys_.size(); ++i)
+    if (keys_[i] == key)
+      repeated();
+  keys_.push_back(key);
+  if (keys_.size() - from > kScanKeys) { // from now on, a set for this object
+    set = std::make_unique<std::unordered_set<std::string>>(
+        std::make_move_iterator(keys_.begin() + static_cast<std::ptrdiff_t>(from)),
+        std::make_move_iterator(keys_.end()));
+    keys_.resize(from);
+  }
+}
 
 void JsonLimitCheck::on_event(int depth, nlohmann::json::parse_event_t event,
                               const nlohmann::json& parsed) {
   using Event = nlohmann::json::parse_event_t;
-  // `depth` counts the containers already open; a start opens one more.
-  if ((event == Event::object_start || event == Event::array_start) && depth >= max_depth_)
-    throw JsonTextError("nested deeper than " + std::to_string(reported_depth_) + " levels");
-  if (event == Event::object_start) {
-    object_starts_.push_back(keys_.size());
-  } else if (event == Event::object_end) {
-    if (!object_starts_.empty()) {
-      keys_.resize(object_starts_.back());
-      object_starts_.pop_back();
-    }
-  } else if (event == Event::key && !object_starts_.empty()) {
-    // Objects have few keys: a flat stack and a linear scan beat a set per
-    // object (a graph has millions of small objects).
-    const auto& key = parsed.get_ref<const std::string&>();
-    for (size_t i = object_starts_.back(); i < keys_.size(); ++i)
-      if (keys_[i] == key)
-        throw JsonTextError("duplicate key '" + escape_quoted(key.substr(0, 64)) +
-                            (key.size() > 64 ? "..." : "") + "' in one object");
-    keys_.push_back(key);
-  }
+  if (event == Event::object_start || event == Event::array_start)
+    open(depth, event == Event::object_start);
+  else if (event == Event::object_end)
+    close(true);
+  else if (event == Event::key)
+    key(parsed.get_ref<const std::string&>());
 }
 
 nlohmann::json parse_json_limited(std::string_view text, int max_depth, int reported_depth) {
   JsonLimitCheck check(max_depth, reported_depth);
+  nlohmann::json root;
+  LimitedDom sax(root, check);
   try {
-    return nlohmann::json::parse(
-        text, [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-          check.on_event(depth, event, parsed);
-          return true;
-        });
+    nlohmann::json::sax_parse(text, &sax);
   } catch (const nlohmann::json::exception& e) {
-    // nlohmann prefixes "[json.exception.parse_error.101] "; keep the rest.
-    std::string msg = e.what();
-    auto pos = msg.find("] ");
-    throw JsonTextError(pos == std::string::npos ? msg : msg.substr(pos + 2));
+    throw JsonTextError(without_nlohmann_prefix(e.what()));
   }
+  return root;
 }
 
 } // namespace osched

@@ -4,9 +4,11 @@
 // hardware file): nesting bounded, so no later recursive walk can overflow
 // the stack, and no key repeated within one object.
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,11 +35,18 @@ public:
       : max_depth_(max_depth), reported_depth_(reported_depth) {}
   // Throws JsonTextError.
   void on_event(int depth, nlohmann::json::parse_event_t event, const nlohmann::json& parsed);
+  // The same as separate events, for a SAX reader: a container opens with
+  // `depth` others open, a key of the innermost object, a container closes.
+  void open(int depth, bool object);
+  void key(const std::string& key);
+  void close(bool object);
 
 private:
   int max_depth_, reported_depth_;
-  std::vector<std::string> keys_;     // keys of every open object, back to back
+  std::vector<std::string> keys_;     // keys of every open small object, back to back
   std::vector<size_t> object_starts_; // where each open object's keys begin
+  // Per open object: its keys as a set once it has many (then not in keys_).
+  std::vector<std::unique_ptr<std::unordered_set<std::string>>> key_sets_;
 };
 
 // Parses `text` under the limits: at most `max_depth` containers open at
