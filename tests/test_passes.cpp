@@ -513,12 +513,18 @@ TEST_CASE("descendant query: exact against a full walk, with chains and ancestor
   // overlap node), branches and far reads; queries from random overlap
   // nodes over windows of collective starts, checked against marking every
   // descendant.
-  for (uint32_t seed : {1u, 2u, 3u, 4u, 5u}) {
+  for (uint32_t seed : {1u, 2u, 3u, 4u, 5u, 6u}) {
     std::mt19937 rng(seed);
     const NodeId n = 1200;
     const Graph g = random_dag(n, 4, [&](NodeId i, Node& node) {
-      // Seed 1: one chain; others: 1-3 inputs nearby, sometimes only a
+      // Seed 1: one chain; seed 6: long runs of single users (unary chains)
+      // that fork now and then; others: 1-3 inputs nearby, sometimes only a
       // placeholder (a weight's gather), sometimes far back.
+      if (seed == 6) {
+        node.args.push_back(
+            Value::node_ref(rng() % 8 == 0 ? i - 1 - static_cast<NodeId>(rng() % 3) : i - 1));
+        return;
+      }
       const NodeId fan = seed == 1 ? 1 : 1 + static_cast<NodeId>(rng() % 3);
       for (NodeId k = 0; k < fan; ++k) {
         if (seed > 1 && rng() % 10 == 0) {

@@ -26,6 +26,48 @@ CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<
   return c;
 }
 
+DescendantQuery::DescendantQuery(const DependencyGraph& dg, const CollectiveChains& chains)
+    : dg_(dg), chains_(chains) {
+  const NodeId n = dg.size();
+  run_end_.resize(static_cast<size_t>(n));
+  // Children of each node in the forest, as offsets (CSR).
+  std::vector<int32_t> first(static_cast<size_t>(n) + 1, 0);
+  auto parent = [&](NodeId v) { return dg.num_users(v) == 1 ? *dg.users(v).first : -1; };
+  for (NodeId v = 0; v < n; ++v)
+    if (NodeId p = parent(v); p >= 0)
+      ++first[static_cast<size_t>(p) + 1];
+  for (NodeId v = 0; v < n; ++v)
+    first[static_cast<size_t>(v) + 1] += first[static_cast<size_t>(v)];
+  std::vector<NodeId> children(static_cast<size_t>(first.back()));
+  std::vector<int32_t> fill(first.begin(), first.end() - 1);
+  for (NodeId v = 0; v < n; ++v)
+    if (NodeId p = parent(v); p >= 0)
+      children[static_cast<size_t>(fill[static_cast<size_t>(p)]++)] = v;
+  tin_.assign(static_cast<size_t>(n), 0);
+  tout_.assign(static_cast<size_t>(n), 0);
+  int32_t clock = 0;
+  std::vector<std::pair<NodeId, int32_t>> stack; // (node, next child offset)
+  for (NodeId root = 0; root < n; ++root) {
+    if (parent(root) >= 0)
+      continue;
+    stack.push_back({root, first[static_cast<size_t>(root)]});
+    run_end_[static_cast<size_t>(root)] = root;
+    tin_[static_cast<size_t>(root)] = clock++;
+    while (!stack.empty()) {
+      auto& [v, next] = stack.back();
+      if (next == first[static_cast<size_t>(v) + 1]) {
+        tout_[static_cast<size_t>(v)] = clock - 1;
+        stack.pop_back();
+        continue;
+      }
+      const NodeId child = children[static_cast<size_t>(next++)];
+      run_end_[static_cast<size_t>(child)] = root;
+      tin_[static_cast<size_t>(child)] = clock++;
+      stack.push_back({child, first[static_cast<size_t>(child)]});
+    }
+  }
+}
+
 void DescendantQuery::classify(NodeId from, const std::vector<NodeId>& candidates,
                                std::vector<char>& is_descendant) {
   is_descendant.assign(candidates.size(), 0);
@@ -36,10 +78,16 @@ void DescendantQuery::classify(NodeId from, const std::vector<NodeId>& candidate
   beyond_.clear();
   bool walked = false;
   int32_t descendant_chain = -1; // the chain of the latest descendant found
+  // What `from` reaches beyond its run of single users, the run end reaches.
+  const NodeId walk_from = run_end_[static_cast<size_t>(from)];
   for (size_t i = 0; i < candidates.size(); ++i) {
     const NodeId c = candidates[i];
     if (!may_descend(from, c))
       continue;
+    if (on_single_user_run(c, from)) {
+      is_descendant[i] = 1;
+      continue;
+    }
     const int32_t chain = chains_.chain[static_cast<size_t>(c)];
     if (chain >= 0 && chain == descendant_chain) {
       is_descendant[i] = 1;
@@ -53,11 +101,12 @@ void DescendantQuery::classify(NodeId from, const std::vector<NodeId>& candidate
         --last;
       walk(candidates[last], false);
       for (size_t j = i; j <= last; ++j)
-        is_descendant[j] =
-            may_descend(from, candidates[j]) && mark_[static_cast<size_t>(candidates[j])] == stamp_;
+        is_descendant[j] = may_descend(from, candidates[j]) &&
+                           (on_single_user_run(candidates[j], from) ||
+                            mark_[static_cast<size_t>(candidates[j])] == stamp_);
       return;
     }
-    stack_.push_back(from);
+    stack_.push_back(walk_from);
     walked = true;
     walk(c, true);
     if (mark_[static_cast<size_t>(c)] == stamp_) {

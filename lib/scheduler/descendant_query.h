@@ -13,7 +13,11 @@
 //
 // The rest are answered by a forward walk that goes only as far as the
 // first open candidate, then, if any remain open, on to the last of them:
-// never further than one walk to the last candidate.
+// never further than one walk to the last candidate. A node with one user
+// reaches what that user reaches: the walk starts where the overlap node's
+// run of single users ends, and a candidate on that run is a descendant
+// outright (a long unary chain ahead of a collective cost a walk down the
+// whole chain at every node of it).
 
 #include <cstdint>
 #include <vector>
@@ -39,8 +43,7 @@ CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<
 
 class DescendantQuery {
 public:
-  DescendantQuery(const DependencyGraph& dg, const CollectiveChains& chains)
-      : dg_(dg), chains_(chains) {}
+  DescendantQuery(const DependencyGraph& dg, const CollectiveChains& chains);
 
   // is_descendant[i]: whether candidates[i] is reachable from `from`, a node
   // that can_overlap accepted. Candidates in increasing id order.
@@ -56,8 +59,19 @@ private:
   // `keep_beyond`, the users past this bound are kept for the next.
   void walk(NodeId bound, bool keep_beyond);
 
+  // Is c on the run of single users from v (v itself included)?
+  bool on_single_user_run(NodeId c, NodeId v) const {
+    return tin_[static_cast<size_t>(c)] <= tin_[static_cast<size_t>(v)] &&
+           tin_[static_cast<size_t>(v)] <= tout_[static_cast<size_t>(c)];
+  }
+
   const DependencyGraph& dg_;
   const CollectiveChains& chains_;
+  // The forest where a node with one user hangs under that user: per node,
+  // the root its run of single users ends at, and its interval in a
+  // depth-first order (a node's run passes c iff c's interval holds it).
+  std::vector<NodeId> run_end_;
+  std::vector<int32_t> tin_, tout_;
   std::vector<uint32_t> mark_;
   uint32_t stamp_ = 0;
   std::vector<NodeId> stack_, beyond_;

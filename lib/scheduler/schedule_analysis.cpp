@@ -106,6 +106,24 @@ void identify_collectives(ScheduleAnalysis& a) {
       a.group_has_schedulable[a.group_of[k]] = true;
 }
 
+// From the last node back, so a node's user is done before it: each chain
+// is walked once.
+void find_unary_chains(ScheduleAnalysis& a) {
+  const NodeId n = a.graph.size();
+  a.unary_chain_collective.assign(static_cast<size_t>(n), -1);
+  for (NodeId i = n - 1; i >= 0; --i) {
+    if (a.deps.num_users(i) != 1)
+      continue;
+    const NodeId user = *a.deps.users(i).first;
+    if (a.deps.num_inputs(user) != 1)
+      continue;
+    if (a.kind[user] == NodeKind::CollectiveStart)
+      a.unary_chain_collective[i] = user;
+    else if (is_cheap_node(a.graph.nodes[user]))
+      a.unary_chain_collective[i] = a.unary_chain_collective[user];
+  }
+}
+
 void compute_domination(ScheduleAnalysis& a) {
   const NodeId n = a.graph.size();
   std::vector<int32_t> compute_ordinal(n, -1);
@@ -196,6 +214,7 @@ ScheduleAnalysis::ScheduleAnalysis(const Graph& g, const RuntimeTable& rt,
   for (const OpaqueOp& op : opaque_ops)
     is_opaque[static_cast<size_t>(op.node)] = 1;
   identify_collectives(*this);
+  find_unary_chains(*this);
   compute_domination(*this);
   // The original order's memory beside the potential-overlap search.
   std::future<void> baseline =

@@ -48,6 +48,10 @@ struct ScheduleAnalysis {
   std::vector<int32_t> collective_of;      // -1 for other nodes
   // The first compute node (by ordinal) each node is an ancestor of.
   std::vector<int32_t> dom;
+  // Per node, the collective start its chain of single-user, single-input
+  // cheap nodes ends in, or -1 (upstream's "unary chain to a collective",
+  // found once per node rather than walked at every ready node).
+  std::vector<NodeId> unary_chain_collective;
   std::vector<NodeId> compute_nodes;
   // Per compute ordinal k: the most memory in the original order from after
   // compute k-1 through compute k (upstream's "memory before compute k").

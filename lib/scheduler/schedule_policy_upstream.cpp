@@ -8,21 +8,11 @@ namespace osched {
 namespace {
 
 // A chain of single-user, single-input cheap nodes ending in an unscheduled
-// collective start: running it early lets the collective start early.
+// collective start: running it early lets the collective start early. (A
+// chain reaching a started collective ends there: it is not cheap.)
 bool in_overlappable_collective_unary_chain(const PolicyContext& ctx, NodeId curr) {
-  const ScheduleAnalysis& a = ctx.analysis;
-  while (true) {
-    if (a.deps.num_users(curr) != 1)
-      return false;
-    NodeId user = *a.deps.users(curr).first;
-    if (a.deps.num_inputs(user) != 1)
-      return false;
-    if (a.kind[user] == NodeKind::CollectiveStart && !ctx.scheduled[user])
-      return true;
-    if (!is_cheap_node(a.graph.nodes[user]))
-      return false;
-    curr = user;
-  }
+  const NodeId start = ctx.analysis.unary_chain_collective[static_cast<size_t>(curr)];
+  return start >= 0 && !ctx.scheduled[static_cast<size_t>(start)];
 }
 
 } // namespace
