@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "errors/error.h"
 #include "format/graph_file.h"
@@ -61,12 +62,32 @@ double table_time_at(const CollectiveTableRow& row, double mib) {
   return std::max(0.0, y0 + (y1 - y0) * (mib - x0) / (x1 - x0));
 }
 
+void CollectiveTable::index_rows() {
+  row_index.clear();
+  for (size_t i = 0; i < rows.size(); ++i)
+    row_index[{rows[i].collective, rows[i].group}].push_back(i);
+  indexed_rows = rows.size();
+}
+
 const CollectiveTableRow* CollectiveTable::find(CollectiveKind kind, const std::string& group,
                                                 int group_size) const {
   const std::string name = table_collective_name(kind);
-  for (const CollectiveTableRow& r : rows)
-    if (r.collective == name && r.group == group && (group_size < 0 || r.group_size == group_size))
-      return &r;
+  auto matches = [&](const CollectiveTableRow& r) {
+    return r.collective == name && r.group == group &&
+           (group_size < 0 || r.group_size == group_size);
+  };
+  if (indexed_rows != rows.size()) {
+    for (const CollectiveTableRow& r : rows)
+      if (matches(r))
+        return &r;
+    return nullptr;
+  }
+  auto it = row_index.find({name, group});
+  if (it == row_index.end())
+    return nullptr;
+  for (size_t i : it->second)
+    if (matches(rows[i]))
+      return &rows[i];
   return nullptr;
 }
 
@@ -104,6 +125,9 @@ CollectiveTable parse_collective_table(const std::string& text, const std::strin
     int line;
   };
   std::vector<Mark> marks;
+  // (group, group size, collective) -> row: repeated rows and marks found
+  // by lookup, not by comparing with every row.
+  std::map<std::tuple<std::string, long, std::string>, size_t> row_of;
   while (std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r')
@@ -167,25 +191,22 @@ CollectiveTable parse_collective_table(const std::string& text, const std::strin
         fail(path, line_no, "time '" + escape_excerpt(w[3 + i]) + "' is not a number of ms from 0");
       r.points.emplace_back(sizes[i], ms);
     }
-    for (const CollectiveTableRow& other : t.rows)
-      if (other.group == r.group && other.group_size == r.group_size &&
-          other.collective == r.collective)
-        fail(path, line_no,
-             "a second row for group " + escape_excerpt(r.group) + ", size " +
-                 std::to_string(r.group_size) + ", " + escape_excerpt(r.collective));
+    if (!row_of.emplace(std::make_tuple(r.group, long{r.group_size}, r.collective), t.rows.size())
+             .second)
+      fail(path, line_no,
+           "a second row for group " + escape_excerpt(r.group) + ", size " +
+               std::to_string(r.group_size) + ", " + escape_excerpt(r.collective));
     t.rows.push_back(std::move(r));
   }
   if (!header)
     fail(path, line_no, "empty collective table");
   for (const Mark& m : marks) {
-    CollectiveTableRow* row = nullptr;
-    for (CollectiveTableRow& r : t.rows)
-      if (r.group == m.group && r.group_size == m.size && r.collective == m.collective)
-        row = &r;
-    if (!row)
+    auto it = row_of.find(std::make_tuple(m.group, m.size, m.collective));
+    if (it == row_of.end())
       fail(path, m.line, "the extrapolation mark names no row of the table");
-    row->extrapolated_beyond_mib = m.mib;
+    t.rows[it->second].extrapolated_beyond_mib = m.mib;
   }
+  t.index_rows();
   return t;
 }
 

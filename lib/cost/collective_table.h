@@ -33,6 +33,12 @@ struct CollectiveTable {
   std::string path;
   std::vector<CollectiveTableRow> rows;
   std::map<std::string, std::string> group_mapping; // graph group -> table group
+  // Rows by (collective, group), in row order: what find() looks up, so a
+  // table of many rows costs a lookup each, not a scan. index_rows() builds
+  // it (the reader does); while it does not cover every row, find() scans.
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> row_index;
+  size_t indexed_rows = 0;
+  void index_rows();
 
   // The row for a collective of `kind` in table group `group` of
   // `group_size` ranks (any size when negative), or nullptr.
