@@ -11,6 +11,8 @@
 #include "cost/collective_table.h"
 #include "test_support.h"
 
+#include <zlib.h>
+
 using namespace osched;
 using namespace osched::test;
 
@@ -167,4 +169,41 @@ TEST_CASE("calibrate: op estimates from shapes, CLI errors leave nothing behind"
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
     CHECK_FALSE(std::ifstream(tmp.file("x.table")).good());
   }
+}
+
+namespace {
+
+// `text` gzip-compressed as one member.
+std::string gzip_member(const std::string& text) {
+  z_stream z{};
+  REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("calibrate: a gzip trace of several members is read whole; a cut one is refused") {
+  const std::string text = trace(0, {allreduce(0, truth_us(1), 1), allreduce(100, truth_us(4), 4)});
+  const KinetoTrace one = parse_kineto_trace(gzip_member(text), "one.json.gz");
+  // gzip -c a >x; gzip -c b >>x: one stream to gzip, which the reader once
+  // stopped after the first member of and called malformed.
+  const size_t half = text.size() / 2;
+  const KinetoTrace two = parse_kineto_trace(
+      gzip_member(text.substr(0, half)) + gzip_member(text.substr(half)), "two.json.gz");
+  CHECK(two.nccl.size() == one.nccl.size());
+  CHECK(one.nccl.size() == 2);
+  const std::string whole = gzip_member(text);
+  CHECK_THROWS_WITH(parse_kineto_trace(whole.substr(0, whole.size() / 2), "cut.json.gz"),
+                    "cut.json.gz: truncated gzip data");
+  std::string corrupt = whole;
+  corrupt[corrupt.size() / 2] ^= 0x55;
+  CHECK_THROWS_WITH(parse_kineto_trace(corrupt, "bad.json.gz"), Catch::Contains("bad.json.gz: "));
 }

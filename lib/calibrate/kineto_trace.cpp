@@ -1,9 +1,11 @@
 #include "calibrate/kineto_trace.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <new>
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -17,34 +19,52 @@ namespace {
 // Traces are tens of MB of JSON; a gzip bomb is refused past this.
 constexpr size_t kMaxTraceBytes = size_t{2} << 30;
 
+// Every gzip member in turn (a concatenation of members is one stream to
+// gzip), refused once the output would pass kMaxTraceBytes: the limit is
+// counted on bytes produced, and the buffer never grows past it.
 std::string gunzip(const std::string& in, const std::string& path) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 32) != Z_OK) // 32: detect the gzip header
     throw KinetoError(path + ": cannot start decompression");
+  struct End {
+    z_stream& z;
+    ~End() { inflateEnd(&z); }
+  } end{z};
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
+  size_t left = in.size();
   std::string out;
   char buf[1 << 16];
-  int rc = Z_OK;
-  while (rc != Z_STREAM_END) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) {
-      inflateEnd(&z);
-      throw KinetoError(path + ": corrupt gzip data");
+  try {
+    while (true) {
+      if (z.avail_in == 0 && left > 0) {
+        z.avail_in = static_cast<uInt>(std::min<size_t>(left, 1u << 30));
+        left -= z.avail_in;
+      }
+      z.next_out = reinterpret_cast<Bytef*>(buf);
+      z.avail_out = sizeof buf;
+      const int rc = inflate(&z, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z.avail_in == 0))
+        throw KinetoError(path + ": corrupt gzip data");
+      const size_t produced = sizeof buf - z.avail_out;
+      if (out.size() + produced > kMaxTraceBytes)
+        throw KinetoError(path + ": decompresses to more than 2 GiB");
+      if (out.size() + produced > out.capacity()) // grow by doubling, up to the limit
+        out.reserve(std::min(kMaxTraceBytes, std::max(out.capacity() * 2, out.size() + produced)));
+      out.append(buf, produced);
+      if (rc == Z_STREAM_END) {
+        if (z.avail_in == 0 && left == 0)
+          break;
+        if (inflateReset(&z) != Z_OK) // the next member
+          throw KinetoError(path + ": corrupt gzip data");
+        continue;
+      }
+      if (z.avail_in == 0 && left == 0 && produced < sizeof buf)
+        throw KinetoError(path + ": truncated gzip data");
     }
-    out.append(buf, sizeof buf - z.avail_out);
-    if (out.size() > kMaxTraceBytes) {
-      inflateEnd(&z);
-      throw KinetoError(path + ": decompresses to more than 2 GiB");
-    }
-    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) {
-      inflateEnd(&z);
-      throw KinetoError(path + ": truncated gzip data");
-    }
+  } catch (const std::bad_alloc&) {
+    throw KinetoError(path + ": not enough memory to decompress (" +
+                      std::to_string(out.size() >> 20) + " MiB so far)");
   }
-  inflateEnd(&z);
   return out;
 }
 
