@@ -35,6 +35,13 @@ std::string fmt(double v, const char* f = "%.4g") {
 }
 
 int run(const CalibrateArgs& a) {
+  // Nothing written over a trace, nor the table and the estimates into one file.
+  std::vector<NamedPath> inputs;
+  for (const std::string& t : a.traces)
+    inputs.push_back({"TRACE", t});
+  if (std::string clash = output_clash(inputs, {{"-o", a.out}, {"--estimates", a.estimates}});
+      !clash.empty())
+    throw InputError(clash);
   std::vector<KinetoTrace> traces;
   int64_t untagged = 0;
   for (const std::string& path : a.traces) {

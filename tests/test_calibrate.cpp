@@ -207,3 +207,21 @@ TEST_CASE("calibrate: a gzip trace of several members is read whole; a cut one i
   corrupt[corrupt.size() / 2] ^= 0x55;
   CHECK_THROWS_WITH(parse_kineto_trace(corrupt, "bad.json.gz"), Catch::Contains("bad.json.gz: "));
 }
+
+TEST_CASE("calibrate: no output over a trace, nor two outputs into one file") {
+  TempDir tmp;
+  const std::string t = tmp.file("t.json"), est = tmp.file("est.json");
+  std::ofstream(t) << trace(0, {allreduce(0, truth_us(1), 1), allreduce(100, truth_us(4), 4)});
+  const std::string before = read_text(t);
+  CliResult r = run_cli("calibrate " + t + " -o " + t);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "error: -o: '" + t + "' is the input TRACE\n");
+  CHECK(read_text(t) == before);
+  r = run_cli("calibrate " + t + " -o " + est + " --estimates " + est);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "error: --estimates: '" + est + "' is also -o\n");
+  r = run_cli("calibrate " + t + " -o " + tmp.file("a.table") + " --estimates " + t);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is the input TRACE") != std::string::npos);
+  CHECK(tmp.entries() == 1); // nothing written
+}

@@ -299,4 +299,21 @@ void write_file_atomic_pieces(
   batch.commit();
 }
 
+std::string output_clash(const std::vector<NamedPath>& inputs,
+                         const std::vector<NamedPath>& outputs) {
+  auto real = [](const std::string& p) { return !p.empty() && p != "-"; };
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const NamedPath& out = outputs[i];
+    if (!real(out.path))
+      continue;
+    for (const NamedPath& in : inputs)
+      if (real(in.path) && same_output_file(out.path, in.path))
+        return out.flag + ": '" + out.path + "' is the input " + in.flag;
+    for (size_t j = 0; j < i; ++j)
+      if (real(outputs[j].path) && same_output_file(out.path, outputs[j].path))
+        return out.flag + ": '" + out.path + "' is also " + outputs[j].flag;
+  }
+  return "";
+}
+
 } // namespace osched

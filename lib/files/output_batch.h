@@ -37,6 +37,17 @@ private:
 // else the same normalized path)? "-" matches only "-".
 bool same_output_file(const std::string& a, const std::string& b);
 
+// A command's file argument: its flag (or name) and path.
+struct NamedPath {
+  std::string flag, path;
+};
+
+// The first clash among a command's files: an output that is an input or
+// another output ("-o: 'x' is the input TRACE", "--estimates: 'x' is also
+// -o"); empty paths and "-" are skipped. "" when there is none.
+std::string output_clash(const std::vector<NamedPath>& inputs,
+                         const std::vector<NamedPath>& outputs);
+
 // One output written as a batch of one: via a temporary file in the same
 // directory, renamed into place; nothing is left at `path` if it throws.
 void write_file_atomic(const std::string& path, const std::string& bytes);
