@@ -71,7 +71,8 @@ FxImportOptions resolve_options(const ImportArgs& a) {
   if (!a.hardware_file.empty()) {
     try {
       // It becomes the graph's "hardware" object, at level 2 of the document.
-      hw = parse_json_limited(read_file_bytes(a.hardware_file), kMaxJsonDepth - 1);
+      hw = parse_json_limited(read_file_bytes(a.hardware_file, kMaxSmallFileBytes),
+                              kMaxJsonDepth - 1);
     } catch (const JsonTextError& e) {
       throw InputError(a.hardware_file + ": malformed JSON: " + e.what());
     }

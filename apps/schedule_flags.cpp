@@ -6,6 +6,7 @@
 
 #include "cost/estimator.h"
 #include "errors/error.h"
+#include "files/input_bytes.h"
 #include "pipeline/schedule_options.h"
 #include "run_errors.h"
 
@@ -41,10 +42,7 @@ void add_table_options(CLI::App& cmd, ScheduleConfigDraft& draft) {
 
 ScheduleConfig finish_config(const std::string& path, CLI::App& cmd, ScheduleConfigDraft& draft) {
   if (!path.empty()) {
-    std::ifstream in(path);
-    if (!in)
-      throw InputError(path + ": cannot open config file");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = read_file_bytes(path, kMaxSmallFileBytes);
     apply_schedule_config(text, path, draft, [&](std::string_view flag) {
       return cmd.get_option(std::string(flag))->count() > 0;
     });

@@ -274,6 +274,31 @@ case("diff markdown backticks", {"base.json": base_text, "new.json": new_text},
      env={"STDOUT_TO": ".out"})
 
 
+# 10. reliability 4: file errors name their path, devices stop at a size cap,
+# and reading never takes quadratic time.
+case("--runtime-estimates a directory", {"g.json": json_graph(), "est/keep": "x"},
+     ["schedule", "{d}/g.json", "-o", "{d}/o.json", "--runtime-estimates", "{d}/est"], 2,
+     "est: is a directory")
+case("calibrate a directory", {"t/keep": "x"}, ["calibrate", "{d}/t", "-o", "{d}/o.table"], 2,
+     "t: is a directory")
+case("--config a directory", {"g.json": json_graph(), "c/keep": "x"},
+     ["schedule", "{d}/g.json", "-o", "{d}/o.json", "--config", "{d}/c"], 2, "c: is a directory")
+case("--collective-table /dev/zero", {"g.json": json_graph()},
+     ["schedule", "{d}/g.json", "-o", "{d}/o.json", "--collective-table", "/dev/zero"], 2,
+     "/dev/zero: larger than 256 MiB", env={"MAX_RSS_MB": "600"})
+case("estimates with 300k node keys", {"g.json": json_graph(), "est.json": json.dumps(
+         {"version": 1, "nodes": {f"n{i}": 0.01 for i in range(300000)}})},
+     ["schedule", "{d}/g.json", "-o", "{d}/o.json", "--runtime-estimates", "{d}/est.json"], 0)
+case("estimates with a repeated key among 300k", {"g.json": json_graph(), "est.json":
+         '{"version": 1, "nodes": {' + ", ".join(f'"n{i % 299999}": 0.01' for i in range(300000)) + "}}"},
+     ["schedule", "{d}/g.json", "-o", "{d}/o.json", "--runtime-estimates", "{d}/est.json"], 2,
+     "duplicate key 'n0'")
+case("calibrate writes over its trace", {"t.json": '{"traceEvents": []}'},
+     ["calibrate", "{d}/t.json", "-o", "{d}/t.json"], 2, "is the input TRACE",
+     check=lambda d: open(os.path.join(d, "t.json")).read() == '{"traceEvents": []}' or
+     (_ for _ in ()).throw(AssertionError("the trace was overwritten")))
+
+
 def expect_shape(d, name, shape):
     g = json.load(open(os.path.join(d, "g.json")))
     for n in g["nodes"]:

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include "files/input_bytes.h"
 #include "text/escape.h"
 #include "text/json_limits.h"
 
@@ -293,10 +294,12 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
 }
 
 KinetoTrace read_kineto_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw KinetoError(path + ": cannot open");
-  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string raw;
+  try {
+    raw = read_file_bytes(path, kMaxTraceBytes); // "-": standard input
+  } catch (const IoError& e) {
+    throw KinetoError(e.what());
+  }
   return parse_kineto_trace(raw, path);
 }
 

@@ -260,7 +260,7 @@ std::string write_collective_table(const CollectiveTable& table,
 }
 
 CollectiveTable load_collective_table(const std::string& path) {
-  return parse_collective_table(read_file_bytes(path), path);
+  return parse_collective_table(read_file_bytes(path, kMaxSmallFileBytes), path);
 }
 
 } // namespace osched

@@ -1,5 +1,6 @@
 #include "cost/estimator.h"
 #include "errors/error.h"
+#include "files/input_bytes.h"
 #include "text/json_limits.h"
 
 #include <algorithm>
@@ -111,11 +112,8 @@ std::optional<double> CustomEstimates::lookup(const Graph& g, NodeId id) const {
 }
 
 CustomEstimates load_custom_estimates(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw ValueError(path + ": cannot open");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parse_custom_estimates(text, path);
+  // "-": standard input
+  return parse_custom_estimates(read_file_bytes(path, kMaxSmallFileBytes), path);
 }
 
 CustomEstimates parse_custom_estimates(const std::string& text, const std::string& path) {

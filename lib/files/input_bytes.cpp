@@ -238,8 +238,40 @@ InputBytes::~InputBytes() {
   reset();
 }
 
-std::string read_file_bytes(const std::string& path) {
-  return std::string(InputBytes::read(path).view());
+std::string read_file_bytes(const std::string& path, size_t max_bytes) {
+  auto too_large = [&] {
+    return IoError(path + ": larger than " + std::to_string(max_bytes >> 20) +
+                   " MiB (a device or a stream that does not end?)");
+  };
+  struct stat st;
+  if (path != "-" && ::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      throw IoError(path + ": is a directory");
+    if (S_ISREG(st.st_mode)) {
+      if (static_cast<size_t>(st.st_size) > max_bytes)
+        throw too_large();
+      return std::string(InputBytes::read(path).view());
+    }
+  }
+  // A device, a pipe or standard input: read in pieces, counted.
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file)
+      throw IoError(path + ": cannot open: " + std::strerror(errno));
+  }
+  std::istream& in = path == "-" ? std::cin : file;
+  std::string out;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    const size_t got = static_cast<size_t>(in.gcount());
+    if (out.size() + got > max_bytes)
+      throw too_large();
+    out.append(buf, got);
+  }
+  if (in.bad())
+    throw IoError(path + ": cannot read: " + std::strerror(errno));
+  return out;
 }
 
 } // namespace osched

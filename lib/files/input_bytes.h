@@ -59,7 +59,14 @@ private:
   int slot_ = -1; // SIGBUS handler's record of the mapping
 };
 
-// A whole file's bytes as a string (InputBytes::read, copied). Throws IoError.
-std::string read_file_bytes(const std::string& path);
+// The most read_file_bytes reads by default (a trace, a printed graph), and
+// for the small inputs: a table, estimates, a config, a hardware file.
+constexpr size_t kMaxFileBytes = size_t{2} << 30;
+constexpr size_t kMaxSmallFileBytes = size_t{256} << 20;
+
+// A whole file's bytes as a string ("-": standard input). Throws IoError
+// naming the path: a directory, a file larger than `max_bytes`, or a device
+// or stream that goes on past it (/dev/zero) is refused before it fills memory.
+std::string read_file_bytes(const std::string& path, size_t max_bytes = kMaxFileBytes);
 
 } // namespace osched
