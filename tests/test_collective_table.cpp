@@ -170,3 +170,23 @@ TEST_CASE("collective table: import-fx records a repro's table and mapping, sche
   CHECK(bad.err.find("get_colls_group_mapping() must return a dict of group names") !=
         std::string::npos);
 }
+
+TEST_CASE("collective table: an extrapolation that leaves the finite range is an error") {
+  // Columns 1e-300 MiB apart pass the reader, but the line through them
+  // reaches 1e303 ms at 12 MiB: the lookup names the table, row and size.
+  const CollectiveTable t =
+      parse_collective_table("Group  Group Size  Collective  1e-300MB (ms)  2e-300MB (ms)\n"
+                             "-----  ----------  ----------  -------------  -------------\n"
+                             "    0           8  all_gather_into_tensor  0.05  100\n",
+                             "tiny.table");
+  CHECK_THROWS_WITH(t.time_ms(coll(CollectiveKind::AllGather, "0", 8, 12)),
+                    Catch::StartsWith("tiny.table: row 0 8 all_gather_into_tensor: the time at "
+                                      "12.000000 MiB extrapolates past 1e12 ms"));
+  // A slope beyond double range is refused on its line.
+  CHECK_THROWS_WITH(
+      parse_collective_table("Group  Group Size  Collective  1e-300MB (ms)  2e-300MB (ms)\n"
+                             "-----  ----------  ----------  -------------  -------------\n"
+                             "    0           8  all_gather_into_tensor  0  1e9\n",
+                             "steep.table"),
+      Catch::StartsWith("steep.table:3: times change too fast"));
+}

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include <fstream>
 
 #include "errors/error.h"
@@ -166,4 +168,16 @@ TEST_CASE("diff: a 100x tighter in-flight limit is a regression (the limit is ke
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("REGRESSION: step_ms") != std::string::npos);
   CHECK(r.out.find("REGRESSION: exposed_count") != std::string::npos);
+}
+
+TEST_CASE("diff: a figure that is not finite is refused, never compared") {
+  const nlohmann::json base = report(100, 10, 1000, {{"ag", 1.0, 0.5}});
+  nlohmann::json inf_step = base;
+  inf_step["simulation"]["step_ms_after"] = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(diff_reports(base, inf_step),
+                    Catch::Contains("simulation.step_ms_after: not a finite number"));
+  nlohmann::json null_exposed = base; // how JSON writes inf or nan
+  null_exposed["collectives"][0]["exposed_ms"] = nullptr;
+  CHECK_THROWS_WITH(diff_reports(null_exposed, base),
+                    Catch::Contains("collectives[ag].exposed_ms: not a finite number"));
 }

@@ -107,7 +107,13 @@ std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c, bool* ex
   const double mib = static_cast<double>(*c.input_bytes) / kMiB;
   if (extrapolated)
     *extrapolated = row->extrapolated_beyond_mib > 0 && mib > row->extrapolated_beyond_mib;
-  return table_time_at(*row, mib);
+  const double ms = table_time_at(*row, mib);
+  if (!std::isfinite(ms) || ms > 1e12)
+    throw ValueError(
+        path + ": row " + row->group + " " + std::to_string(row->group_size) + " " +
+        row->collective + ": the time at " + std::to_string(mib) +
+        " MiB extrapolates past 1e12 ms (its last columns are too close or too steep)");
+  return ms;
 }
 
 CollectiveTable parse_collective_table(const std::string& text, const std::string& path) {
@@ -190,6 +196,15 @@ CollectiveTable parse_collective_table(const std::string& text, const std::strin
       if (*end != '\0' || !(ms >= 0) || ms > 1e9)
         fail(path, line_no, "time '" + escape_excerpt(w[3 + i]) + "' is not a number of ms from 0");
       r.points.emplace_back(sizes[i], ms);
+      // Columns so close that the line through them is steeper than a
+      // double holds would extrapolate to inf: refused here, by line.
+      if (i > 0) {
+        const auto& [x0, y0] = r.points[i - 1];
+        if (!std::isfinite((ms - y0) / (sizes[i] - x0)))
+          fail(path, line_no,
+               "times change too fast between the " + escape_excerpt(w[3 + i - 1]) + " and " +
+                   escape_excerpt(w[3 + i]) + " ms columns for sizes between them to be costed");
+      }
     }
     if (!row_of.emplace(std::make_tuple(r.group, long{r.group_size}, r.collective), t.rows.size())
              .second)

@@ -21,11 +21,16 @@ const json& field(const json& j, const char* key, const std::string& where) {
   return j.at(key);
 }
 
-double number(const json& j, const char* section, const char* key) {
-  const json& v = field(field(j, section, "report"), key, section);
-  if (!v.is_number())
-    throw ValueError(std::string(section) + "." + key + ": not a number");
+// A figure to compare: a finite number, or the diff is refused (an inf step
+// compares as "no regression" with every threshold).
+double finite(const json& v, const std::string& where) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()))
+    throw ValueError(where + ": not a finite number");
   return v.get<double>();
+}
+
+double number(const json& j, const char* section, const char* key) {
+  return finite(field(field(j, section, "report"), key, section), std::string(section) + "." + key);
 }
 
 struct CollectiveView {
@@ -42,8 +47,10 @@ std::map<std::string, CollectiveView> collectives_of(const json& r) {
     if (!name.is_string())
       throw ValueError("collectives[].name: not a string");
     CollectiveView v;
-    v.exposed_ms = field(c, "exposed_ms", "collectives[]").get<double>();
-    v.estimated_ms = field(c, "estimated_ms", "collectives[]").get<double>();
+    v.exposed_ms = finite(field(c, "exposed_ms", "collectives[]"),
+                          "collectives[" + name.get<std::string>() + "].exposed_ms");
+    v.estimated_ms = finite(field(c, "estimated_ms", "collectives[]"),
+                            "collectives[" + name.get<std::string>() + "].estimated_ms");
     out[name.get<std::string>()] = v;
   }
   return out;
