@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     exit_code = app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // One line, as every other error: CLI11's own print is two, without "error:".
+    std::cerr << "error: " << osched::escape_line(e.what()) << " (--help lists the options)\n";
     exit_code = osched::cli::kBadInput;
   }
   // What went to standard output must have arrived.

@@ -107,3 +107,14 @@ TEST_CASE("verify checks control dependencies of the original") {
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("control dependency violated") != std::string::npos);
 }
+
+TEST_CASE("CLI: option-parse errors are one error line, exit 2") {
+  for (const char* args : {"schedule testdata/fsdp_tiny.json -o /tmp/x.json --max-in-flight-gb abc",
+                           "stats --graph -2", "schedule"}) {
+    INFO(args);
+    const CliResult r = run_cli(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
