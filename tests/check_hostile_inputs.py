@@ -298,6 +298,13 @@ case("calibrate writes over its trace", {"t.json": '{"traceEvents": []}'},
      check=lambda d: open(os.path.join(d, "t.json")).read() == '{"traceEvents": []}' or
      (_ for _ in ()).throw(AssertionError("the trace was overwritten")))
 
+for table_name in ("../../etc/passwd", "/dev/zero", ".."):
+    case(f"repro table name {table_name}", {"r.py": (
+        'import torch\ndef get_colls_estimations_file():\n    return "' + table_name + '"\n'
+        'class Repro(torch.nn.Module):\n    def forward(self, x: "f32[4, 4][4, 1]cuda:0"):\n'
+        '        y = torch.ops.aten.relu.default(x)\n        return (y,)\n')},
+         ["import-fx", "{d}/r.py", "-o", "{d}/r.json"], 2, "must return a plain file name")
+
 
 def expect_shape(d, name, shape):
     g = json.load(open(os.path.join(d, "g.json")))

@@ -852,7 +852,15 @@ static void read_repro_functions(const std::vector<LogicalLine>& lines, FxProgra
   if (auto e = returned_value(lines, "get_colls_estimations_file", line)) {
     if (e->kind != FxExpr::Kind::String || e->text.empty())
       throw FxSyntaxError(line, "get_colls_estimations_file() must return a file name");
-    prog.colls_table_file = e->text;
+    // The table is looked for beside the graph: a plain name, never a path
+    // (a later schedule would read '../../etc/passwd' or '/dev/zero').
+    const std::string& f = e->text;
+    if (f == "." || f == ".." || f.find('/') != std::string::npos ||
+        f.find('\0') != std::string::npos || f.size() > 255)
+      throw FxSyntaxError(line, "get_colls_estimations_file() must return a plain file name "
+                                "(the table beside the repro), got '" +
+                                    escape_quoted(f.substr(0, 64)) + "'");
+    prog.colls_table_file = f;
   }
   if (auto e = returned_value(lines, "get_colls_group_mapping", line)) {
     if (e->kind != FxExpr::Kind::Dict)

@@ -19,7 +19,7 @@ std::optional<CollectiveTable> recorded_collective_table(const Graph& g, const s
       !(*it)["file"].is_string() || input == "-")
     return std::nullopt;
   const std::string name = (*it)["file"].get<std::string>();
-  if (name.empty() || name.find('/') != std::string::npos)
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
     throw ValueError(input + ": collective_table.file: must be a file name");
   const std::string path = (std::filesystem::path(input).parent_path() / name).string();
   if (!std::filesystem::exists(path))
