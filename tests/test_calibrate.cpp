@@ -225,3 +225,21 @@ TEST_CASE("calibrate: no output over a trace, nor two outputs into one file") {
   CHECK(r.err.find("is the input TRACE") != std::string::npos);
   CHECK(tmp.entries() == 1); // nothing written
 }
+
+TEST_CASE("calibrate: a collective measured only at 0 bytes is extrapolated at every size") {
+  KinetoTrace t = parse_kineto_trace(
+      trace(0, {allreduce(0, 10, 0), allreduce(100, 10.5, 0), allreduce(200, 9.5, 0)}), "z.json");
+  const CollectiveCalibration cal = calibrate_collectives({t});
+  REQUIRE(cal.table.rows.size() == 1);
+  // Once written and read back, a 1 MiB all-reduce is the fit's, not a measurement.
+  const CollectiveTable back = parse_collective_table(
+      write_collective_table(cal.table, {}, std::vector<std::string>(1, "")), "z.table");
+  CollectiveInfo c;
+  c.kind = CollectiveKind::AllReduce;
+  c.group = back.rows[0].group;
+  c.group_size = back.rows[0].group_size;
+  c.input_bytes = 1 << 20;
+  bool extrapolated = false;
+  REQUIRE(back.time_ms(c, &extrapolated));
+  CHECK(extrapolated);
+}

@@ -175,7 +175,9 @@ CollectiveCalibration calibrate_collectives(const std::vector<KinetoTrace>& trac
                           " MiB: its samples are not measurements of one collective");
       row.points.emplace_back(mib, ms);
     }
-    row.extrapolated_beyond_mib = 2 * f.max_mib;
+    // Only empty messages measured: every size is the fit's, past one byte
+    // (0 would read as "nothing said", and every size as measured).
+    row.extrapolated_beyond_mib = f.max_mib > 0 ? 2 * f.max_mib : 1.0 / (1 << 20);
     c.table.rows.push_back(std::move(row));
     c.fits.push_back(f);
   }
