@@ -53,16 +53,29 @@ int run(const CalibrateArgs& a) {
     untagged += traces.back().nccl_without_metadata;
   }
   CollectiveCalibration cal;
+  const std::string which = a.traces.size() == 1 ? a.traces[0] : std::string("the traces");
+  size_t with_metadata = 0;
+  for (const KinetoTrace& t : traces)
+    with_metadata += t.nccl.size();
   try {
     cal = calibrate_collectives(traces);
-  } catch (const KinetoError&) {
-    throw InputError(
-        (a.traces.size() == 1 ? a.traces[0] : std::string("the traces")) +
-        ": no NCCL collective kernel with PyTorch's collective metadata ('Collective name', "
-        "'In msg nelems', 'Group size', 'dtype')" +
-        (untagged > 0 ? " (" + std::to_string(untagged) +
-                            " NCCL kernel(s) without it: send/recv, or a PyTorch before 2.1)"
-                      : ""));
+  } catch (const KinetoError& e) {
+    // Three causes, three messages: no usable kernel, kernels that match
+    // across no ranks, a fit that is not one collective's.
+    if (with_metadata == 0)
+      throw InputError(
+          which +
+          ": no NCCL collective kernel with PyTorch's collective metadata ('Collective name', "
+          "'In msg nelems', 'Group size', 'dtype')" +
+          (untagged > 0 ? " (" + std::to_string(untagged) +
+                              " NCCL kernel(s) without it: send/recv, or a PyTorch before 2.1)"
+                        : ""));
+    if (cal.fits.empty() && std::string(e.what()).rfind("no collective kernel", 0) == 0)
+      throw InputError(which + ": " + std::to_string(with_metadata) +
+                       " NCCL collective kernel(s), but no collective found on every rank alike "
+                       "(by sequence number, or group, kind and size in order): are these "
+                       "traces of the same steps?");
+    throw InputError(which + ": " + e.what());
   }
   std::vector<std::string> header = {
       "calibrated by overlap-sched from " + std::to_string(traces.size()) +

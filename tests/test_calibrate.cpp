@@ -243,3 +243,20 @@ TEST_CASE("calibrate: a collective measured only at 0 bytes is extrapolated at e
   REQUIRE(back.time_ms(c, &extrapolated));
   CHECK(extrapolated);
 }
+
+TEST_CASE("calibrate: kernels found on no two ranks alike are told apart from no kernels") {
+  TempDir tmp;
+  const std::string r0 = tmp.file("r0.json"), r1 = tmp.file("r1.json");
+  std::ofstream(r0) << trace(0, {allreduce(0, truth_us(1), 1, 1)});
+  std::ofstream(r1) << trace(1, {allreduce(0, truth_us(1), 1, 2)});
+  CliResult r = run_cli("calibrate " + r0 + " " + r1 + " -o " + tmp.file("t.table"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("2 NCCL collective kernel(s), but no collective found on every rank alike") !=
+        std::string::npos);
+  const std::string empty = tmp.file("e.json");
+  std::ofstream(empty) << trace(0, {});
+  r = run_cli("calibrate " + empty + " -o " + tmp.file("t.table"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("no NCCL collective kernel with PyTorch's collective metadata") !=
+        std::string::npos);
+}
