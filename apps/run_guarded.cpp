@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include <spdlog/spdlog.h>
@@ -14,12 +15,19 @@ namespace {
 // One line, and a readable one: fields quote their input in excerpts, and
 // this bound catches any message that still quotes too much.
 void print_error(const char* prefix, const char* what) {
-  constexpr size_t kMaxLine = 2048;
+  constexpr size_t kMaxLine = 2048; // bytes, "error: " and the newline included
+  constexpr size_t kNote = 40;      // room for "... (N more bytes)"
+  const std::string head = std::string("error: ") + prefix;
   std::string line = escape_line(what);
-  if (line.size() > kMaxLine)
-    line = line.substr(0, kMaxLine) + "... (" + std::to_string(line.size() - kMaxLine) +
-           " more bytes)";
-  std::cerr << "error: " << prefix << line << "\n";
+  if (head.size() + line.size() + 1 > kMaxLine) {
+    size_t keep = kMaxLine - 1 - kNote - std::min(head.size(), kMaxLine / 2);
+    // Never half an escape (\xNN, \n, \\): cut before its backslash.
+    const size_t backslash = line.rfind('\\', keep - 1);
+    if (backslash != std::string::npos && keep - backslash < 4)
+      keep = backslash;
+    line = line.substr(0, keep) + "... (" + std::to_string(line.size() - keep) + " more bytes)";
+  }
+  std::cerr << head << line << "\n";
 }
 
 } // namespace

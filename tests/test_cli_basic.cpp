@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <fstream>
+
 #include "format/graph_file.h"
 #include "format/json_io.h"
 #include "test_support.h"
@@ -117,4 +120,27 @@ TEST_CASE("CLI: option-parse errors are one error line, exit 2") {
     CHECK(r.err.rfind("error: ", 0) == 0);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("CLI: an error line is at most 2048 bytes, newline included, and cuts no escape") {
+  TempDir tmp;
+  const std::string cfg = tmp.file("c.json");
+  std::ofstream(cfg) << "{\"" << std::string(1 << 20, 'k') << "\": 1}";
+  CliResult r = run_cli("schedule " + source_path("testdata/fsdp_tiny.json") + " -o " +
+                        tmp.file("o.json") + " --config " + cfg);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.size() <= 2048);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.find("more bytes)") != std::string::npos);
+  // A key of escapes: the cut falls between two of them.
+  std::string key;
+  for (int i = 0; i < 3000; ++i)
+    key += "\\u0001";
+  std::ofstream(cfg) << "{\"" << key << "\": 1}";
+  r = run_cli("schedule " + source_path("testdata/fsdp_tiny.json") + " -o " + tmp.file("o.json") +
+              " --config " + cfg);
+  CHECK(r.err.size() <= 2048);
+  const size_t cut = r.err.find("... (");
+  REQUIRE(cut != std::string::npos);
+  CHECK(r.err.substr(cut - 4, 4) == "\\x01");
 }
