@@ -186,57 +186,75 @@ std::optional<std::string> shape_key(const std::string& target, const nlohmann::
 
 } // namespace
 
-KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) {
-  const bool gz = raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&
-                  static_cast<unsigned char>(raw[1]) == 0x8b;
-  nlohmann::json j;
-  try {
-    j = parse_json_limited(gz ? gunzip(raw, path) : raw);
-  } catch (const JsonTextError& e) {
-    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " + e.what());
-  }
-  if (!j.is_object() || !j.contains("traceEvents") || !j["traceEvents"].is_array())
-    throw KinetoError(path + ": not a Kineto trace (no traceEvents list)");
-  KinetoTrace t;
-  t.path = path;
-  if (auto it = j.find("deviceProperties"); it != j.end() && it->is_array() && !it->empty() &&
-                                            (*it)[0].is_object() && (*it)[0].contains("name") &&
-                                            (*it)[0]["name"].is_string())
-    t.device_name = (*it)[0]["name"].get<std::string>();
-  if (auto it = j.find("distributedInfo"); it != j.end() && it->is_object()) {
-    t.rank = integer(*it, "rank").value_or(-1);
-    t.world_size = integer(*it, "world_size").value_or(0);
-  }
-  // GPU kernel time per launching CPU op (External id).
-  std::map<int64_t, double> kernel_us;
-  std::vector<const nlohmann::json*> shaped;
-  for (const nlohmann::json& e : j["traceEvents"]) {
+namespace {
+
+// One trace read event by event: each element of traceEvents is taken as
+// soon as it is parsed and dropped from the document, so memory holds the
+// text and what is kept of the events, never a JSON tree of the whole trace.
+class TraceReader {
+public:
+  explicit TraceReader(KinetoTrace& t) : t_(t) {}
+
+  void take(const nlohmann::json& e) {
     if (!e.is_object() || !e.contains("cat") || !e["cat"].is_string())
-      continue;
-    const std::string cat = e["cat"].get<std::string>();
+      return;
+    const std::string& cat = e["cat"].get_ref<const std::string&>();
     const nlohmann::json empty = nlohmann::json::object();
     const nlohmann::json& args = e.contains("args") && e["args"].is_object() ? e["args"] : empty;
     if (cat == "cpu_op") {
-      if (args.contains("Input Dims")) {
-        t.has_shapes = true;
-        shaped.push_back(&e);
-      }
-      continue;
+      if (args.contains("Input Dims"))
+        take_shaped(e, args);
+      return;
     }
     if (cat != "kernel" || !e.contains("name") || !e["name"].is_string() || !e.contains("ts") ||
         !e["ts"].is_number() || !e.contains("dur") || !e["dur"].is_number())
-      continue;
-    const std::string name = e["name"].get<std::string>();
+      return;
+    const std::string& name = e["name"].get_ref<const std::string&>();
     const double dur = e["dur"].get<double>();
     if (name.rfind("nccl", 0) != 0) {
       if (auto ext = integer(args, "External id"))
-        kernel_us[*ext] += dur;
-      continue;
+        kernel_us_[*ext] += dur;
+      return;
     }
+    take_nccl(e, args, dur);
+  }
+
+  // The shaped ops whose kernels were found, once every event is read.
+  void finish() {
+    for (auto& [ext, op] : shaped_) {
+      auto it = kernel_us_.find(ext);
+      if (it == kernel_us_.end() || it->second <= 0)
+        continue;
+      op.gpu_us = it->second;
+      t_.ops.push_back(std::move(op));
+    }
+    shaped_.clear();
+  }
+
+private:
+  // A CPU op with its input shapes: kept as its estimate key, waiting for
+  // its kernels' time (they may come later in the file).
+  void take_shaped(const nlohmann::json& e, const nlohmann::json& args) {
+    t_.has_shapes = true;
+    auto ext = integer(args, "External id");
+    if (!ext || !e.contains("name") || !e["name"].is_string())
+      return;
+    const std::string target = target_of(e["name"].get<std::string>());
+    if (target.empty())
+      return;
+    ShapedOp op;
+    op.target = target;
+    if (auto key = shape_key(target, args, op)) {
+      op.key = *key;
+      shaped_.emplace_back(*ext, std::move(op));
+    }
+  }
+
+  void take_nccl(const nlohmann::json& e, const nlohmann::json& args, double dur) {
     const auto cname = args.find("Collective name");
     if (cname == args.end() || !cname->is_string()) {
-      ++t.nccl_without_metadata;
-      continue;
+      ++t_.nccl_without_metadata;
+      return;
     }
     auto kind = collective_of(cname->get<std::string>());
     auto nelems = integer(args, "In msg nelems");
@@ -249,8 +267,8 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
     if (!kind || !nelems || !gsize || !dtype || *nelems < 0 || *nelems > (int64_t{1} << 50) ||
         *gsize < 1 || *gsize > (1 << 20) || !(dur >= 0) || !(dur <= 86400e6) ||
         !std::isfinite(e["ts"].get<double>())) {
-      ++t.nccl_without_metadata;
-      continue;
+      ++t_.nccl_without_metadata;
+      return;
     }
     NcclKernel k;
     k.kind = *kind;
@@ -261,34 +279,72 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
     for (char ch : k.group)
       plain = plain && static_cast<unsigned char>(ch) > ' ' && ch != 0x7f;
     if (!plain) {
-      ++t.nccl_without_metadata;
-      continue;
+      ++t_.nccl_without_metadata;
+      return;
     }
     k.group_size = *gsize;
     k.input_bytes = *nelems * dtype->second;
     k.seq = integer(args, "Seq");
     k.start_us = e["ts"].get<double>();
     k.dur_us = dur;
-    t.nccl.push_back(std::move(k));
+    t_.nccl.push_back(std::move(k));
   }
-  for (const nlohmann::json* e : shaped) {
-    const nlohmann::json& args = (*e)["args"];
-    auto ext = integer(args, "External id");
-    if (!ext || !(*e).contains("name") || !(*e)["name"].is_string())
-      continue;
-    auto it = kernel_us.find(*ext);
-    if (it == kernel_us.end() || it->second <= 0)
-      continue;
-    const std::string target = target_of((*e)["name"].get<std::string>());
-    if (target.empty())
-      continue;
-    ShapedOp op;
-    op.target = target;
-    op.gpu_us = it->second;
-    if (auto key = shape_key(target, args, op)) {
-      op.key = *key;
-      t.ops.push_back(std::move(op));
-    }
+
+  KinetoTrace& t_;
+  std::map<int64_t, double> kernel_us_; // GPU kernel time per launching CPU op (External id)
+  std::vector<std::pair<int64_t, ShapedOp>> shaped_;
+};
+
+} // namespace
+
+KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) {
+  const bool gz = raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&
+                  static_cast<unsigned char>(raw[1]) == 0x8b;
+  const std::string text = gz ? gunzip(raw, path) : std::string();
+  KinetoTrace t;
+  t.path = path;
+  TraceReader reader(t);
+  JsonLimitCheck limits;
+  bool events_key = false, in_events = false, saw_events = false;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(
+        gz ? std::string_view(text) : std::string_view(raw),
+        [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+          using E = nlohmann::json::parse_event_t;
+          limits.on_event(depth, event, parsed);
+          if (depth == 1 && event == E::key) {
+            events_key = parsed == "traceEvents";
+          } else if (depth == 1 && event == E::array_start) {
+            in_events = events_key;
+            saw_events = saw_events || events_key;
+          } else if (depth == 1 && event == E::array_end) {
+            in_events = false;
+          } else if (in_events && depth == 2 &&
+                     (event == E::object_end || event == E::array_end || event == E::value)) {
+            reader.take(parsed);
+            return false; // taken: dropped from the document
+          }
+          return true;
+        });
+  } catch (const JsonTextError& e) {
+    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    std::string msg = e.what();
+    const size_t cut = msg.find("] ");
+    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " +
+                      (cut == std::string::npos ? msg : msg.substr(cut + 2)));
+  }
+  if (!j.is_object() || !saw_events || !j.contains("traceEvents") || !j["traceEvents"].is_array())
+    throw KinetoError(path + ": not a Kineto trace (no traceEvents list)");
+  reader.finish();
+  if (auto it = j.find("deviceProperties"); it != j.end() && it->is_array() && !it->empty() &&
+                                            (*it)[0].is_object() && (*it)[0].contains("name") &&
+                                            (*it)[0]["name"].is_string())
+    t.device_name = (*it)[0]["name"].get<std::string>();
+  if (auto it = j.find("distributedInfo"); it != j.end() && it->is_object()) {
+    t.rank = integer(*it, "rank").value_or(-1);
+    t.world_size = integer(*it, "world_size").value_or(0);
   }
   return t;
 }
