@@ -36,10 +36,11 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # seeds (the biggest is about 100 KB).
 CORPUS=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$CORPUS"' EXIT
-mkdir -p "$CORPUS"/{json,pb,est,cfg,fx,kineto}
+mkdir -p "$CORPUS"/{json,pb,est,cfg,fx,kineto,table}
 cp testdata/*.json testdata/scenarios/*.json testdata/invalid/*.json "$CORPUS/json/"
 cp testdata/scenarios/estimates*.json "$CORPUS/est/"
 cp testdata/configs/*.json "$CORPUS/cfg/"
+cp ../shared/corpus/autoparallel/*.table "$CORPUS/table/" 2>/dev/null || true
 cp testdata/fx/*.py testdata/fx/*.log "$CORPUS/fx/"
 for f in testdata/fsdp_tiny.json testdata/tp_two_groups.json testdata/scenarios/*bucketing*.json; do
   [[ $f == *estimates* ]] && continue
@@ -71,5 +72,5 @@ fuzz_pair() {
 fuzz_pair fuzz_json_graph "$CORPUS/json" fuzz_proto_graph "$CORPUS/pb"
 fuzz_pair fuzz_estimates "$CORPUS/est" fuzz_schedule "$CORPUS/json"
 fuzz_pair fuzz_config "$CORPUS/cfg" fuzz_fx_import "$CORPUS/fx"
-run_fuzz fuzz_kineto "$CORPUS/kineto"
+fuzz_pair fuzz_kineto "$CORPUS/kineto" fuzz_collective_table "$CORPUS/table"
 echo "sanitizers and fuzzers: clean"

@@ -260,3 +260,12 @@ TEST_CASE("calibrate: kernels found on no two ranks alike are told apart from no
   CHECK(r.err.find("no NCCL collective kernel with PyTorch's collective metadata") !=
         std::string::npos);
 }
+
+TEST_CASE("calibrate: a kernel time that is no measurement refuses the trace, naming it") {
+  const std::string kernel =
+      R"({"ph":"X","cat":"kernel","name":"sm90_gemm","pid":0,"tid":7,"ts":5,"dur":1e300,)"
+      R"("args":{"External id":3}})";
+  CHECK_THROWS_WITH(parse_kineto_trace(trace(0, {allreduce(0, 10, 1), kernel}), "k.json"),
+                    "k.json: kernel 'sm90_gemm' lasts " + std::to_string(1e300) +
+                        " us: not a measurement");
+}

@@ -195,6 +195,11 @@ class TraceReader {
 public:
   explicit TraceReader(KinetoTrace& t) : t_(t) {}
 
+  // A kernel's or an op's time that is no measurement (a day or more, or
+  // not a number) would reach the estimates as inf or 1e297 ms, which
+  // schedule refuses: the trace is refused, naming it.
+  static constexpr double kMaxUs = 86400e6;
+
   void take(const nlohmann::json& e) {
     if (!e.is_object() || !e.contains("cat") || !e["cat"].is_string())
       return;
@@ -212,8 +217,13 @@ public:
     const std::string& name = e["name"].get_ref<const std::string&>();
     const double dur = e["dur"].get<double>();
     if (name.rfind("nccl", 0) != 0) {
+      if (!(dur >= 0) || !(dur <= kMaxUs))
+        throw KinetoError(t_.path + ": kernel '" + escape_excerpt(name) + "' lasts " +
+                          std::to_string(dur) + " us: not a measurement");
       if (auto ext = integer(args, "External id"))
-        kernel_us_[*ext] += dur;
+        if ((kernel_us_[*ext] += dur) > kMaxUs)
+          throw KinetoError(t_.path + ": the kernels of CPU op " + std::to_string(*ext) +
+                            " last more than a day: not a measurement");
       return;
     }
     take_nccl(e, args, dur);

@@ -215,6 +215,8 @@ CollectiveTable parse_collective_table(const std::string& text, const std::strin
   }
   if (!header)
     fail(path, line_no, "empty collective table");
+  if (t.rows.empty())
+    fail(path, line_no, "a collective table without rows");
   for (const Mark& m : marks) {
     auto it = row_of.find(std::make_tuple(m.group, m.size, m.collective));
     if (it == row_of.end())
@@ -246,8 +248,11 @@ std::string write_collective_table(const CollectiveTable& table,
   cell(o, "Group", 7);
   cell(o, "Group Size", 12);
   cell(o, "Collective", 26);
-  for (double mib : sizes)
-    cell(o, number(mib) + "MB (ms)", 12);
+  for (double mib : sizes) { // exact: columns must read back as they were
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", mib);
+    cell(o, std::string(buf) + "MB (ms)", 12);
+  }
   o << "\n";
   std::string dashes;
   for (size_t i = 0; i < 3 + sizes.size(); ++i)

@@ -4,7 +4,7 @@ libFuzzer's small mutations rarely build on their own: deep nesting (in
 JSON, in protobuf arguments and in JSON embedded in protobuf) and long flat
 chains (FX operators, subscripts, calls, annotations).
 
-Usage: make_seeds.py CORPUS_DIR   (writes into CORPUS_DIR/{json,pb,fx,cfg,kineto})
+Usage: make_seeds.py CORPUS_DIR   (writes into CORPUS_DIR/{json,pb,fx,cfg,kineto,table})
 Sizes stay under the fuzzers' -max_len (scripts/test-sanitize.sh).
 """
 import os
@@ -85,6 +85,23 @@ def main():
     write(f"{out}/kineto/trace.json", trace)
     with gzip.open(f"{out}/kineto/trace.json.gz", "wb") as f:
         f.write(trace.encode())
+    # Two gzip members: one stream to gzip.
+    half = len(trace) // 2
+    write(f"{out}/kineto/two_members.json.gz",
+          gzip.compress(trace[:half].encode()) + gzip.compress(trace[half:].encode()))
+
+    # Collective tables: a measured one with an extrapolation mark, columns
+    # far apart and close together, and many rows.
+    head = "Group  Group Size  Collective  1MB (ms)  2MB (ms)  4MB (ms)\n-----  ----------  ----------  ---  ---  ---\n"
+    write(f"{out}/table/marked.table", head +
+          "0  8  all_gather_into_tensor  0.05  0.07  0.11\n"
+          "# extrapolated beyond 3 MiB: 0 8 all_gather_into_tensor\n"
+          "1  8  all_reduce  0.03  0.04  0.06\n")
+    write(f"{out}/table/close_columns.table",
+          "Group  Group Size  Collective  1e-300MB (ms)  2e-300MB (ms)\n--  --  --  --  --\n"
+          "0  8  all_reduce  0.05  100\n")
+    write(f"{out}/table/many_rows.table",
+          head + "".join(f"g{i}  8  all_reduce  0.03  0.04  0.06\n" for i in range(2000)))
 
 
 if __name__ == "__main__":
