@@ -300,9 +300,9 @@ void write_file_atomic_pieces(
 }
 
 std::string output_clash(const std::vector<NamedPath>& inputs,
-                         const std::vector<NamedPath>& outputs) {
+                         const std::vector<NamedPath>& outputs, size_t first) {
   auto real = [](const std::string& p) { return !p.empty() && p != "-"; };
-  for (size_t i = 0; i < outputs.size(); ++i) {
+  for (size_t i = first; i < outputs.size(); ++i) {
     const NamedPath& out = outputs[i];
     if (!real(out.path))
       continue;

@@ -44,9 +44,11 @@ struct NamedPath {
 
 // The first clash among a command's files: an output that is an input or
 // another output ("-o: 'x' is the input TRACE", "--estimates: 'x' is also
-// -o"); empty paths and "-" are skipped. "" when there is none.
+// -o"); empty paths and "-" are skipped. Outputs before `first` are only
+// compared against (a command may allow those over its input). "" when
+// there is none.
 std::string output_clash(const std::vector<NamedPath>& inputs,
-                         const std::vector<NamedPath>& outputs);
+                         const std::vector<NamedPath>& outputs, size_t first = 0);
 
 // One output written as a batch of one: via a temporary file in the same
 // directory, renamed into place; nothing is left at `path` if it throws.

@@ -33,21 +33,16 @@ void check_output_paths(const ScheduleOutputPaths& a) {
       if (const char* v = std::getenv(var); v && std::atoi(v) > 1)
         throw InputError("IN: reading the graph from standard input is not supported under mpirun "
                          "(one rank gets it); pass a file path");
-  // Every output names its own file, never the input.
-  std::vector<std::pair<const char*, const std::string*>> outs = {
-      {"-o", &a.output}, {"--report", &a.report}, {"--trace", &a.trace}, {"--html", &a.html}};
-  for (size_t i = 2; i < outs.size(); ++i) {
-    const std::string& p = *outs[i].second;
-    if (p.empty())
-      continue;
-    if (p == "-")
-      throw InputError(std::string(outs[i].first) + ": needs a file path");
-    if (a.input != "-" && same_output_file(p, a.input))
-      throw InputError(std::string(outs[i].first) + ": '" + p + "' is the input graph");
-    for (size_t j = 0; j < i; ++j)
-      if (!outs[j].second->empty() && same_output_file(p, *outs[j].second))
-        throw InputError(std::string(outs[i].first) + ": '" + p + "' is also " + outs[j].first);
-  }
+  // Every output names its own file, never the input (-o may rewrite its
+  // input in place: it is written last, and only once all is complete).
+  for (const auto& [flag, p] : {std::pair{"--trace", &a.trace}, std::pair{"--html", &a.html}})
+    if (*p == "-")
+      throw InputError(std::string(flag) + ": needs a file path");
+  if (std::string clash = output_clash(
+          {{"graph", a.input}},
+          {{"-o", a.output}, {"--report", a.report}, {"--trace", a.trace}, {"--html", a.html}}, 2);
+      !clash.empty())
+    throw InputError(clash);
   if (!a.report.empty()) {
     if (same_output_file(a.report, a.output))
       throw InputError("--report: '" + a.report + "' is also the graph output (-o)");
