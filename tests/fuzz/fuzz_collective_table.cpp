@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const osched::ValueError&) {
     return 0;
   }
-  const std::string again = osched::write_collective_table(
-      t, {}, std::vector<std::string>(t.rows.size(), std::string()));
+  const std::string again =
+      osched::write_collective_table(t, {}, std::vector<std::string>(t.rows.size(), std::string()));
   const osched::CollectiveTable back = osched::parse_collective_table(again, "back.table");
   if (back.rows.size() != t.rows.size())
     __builtin_trap();
