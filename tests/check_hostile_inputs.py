@@ -179,6 +179,10 @@ case("fx all_gather overflow", {"g.py": fx_file(["y = torch.ops._c10d_functional
 case("fx symbolic hint overflow", {"g.py": fx_file(["y = torch.ops.aten.cat.default([x, x])"],
                                                    params='x: "f32[s0, 4][4, 1]cuda:0"')},
      ["import-fx", "{d}/g.py", "-o", "{d}/g.json", "--hint", "s0=4611686018427387904"], 2, None)
+case("fx hint product overflow", {"g.py": fx_file(["y = torch.ops.aten.relu.default(x)"],
+                                                  params='x: "f32[4*s0, 4][4, 1]cuda:0"')},
+     ["import-fx", "{d}/g.py", "-o", "{d}/g.json", "--hint", "s0=4611686018427387904"], 2,
+     "dim '4*s0' with the given hints: integer overflow")
 case("fx mul overflow", {"g.py": fx_file(["y = torch.ops.aten.view.default(x, [4611686018427387904 * 4])"])},
      ["import-fx", "{d}/g.py", "-o", "{d}/g.json"], 2, "overflow")
 case("fx division by zero", {"g.py": fx_file(["y = torch.ops.aten.view.default(x, [16 // 0])"])},

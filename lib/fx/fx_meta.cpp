@@ -188,7 +188,14 @@ Dim fx_dim(const std::string& text, const FxSymbolHints& hints, int line) {
   if (e.kind == FxExpr::Kind::Float || e.kind == FxExpr::Kind::String ||
       e.kind == FxExpr::Kind::List)
     throw FxSyntaxError(line, "dim '" + t + "' is not an integer or a symbol");
-  return symbolic(t, eval_fx_dim(e, hints));
+  // A dim without a value for one of its names stays symbolic (unbacked);
+  // one whose given hints overflow or divide by zero is an error on its
+  // line, never a dim costed as 0 bytes.
+  std::string why;
+  std::optional<int64_t> value = eval_fx_dim(e, hints, &why);
+  if (!value && (why == "integer overflow" || why == "division by zero"))
+    throw FxSyntaxError(line, "dim '" + t + "' with the given hints: " + why);
+  return symbolic(t, value);
 }
 
 Dim named_symbol(const std::string& name, const FxSymbolHints& hints) {
