@@ -16,54 +16,75 @@ std::string without_nlohmann_prefix(const std::string& msg) {
   return pos == std::string::npos ? msg : msg.substr(pos + 2);
 }
 
-// The DOM built by nlohmann's own SAX DOM builder, with the limits checked
-// on the way: linear in the text (nlohmann's callback parser looks through
-// the parent container for a discarded value each time an object ends,
-// quadratic in an array of objects).
+// The DOM built from nlohmann's SAX events, with the limits checked on the
+// way: linear in the text (nlohmann's callback parser looks through the
+// parent container for a discarded value each time an object ends,
+// quadratic in an array of objects). A repeated key is found by the
+// object's own insert, so keys are neither copied nor hashed twice.
 class LimitedDom {
 public:
   using json = nlohmann::json;
-  LimitedDom(json& root, JsonLimitCheck& check) : dom_(root, true), check_(check) {}
+  LimitedDom(json& root, JsonLimitCheck& check) : root_(root), check_(check) {}
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool v) { return dom_.boolean(v); }
-  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
-  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
-  bool number_float(json::number_float_t v, const json::string_t& s) {
-    return dom_.number_float(v, s);
-  }
-  bool string(json::string_t& v) { return dom_.string(v); }
-  bool binary(json::binary_t& v) { return dom_.binary(v); }
-  bool start_object(std::size_t n) {
-    check_.open(depth_++, true);
-    return dom_.start_object(n);
+  bool null() { return add(nullptr), true; }
+  bool boolean(bool v) { return add(v), true; }
+  bool number_integer(json::number_integer_t v) { return add(v), true; }
+  bool number_unsigned(json::number_unsigned_t v) { return add(v), true; }
+  bool number_float(json::number_float_t v, const json::string_t&) { return add(v), true; }
+  bool string(json::string_t& v) { return add(std::move(v)), true; }
+  bool binary(json::binary_t& v) { return add(json::binary(std::move(v))), true; }
+  bool start_object(std::size_t) {
+    check_.open(static_cast<int>(stack_.size()), false);
+    stack_.push_back(add(json::object()));
+    return true;
   }
   bool key(json::string_t& k) {
-    check_.key(k);
-    return dom_.key(k);
+    auto [it, fresh] = stack_.back()->get_ref<json::object_t&>().emplace(k, nullptr);
+    if (!fresh)
+      throw JsonTextError("duplicate key '" + escape_quoted(k.substr(0, 64)) +
+                          (k.size() > 64 ? "..." : "") + "' in one object");
+    element_ = &it->second;
+    return true;
   }
   bool end_object() {
-    check_.close(true);
-    --depth_;
-    return dom_.end_object();
+    stack_.pop_back();
+    return true;
   }
-  bool start_array(std::size_t n) {
-    check_.open(depth_++, false);
-    return dom_.start_array(n);
+  bool start_array(std::size_t) {
+    check_.open(static_cast<int>(stack_.size()), false);
+    stack_.push_back(add(json::array()));
+    return true;
   }
   bool end_array() {
-    check_.close(false);
-    --depth_;
-    return dom_.end_array();
+    stack_.pop_back();
+    return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
     throw JsonTextError(without_nlohmann_prefix(e.what()));
   }
 
 private:
-  nlohmann::detail::json_sax_dom_parser<json> dom_;
-  JsonLimitCheck& check_;
-  int depth_ = 0;
+  // Places a value: the document, the next element of the open array, or
+  // the value of the key just read.
+  template <typename V> json* add(V&& v) {
+    if (stack_.empty()) {
+      root_ = json(std::forward<V>(v));
+      return &root_;
+    }
+    json* top = stack_.back();
+    if (top->is_array()) {
+      json::array_t& a = top->get_ref<json::array_t&>();
+      a.emplace_back(std::forward<V>(v));
+      return &a.back();
+    }
+    *element_ = json(std::forward<V>(v));
+    return element_;
+  }
+
+  json& root_;
+  JsonLimitCheck& check_; // the depth limit
+  std::vector<json*> stack_;
+  json* element_ = nullptr;
 };
 
 } // namespace
