@@ -98,7 +98,6 @@ def send_step_inputs():
 
 _CODE_START = re.compile(r"^(\w+ = )?torch\.ops\._c10d_functional\.(\w+)\.")
 _CODE_MM = re.compile(r"^(\w+ = )?extern_kernels\.(mm|bmm|addmm|baddbmm)\(")
-_MM_TARGETS = ("aten.mm.", "aten.bmm.", "aten.addmm.", "aten.baddbmm.")
 
 
 def code_sequence(code):
@@ -115,15 +114,7 @@ def code_sequence(code):
     return out
 
 
-def written_sequence(written):
-    """The same classes for the tool's written graph, [(name, target)]."""
-    out = []
-    for _, target in written:
-        if target.startswith("_c10d_functional."):
-            out.append("w" if ".wait_tensor." in target else "s")
-        elif target.startswith(_MM_TARGETS):
-            out.append("mm")
-    return out
+written_sequence = ost.written_sequence  # the same classes for the tool's written graph
 
 
 def compile_with_pass(fn, args, tool_args):

@@ -159,15 +159,6 @@ def inductor_order(gm, inputs, tool, table_args, decompose):
                     out.append("mm")
         return out
 
-    def written(pairs):
-        out = []
-        for _, t in pairs:
-            if t.startswith("_c10d_functional."):
-                out.append("w" if ".wait_tensor." in t else "s")
-            elif t.startswith(("aten.mm.", "aten.bmm.", "aten.addmm.", "aten.baddbmm.")):
-                out.append("mm")
-        return out
-
     p = ost.OverlapSchedPass(tool=tool, args=["--collective-bucketing", *table_args],
                              device="cuda:0", hardware={"gpu": "H100-SXM"})
     # The graph moves to the CPU: its inputs (fresh fake tensors of the same
@@ -202,7 +193,7 @@ def inductor_order(gm, inputs, tool, table_args, decompose):
             raise
     finally:
         inductor_graph.GraphLowering.codegen = saved
-    got, want = classes(scheduled[0]), written(p.last_written)
+    got, want = classes(scheduled[0]), ost.written_sequence(p.last_written)
     if got == want:
         return f"same ({len(got)})"
     k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))

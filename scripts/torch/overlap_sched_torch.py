@@ -471,6 +471,19 @@ def apply_schedule(gm, reordered_path, pin=False):
     return gm
 
 
+def written_sequence(written):
+    """The collective starts ("s"), waits ("w") and matmul kernels ("mm") of a
+    written graph's [(name, target)] (OverlapSchedPass.last_written), in
+    order: what Inductor's generated code must issue in the same order."""
+    out = []
+    for _, target in written:
+        if target.startswith("_c10d_functional."):
+            out.append("w" if ".wait_tensor." in target else "s")
+        elif target.startswith(("aten.mm.", "aten.bmm.", "aten.addmm.", "aten.baddbmm.")):
+            out.append("mm")
+    return out
+
+
 def pin_order(gm_or_graph):
     """Makes the graph's order of collective starts, waits and compute
     kernels explicit: each depends on the one before it through Inductor's
