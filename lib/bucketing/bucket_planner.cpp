@@ -65,8 +65,7 @@ private:
   // What index() finds (declared before the thread that fills them).
   std::vector<bool> is_hiding_;       // hiding nodes of any collective
   std::vector<char> timeline_of_;     // collective starts and waits
-  std::vector<char> opaque_;          // ops collectives keep their place around
-  std::vector<NodeId> opaque_before_; // opaque ops among positions [0, i)
+  std::vector<NodeId> opaque_before_; // ops collectives keep their place around, in [0, i)
   bool can_move_ = true;
   std::vector<bool> written_; // per storage: something writes it in place
   StorageMap storages_;
@@ -145,7 +144,7 @@ private:
 
   bool movable(NodeId v) const {
     const Node& n = g_.nodes[v];
-    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !is_hiding_[v] && !opaque_[v] &&
+    return n.op == NodeOp::CallFunction && !timeline_of_[v] && !is_hiding_[v] && !is_opaque(v) &&
            !is_compute_node(n) && !is_collective_node(n) && !is_wait_node(n);
   }
 
@@ -307,6 +306,8 @@ private:
     return true;
   }
 
+  bool is_opaque(NodeId v) const { return opaque_before_[v + 1] > opaque_before_[v]; }
+
   // Is there an opaque op strictly between positions a and b?
   bool crosses_opaque(NodeId a, NodeId b) const {
     const NodeId lo = std::min(a, b), hi = std::max(a, b);
@@ -368,12 +369,11 @@ void Planner::index() {
   for (const auto& c : colls_)
     for (NodeId h : c.hiding)
       is_hiding_[h] = true;
-  opaque_.assign(g_.nodes.size(), 0);
   opaque_before_.assign(g_.nodes.size() + 1, 0);
   for (const OpaqueOp& op : find_opaque_ops(g_, parse_assume_pure(opts_.assume_pure)))
-    opaque_[op.node] = 1;
+    opaque_before_[op.node + 1] = 1;
   for (NodeId i = 0; i < g_.size(); ++i)
-    opaque_before_[i + 1] = opaque_before_[i] + opaque_[i];
+    opaque_before_[i + 1] += opaque_before_[i];
   timeline_of_.assign(g_.nodes.size(), false);
   for (const auto& c : colls_) {
     timeline_of_[c.start] = true;

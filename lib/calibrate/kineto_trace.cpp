@@ -275,7 +275,7 @@ private:
     // Sizes past any real message (2^50 elements) or group, and durations
     // past a day, are not measurements.
     if (!kind || !nelems || !gsize || !dtype || *nelems < 0 || *nelems > (int64_t{1} << 50) ||
-        *gsize < 1 || *gsize > (1 << 20) || !(dur >= 0) || !(dur <= 86400e6) ||
+        *gsize < 1 || *gsize > (1 << 20) || !(dur >= 0) || !(dur <= kMaxUs) ||
         !std::isfinite(e["ts"].get<double>())) {
       ++t_.nccl_without_metadata;
       return;
@@ -340,10 +340,7 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
   } catch (const JsonTextError& e) {
     throw KinetoError(path + ": not a Kineto trace: malformed JSON: " + e.what());
   } catch (const nlohmann::json::exception& e) {
-    std::string msg = e.what();
-    const size_t cut = msg.find("] ");
-    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " +
-                      (cut == std::string::npos ? msg : msg.substr(cut + 2)));
+    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " + json_error_text(e));
   }
   if (!j.is_object() || !saw_events || !j.contains("traceEvents") || !j["traceEvents"].is_array())
     throw KinetoError(path + ": not a Kineto trace (no traceEvents list)");

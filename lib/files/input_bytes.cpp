@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
+#include <limits>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -88,10 +88,26 @@ void unregister_mapping(int slot) {
   g_maps[slot].begin.store(0);
 }
 
-std::string read_stream(std::istream& in) {
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+IoError too_large(const std::string& path, size_t max_bytes) {
+  return IoError(path + ": larger than " + std::to_string(max_bytes >> 20) +
+                 " MiB (a device or a stream that does not end?)");
+}
+
+// A stream's bytes, in pieces, refused past `max_bytes` (a device or pipe
+// that does not end would otherwise fill memory).
+std::string read_stream(std::istream& in, const std::string& path,
+                        size_t max_bytes = std::numeric_limits<size_t>::max()) {
+  std::string out;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    const size_t got = static_cast<size_t>(in.gcount());
+    if (out.size() + got > max_bytes)
+      throw too_large(path, max_bytes);
+    out.append(buf, got);
+  }
+  if (in.bad())
+    throw IoError(path + ": cannot read: " + std::strerror(errno));
+  return out;
 }
 
 } // namespace
@@ -123,7 +139,7 @@ InputBytes InputBytes::read(const std::string& path) {
     b.readable_ = b.owned_.capacity();
   };
   if (path == "-") {
-    own(read_stream(std::cin));
+    own(read_stream(std::cin, path));
     return b;
   }
   struct stat st;
@@ -239,39 +255,23 @@ InputBytes::~InputBytes() {
 }
 
 std::string read_file_bytes(const std::string& path, size_t max_bytes) {
-  auto too_large = [&] {
-    return IoError(path + ": larger than " + std::to_string(max_bytes >> 20) +
-                   " MiB (a device or a stream that does not end?)");
-  };
   struct stat st;
   if (path != "-" && ::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode))
       throw IoError(path + ": is a directory");
     if (S_ISREG(st.st_mode)) {
       if (static_cast<size_t>(st.st_size) > max_bytes)
-        throw too_large();
+        throw too_large(path, max_bytes);
       return std::string(InputBytes::read(path).view());
     }
   }
   // A device, a pipe or standard input: read in pieces, counted.
-  std::ifstream file;
-  if (path != "-") {
-    file.open(path, std::ios::binary);
-    if (!file)
-      throw IoError(path + ": cannot open: " + std::strerror(errno));
-  }
-  std::istream& in = path == "-" ? std::cin : file;
-  std::string out;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    const size_t got = static_cast<size_t>(in.gcount());
-    if (out.size() + got > max_bytes)
-      throw too_large();
-    out.append(buf, got);
-  }
-  if (in.bad())
-    throw IoError(path + ": cannot read: " + std::strerror(errno));
-  return out;
+  if (path == "-")
+    return read_stream(std::cin, path, max_bytes);
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw IoError(path + ": cannot open: " + std::strerror(errno));
+  return read_stream(file, path, max_bytes);
 }
 
 } // namespace osched

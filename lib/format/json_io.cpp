@@ -685,12 +685,8 @@ json parse_document(std::string_view text, Reader& reader) {
   try {
     doc = json::parse(text, on_event);
   } catch (const json::exception& e) {
-    // Syntax errors and numbers out of range (1e999). nlohmann prefixes
-    // "[json.exception.parse_error.101] "; keep the useful part.
-    std::string msg = e.what();
-    auto pos = msg.find("] ");
-    throw GraphError("", "",
-                     "malformed JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
+    // Syntax errors and numbers out of range (1e999).
+    throw GraphError("", "", "malformed JSON: " + json_error_text(e));
   }
   return doc;
 }

@@ -191,6 +191,11 @@ NodeId collective_of_wait(const Graph& g, NodeId wait) {
   return c;
 }
 
+bool is_collective_namespace(std::string_view ns) {
+  return std::find(kCollectiveNamespaces.begin(), kCollectiveNamespaces.end(), ns) !=
+         kCollectiveNamespaces.end();
+}
+
 bool is_unrecognised_collective_op(const Node& n) {
   if (n.op != NodeOp::CallFunction)
     return false;
@@ -198,9 +203,7 @@ bool is_unrecognised_collective_op(const Node& n) {
   if (dot == std::string::npos)
     return false;
   // The namespace first: it rules out almost every node (aten.*) at once.
-  std::string_view ns = std::string_view(n.target).substr(0, dot);
-  if (std::find(kCollectiveNamespaces.begin(), kCollectiveNamespaces.end(), ns) ==
-      kCollectiveNamespaces.end())
+  if (!is_collective_namespace(std::string_view(n.target).substr(0, dot)))
     return false;
   return !is_collective_node(n) && !is_wait_node(n);
 }

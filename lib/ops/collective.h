@@ -56,9 +56,14 @@ std::optional<int64_t> collective_group_size_arg(const Node& n);
 // writes waits on coalesced outputs), or -1.
 NodeId collective_of_wait(const Graph& g, NodeId wait);
 
+// The namespaces of PyTorch's collectives (_c10d_functional, c10d, _dtensor,
+// symm_mem, ...), whether or not the op in it is recognised.
+bool is_collective_namespace(std::string_view ns);
+
 // Ops in a collective namespace that are neither a recognised collective nor
-// a wait (e.g. c10d.allreduce_, _dtensor.shard_dim_alltoall): the tool
-// treats them as ordinary nodes, so it says so.
+// a wait (e.g. c10d.allreduce_, _dtensor.shard_dim_alltoall): the tool does
+// not model them (no collective moves across them: ops/op_barrier.h), so it
+// says so.
 bool is_unrecognised_collective_op(const Node& n);
 std::vector<std::string> unrecognised_collective_warnings(const Graph& g);
 

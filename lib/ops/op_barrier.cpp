@@ -26,17 +26,12 @@ constexpr std::array<std::string_view, 6> kKnownHigherOrder = {
     "higher_order.run_and_save_rng_state",
     "higher_order.run_with_rng_state"};
 
-// Namespaces of communication libraries: an op there that is not a
+// Namespaces of communication libraries: PyTorch's collective namespaces,
+// torchcomms, and any naming c10d or nccl. An op there that is not a
 // recognised collective or wait still talks to other ranks.
 bool is_comm_namespace(std::string_view ns) {
-  constexpr std::array<std::string_view, 8> kComm = {
-      "_c10d_functional", "_c10d_functional_autograd",
-      "c10d_functional",  "c10d",
-      "_dtensor",         "symm_mem",
-      "torchcomms",       "_torchcomms"};
-  if (std::find(kComm.begin(), kComm.end(), ns) != kComm.end())
-    return true;
-  return ns.find("nccl") != std::string_view::npos || ns.find("c10d") != std::string_view::npos;
+  return is_collective_namespace(ns) || ns == "torchcomms" || ns == "_torchcomms" ||
+         ns.find("nccl") != std::string_view::npos || ns.find("c10d") != std::string_view::npos;
 }
 
 // Words in an op's name that say it communicates.

@@ -1,10 +1,10 @@
 #include "pipeline/rank_agreement.h"
 
+#include <cstdio>
 #include <utility>
 #include <vector>
 
 #include "files/content_hash.h"
-#include "files/input_bytes.h"
 #include "pipeline/job_errors.h"
 #include "pipeline/schedule_options.h"
 #include "safety/group_sequence.h"
@@ -13,6 +13,13 @@ namespace osched {
 namespace {
 
 using Items = std::vector<std::pair<std::string, std::string>>; // (what, hash)
+
+// A double as text that reads back to the same value.
+std::string exact(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
 
 std::string joined(const Items& items) {
   std::string s;
@@ -52,19 +59,26 @@ std::pair<int, std::string> first_divergence(RankContext& ctx, const std::string
 
 void agree_on_cost_inputs(RankContext& ctx, const ScheduleConfig& cfg, const ScheduleInput& in) {
   Items items;
+  // Cost files by what was read from them, every number exact: what the
+  // schedule is computed from, with no second read of the files.
   if (const CollectiveTable* t = in.collective_table()) {
-    std::string mapping;
+    std::string text;
+    for (const CollectiveTableRow& r : t->rows) {
+      text += r.group + ' ' + std::to_string(r.group_size) + ' ' + r.collective + ' ' +
+              exact(r.extrapolated_beyond_mib);
+      for (const auto& [mib, ms] : r.points)
+        text += ' ' + exact(mib) + '=' + exact(ms);
+      text += ';';
+    }
     for (const auto& [from, to] : t->group_mapping)
-      mapping += from + '=' + to + ';';
-    const InputBytes bytes = InputBytes::read(t->path);
-    items.emplace_back("collective table " + t->path,
-                       content_hash(bytes.view()) + content_hash(mapping));
+      text += from + '=' + to + ';';
+    items.emplace_back("collective table " + t->path, content_hash(text));
   }
   if (const CustomEstimates* e = in.estimates()) {
     std::string text;
     for (const auto* m : {&e->nodes, &e->ops}) {
       for (const auto& [name, ms] : *m)
-        text += name + '=' + std::to_string(ms) + ';';
+        text += name + '=' + exact(ms) + ';';
       text += '|';
     }
     items.emplace_back("runtime estimates " + cfg.runtime_estimates, content_hash(text));

@@ -2,15 +2,17 @@
 
 #include <unordered_map>
 
-#include "ops/collective_info.h"
+#include "safety/group_sequence.h"
 
 namespace osched {
 
 GroupOrders group_orders(const Graph& g) {
   GroupOrders out;
-  for (NodeId i = 0; i < g.size(); ++i)
-    if (const std::optional<CollectiveInfo> c = decode_collective(g, i))
-      out[c->group].push_back(g.nodes[static_cast<size_t>(i)].name);
+  for (const GroupSequence& s : group_sequences(g)) {
+    std::vector<std::string>& names = out[s.group];
+    for (const IssuedCollective& c : s.issued)
+      names.push_back(g.nodes[static_cast<size_t>(c.node)].name);
+  }
   return out;
 }
 
@@ -54,18 +56,18 @@ void compare_group_orders(ReportSafety& s, const GroupOrders& input, const Graph
   if (buckets)
     for (const BucketSummary& b : *buckets)
       bucket_of[b.name] = &b;
-  GroupOrders out;
-  for (NodeId i = 0; i < written.size(); ++i) {
-    const std::optional<CollectiveInfo> c = decode_collective(written, i);
-    if (!c)
-      continue;
-    const std::string& name = written.nodes[static_cast<size_t>(i)].name;
-    std::vector<std::string>& seq = out[c->group];
-    auto b = bucket_of.find(name);
-    if (b == bucket_of.end())
-      seq.push_back(name);
-    else
-      seq.insert(seq.end(), b->second->members.begin(), b->second->members.end());
+  // The written orders, each bucket standing for its members.
+  GroupOrders out = group_orders(written);
+  for (auto& [group, names] : out) {
+    std::vector<std::string> expanded;
+    for (std::string& name : names) {
+      auto b = bucket_of.find(name);
+      if (b == bucket_of.end())
+        expanded.push_back(std::move(name));
+      else
+        expanded.insert(expanded.end(), b->second->members.begin(), b->second->members.end());
+    }
+    names = std::move(expanded);
   }
   s.groups.clear();
   for (const auto& [group, names] : input) {

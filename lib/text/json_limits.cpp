@@ -10,12 +10,6 @@ namespace {
 // set, so an object of n keys costs O(n), not O(n^2).
 constexpr size_t kScanKeys = 32;
 
-std::string without_nlohmann_prefix(const std::string& msg) {
-  // nlohmann prefixes "[json.exception.parse_error.101] "; keep the rest.
-  auto pos = msg.find("] ");
-  return pos == std::string::npos ? msg : msg.substr(pos + 2);
-}
-
 // The DOM built from nlohmann's SAX events, with the limits checked on the
 // way: linear in the text (nlohmann's callback parser looks through the
 // parent container for a discarded value each time an object ends,
@@ -60,7 +54,7 @@ public:
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
-    throw JsonTextError(without_nlohmann_prefix(e.what()));
+    throw JsonTextError(json_error_text(e));
   }
 
 private:
@@ -88,6 +82,13 @@ private:
 };
 
 } // namespace
+
+std::string json_error_text(const std::exception& e) {
+  // nlohmann prefixes "[json.exception.parse_error.101] "; keep the rest.
+  const std::string msg = e.what();
+  const size_t pos = msg.find("] ");
+  return pos == std::string::npos ? msg : msg.substr(pos + 2);
+}
 
 void JsonLimitCheck::open(int depth, bool object) {
   // `depth` counts the containers already open; this one opens one more.
@@ -151,7 +152,7 @@ nlohmann::json parse_json_limited(std::string_view text, int max_depth, int repo
   try {
     nlohmann::json::sax_parse(text, &sax);
   } catch (const nlohmann::json::exception& e) {
-    throw JsonTextError(without_nlohmann_prefix(e.what()));
+    throw JsonTextError(json_error_text(e));
   }
   return root;
 }

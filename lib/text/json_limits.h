@@ -26,6 +26,9 @@ struct JsonTextError : Error {
   explicit JsonTextError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
+// An nlohmann exception's message without its "[json.exception...] " prefix.
+std::string json_error_text(const std::exception& e);
+
 // Checks one nlohmann parse: hand it every callback event in order.
 class JsonLimitCheck {
 public:
