@@ -91,9 +91,12 @@ Graph move_before(const Graph& g, const std::string& moved, const std::string& a
   return apply_order(g, order);
 }
 
+// Bucketing after scheduling alone: these tests are about its planner and
+// rewrite (pre-bucketing has tests of its own).
 ScheduleConfig bucketing_config() {
   ScheduleConfig cfg;
   cfg.collective_bucketing = true;
+  cfg.pre_bucketing = PreBucketing::Off;
   return cfg;
 }
 

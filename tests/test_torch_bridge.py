@@ -337,7 +337,8 @@ class Bridge(unittest.TestCase):
         # order) whatever the pass wrote.
         args = fsdp_forward_inputs()
         expected = eager(fsdp_forward, args)
-        for tool_args in ([], ["--insert-overlap-deps"], ["--collective-bucketing"]):
+        for tool_args in ([], ["--insert-overlap-deps"],
+                          ["--collective-bucketing", "--pre-bucketing", "off"]):
             with self.subTest(tool_args=tool_args):
                 out, code, p = compile_with_pass(fsdp_forward, args, tool_args)
                 written = written_sequence(p.last_written)
@@ -345,6 +346,22 @@ class Bridge(unittest.TestCase):
                 self.assertNotEqual(written, ["s", "w", "mm"] * 6, "the tool moved nothing")
                 self.assertEqual(code_sequence(code), written)
                 self.assert_close_outputs(out, expected)
+
+    def test_inductor_runs_the_pre_bucketed_graph(self):
+        # The six gathers each read one parameter shard (64 KB in, 256 KB
+        # out), far under the 10 MB floor of a bucket: pre-bucketing merges
+        # them into one call, which saves five calls' latency.
+        args = fsdp_forward_inputs()
+        expected = eager(fsdp_forward, args)
+        out, code, p = compile_with_pass(fsdp_forward, args, ["--collective-bucketing"])
+        pre = p.last_report["bucketing"]["pre_bucketing"]
+        self.assertTrue(pre["kept"], pre["why"])
+        self.assertEqual([len(b["members"]) for b in pre["buckets"]], [6])
+        written = written_sequence(p.last_written)
+        self.assertEqual(written.count("s"), 1)
+        self.assertEqual(code.count(C10D + "all_gather_into_tensor_out.default("), 1)
+        self.assertEqual(code_sequence(code), written)
+        self.assert_close_outputs(out, expected)
 
     def test_inductor_runs_the_tools_buckets(self):
         with tempfile.TemporaryDirectory() as d:

@@ -99,8 +99,8 @@ std::vector<NodeId> stable_topological_order(const Graph& g) {
 class BucketRewrite {
 public:
   BucketRewrite(Graph& g, const std::vector<OverlapInterval>& colls,
-                const std::vector<Bucket>& buckets)
-      : g_(g), colls_(colls), buckets_(buckets), n_old_(g.nodes.size()),
+                const std::vector<Bucket>& buckets, std::string_view prefix)
+      : g_(g), colls_(colls), buckets_(buckets), prefix_(prefix), n_old_(g.nodes.size()),
         redirect_(n_old_, {-1, -1}), emit_list_(n_old_, -1), fate_(n_old_, kKept), converts_(g) {}
 
   BucketedGraph run() {
@@ -154,7 +154,7 @@ private:
     const CollectiveKind kind = info.kind;
     const int64_t group_size = info.group_size;
     std::string base =
-        unique("bucket" + std::to_string(index) + "_" + std::string(collective_kind_name(kind)));
+        unique(prefix_ + std::to_string(index) + "_" + std::string(collective_kind_name(kind)));
     const char* layout = kind == CollectiveKind::AllReduce ? "flat" : "rank_interleaved";
 
     Node cat, start, wait, split;
@@ -461,6 +461,7 @@ private:
   Graph& g_;
   const std::vector<OverlapInterval>& colls_;
   const std::vector<Bucket>& buckets_;
+  const std::string prefix_;
   const size_t n_old_;
   BucketedGraph out_;
   std::vector<Node> fresh_; // new nodes; refs to old nodes use old ids, to new ones new_ref()
@@ -479,8 +480,8 @@ private:
 };
 
 BucketedGraph rewrite(Graph& g, const std::vector<OverlapInterval>& colls,
-                      const std::vector<Bucket>& buckets) {
-  return BucketRewrite(g, colls, buckets).run();
+                      const std::vector<Bucket>& buckets, std::string_view prefix) {
+  return BucketRewrite(g, colls, buckets, prefix).run();
 }
 
 } // namespace
@@ -590,8 +591,8 @@ MergedBucketGraph merged_bucket_graph(const Graph& g, const std::vector<OverlapI
 }
 
 BucketedGraph apply_buckets(Graph g, const std::vector<OverlapInterval>& colls,
-                            const std::vector<Bucket>& buckets) {
-  return rewrite(g, colls, buckets);
+                            const std::vector<Bucket>& buckets, std::string_view prefix) {
+  return rewrite(g, colls, buckets, prefix);
 }
 
 } // namespace osched

@@ -16,6 +16,7 @@
 // stays inside; users of a member's wait read the split.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,9 +47,10 @@ struct BucketedGraph {
   std::vector<NodeId> origin;
 };
 
-// Consumes `g`: pass a copy to keep the original.
+// Consumes `g`: pass a copy to keep the original. New nodes are named
+// <prefix><index>_<kind>[_cat|_wait|_split].
 BucketedGraph apply_buckets(Graph g, const std::vector<OverlapInterval>& colls,
-                            const std::vector<Bucket>& buckets);
+                            const std::vector<Bucket>& buckets, std::string_view prefix = "bucket");
 
 // Which dtype conversions a bucket's copy-in performs, as the rewrite
 // decides it: an all-gather's input converted by a node that feeds nothing

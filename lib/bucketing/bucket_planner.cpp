@@ -7,34 +7,15 @@
 #include <optional>
 #include <unordered_set>
 
-#include "memory/storage_map.h"
+#include "bucketing/bucket_key.h"
+#include "bucketing/written_buffers.h"
 #include "ops/collective_info.h"
-#include "ops/mutation.h"
 #include "ops/op_table.h"
 #include "safety/opaque_ops.h"
 #include "scheduler/dependency_graph.h"
 
 namespace osched {
 namespace {
-
-// Same key: the collectives can run as one.
-std::optional<std::string> bucket_key(const Graph& g, NodeId start,
-                                      const std::optional<CollectiveInfo>& c) {
-  const Node& n = g.nodes[start];
-  // In-place and out= forms write a buffer that a bucket's flat copy would not.
-  if (!c || c->coalesced || c->kind == CollectiveKind::AllToAll ||
-      c->kind == CollectiveKind::Broadcast || !mutated_args(n).empty())
-    return std::nullopt;
-  if (c->group.empty() || !c->input_bytes || n.args.empty() || !n.args[0].is_ref())
-    return std::nullopt;
-  // The group fixes the group size; the target fixes the kind and namespace.
-  std::string key = c->group + "|" + n.target;
-  // Gathers only copy bytes, so dtypes mix (upstream's multidtype mode);
-  // reductions need one dtype and one reduce op.
-  if (c->kind != CollectiveKind::AllGather)
-    key += "|" + std::string(dtype_name(*c->dtype)) + "|" + c->reduce_op;
-  return key;
-}
 
 // A process group's collectives as (position, interval index), sorted.
 struct GroupEvents {
@@ -67,8 +48,7 @@ private:
   std::vector<char> timeline_of_;     // collective starts and waits
   std::vector<NodeId> opaque_before_; // ops collectives keep their place around, in [0, i)
   bool can_move_ = true;
-  std::vector<bool> written_; // per storage: something writes it in place
-  StorageMap storages_;
+  std::optional<WrittenBuffers> written_;
   // Per group, (position, coll) of its starts and of its waits, sorted.
   std::map<std::string, GroupEvents> group_events_;
   // Per interval, where it and the regions after its start and its wait
@@ -100,18 +80,8 @@ private:
     claimed_.insert(b.sunk.begin(), b.sunk.end());
   }
 
-  // A merged collective reads its members' inputs at another time and
-  // completes their outputs at another, which would cross an in-place write
-  // of those buffers: collectives touching a written storage stay alone.
   bool touches_written(const OverlapInterval& iv) const {
-    if (can_move_)
-      return false; // no writers at all
-    for (NodeId n : {iv.start, iv.wait})
-      for (const NodeStorageLists* lists : {&storages_.reads, &storages_.allocates})
-        for (StorageId s : (*lists)[n])
-          if (written_[s])
-            return true;
-    return false;
+    return written_->touched_by(iv.start, iv.wait);
   }
 
   // Upstream's augmented order: start -> hiding node -> wait for hidden collectives.
@@ -382,14 +352,8 @@ void Planner::index() {
   }
   // Moving nodes across in-place writes is not modelled: with writers,
   // merged starts and waits stay where a member's already is.
-  can_move_ = std::none_of(g_.nodes.begin(), g_.nodes.end(),
-                           [](const Node& n) { return !mutated_args(n).empty(); });
-  if (!can_move_) {
-    storages_ = build_storage_map(g_);
-    written_.assign(storages_.bytes.size(), false);
-    for (StorageId st : storages_.writes.items)
-      written_[st] = true;
-  }
+  written_.emplace(g_);
+  can_move_ = !written_->any();
   for (size_t i = 0; i < colls_.size(); ++i) {
     const std::optional<CollectiveInfo> info = decode_collective(g_, colls_[i].start);
     const std::string& group = info->group;

@@ -11,10 +11,12 @@ namespace osched {
 namespace {
 
 // Namespaces whose every op is computation on this rank's tensors (pure,
-// RNG, or an in-place write the mutation table or `mutates` tracks).
-constexpr std::array<std::string_view, 8> kKnownNamespaces = {
-    "aten", "prims",    "inductor_prims",       "inductor",
-    "fsdp", "rngprims", "quantized_decomposed", "debugprims"};
+// RNG, or an in-place write the mutation table or `mutates` tracks), and
+// the tool's own bucket copies.
+constexpr std::array<std::string_view, 9> kKnownNamespaces = {
+    "aten",         "prims",    "inductor_prims",       "inductor",
+    "fsdp",         "rngprims", "quantized_decomposed", "debugprims",
+    "overlap_sched"};
 
 // Higher-order ops whose body is known compute; the others (cond,
 // invoke_subgraph, auto_functionalized, ...) run code the graph does not show.

@@ -34,6 +34,11 @@ inline constexpr ChoiceName<CollectiveEstimator> kCollectiveEstimatorNames[] = {
     {CollectiveEstimator::Analytical, "analytical"}, {CollectiveEstimator::Benchmark, "benchmark"}};
 inline constexpr ChoiceName<BenchmarkBackend> kBenchmarkBackendNames[] = {
     {BenchmarkBackend::Gpu, "gpu"}, {BenchmarkBackend::Synthetic, "synthetic"}};
+// With collective bucketing, FSDP-style collectives may be merged before
+// scheduling (bucketing/pre_bucket.h), kept when the step is shorter.
+enum class PreBucketing : uint8_t { Auto, Off };
+inline constexpr ChoiceName<PreBucketing> kPreBucketingNames[] = {{PreBucketing::Auto, "auto"},
+                                                                  {PreBucketing::Off, "off"}};
 inline constexpr ChoiceName<CostModel> kCostModelNames[] = {
     {CostModel::Kernels, "kernels"}, {CostModel::ComputeOnly, "compute-only"}};
 
@@ -53,6 +58,7 @@ struct ScheduleConfig {
   std::string benchmark_cache; // path of the medians cache; "" for none
   bool collective_bucketing = false;
   double bucket_max_gb = 2.0; // upstream's max_bucket_memory_gb
+  PreBucketing pre_bucketing = PreBucketing::Auto;
   bool insert_overlap_deps = false;
   // Improved: upstream's greedy, then scheduler/refine_order.h; upstream:
   // the greedy alone, for parity with PyTorch.

@@ -199,6 +199,13 @@ std::vector<OptionSpec> build_table() {
   t.push_back(number(
       "--bucket-max-gb", "bucket_max_gb", "max bytes of one bucket, in GB",
       [](C& c) -> double& { return c.bucket_max_gb; }, 0, 1e9, true));
+  t.push_back(choice<&C::pre_bucketing, kPreBucketingNames>(
+      "--pre-bucketing", "pre_bucketing",
+      "auto (the default: with --collective-bucketing, FSDP-style all-gathers of one parameter "
+      "and reduce-scatters flowing to the output are also merged before scheduling, up to the "
+      "size that saturates their group's bandwidth, and kept when the written graph's step is "
+      "shorter) or off",
+      {"auto", "off"}));
   t.push_back(
       row<bool>("--insert-overlap-deps", "insert_overlap_deps",
                 "write control_deps that pin each hidden collective around its hiding compute",

@@ -3,14 +3,17 @@
 
 #include <spdlog/spdlog.h>
 
+#include <future>
 #include <numeric>
 
 #include "bucketing/bucketing_pass.h"
 #include "bucketing/overlap_deps.h"
 #include "bucketing/overlap_interval.h"
+#include "bucketing/pre_bucket.h"
 #include "cost/fusion.h"
 #include "files/content_hash.h"
 #include "pipeline/job_errors.h"
+#include "pipeline/pre_bucket_choice.h"
 #include "pipeline/schedule_options.h"
 #include "report/report.h"
 #include "report/safety_section.h"
@@ -200,30 +203,34 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
-                            const RunSettings& run) {
-  // The cost files and the recorded table outlive `in`, which moves on.
-  const std::shared_ptr<const CostFiles> costs = in.costs;
-  const std::optional<CollectiveTable> recorded = std::move(in.recorded_table);
-  Estimators est{costs && costs->estimates ? &*costs->estimates : nullptr, in.measured,
-                 AnalyticalEstimator(in.hardware, config.cost_model),
-                 recorded                           ? &*recorded
-                 : costs && costs->collective_table ? &*costs->collective_table
-                                                    : nullptr,
-                 config.fusion};
+namespace {
+
+// From this size on, the two pre-bucketing candidates are scheduled one
+// after the other, so only one schedule's working memory is live at once.
+constexpr size_t kParallelCandidateNodes = 250000;
+
+// One graph scheduled, bucketed and pinned as asked, with its report; the
+// input's group orders, for the safety section's comparison.
+struct Scheduled {
   ScheduleOutput out;
+  GroupOrders input_orders;
+};
+
+Scheduled schedule_graph(ScheduleInput in, const ScheduleConfig& config, const RunSettings& run,
+                         Estimators& est, bool recorded_table) {
+  Scheduled done;
+  ScheduleOutput& out = done.out;
   std::optional<BenchmarkSummary> benchmark = std::move(in.benchmark);
   ScheduleResult sched;
   std::optional<SimulationPlan> scheduled_plan;
   RuntimeTable written_rt;
-  GroupOrders input_orders;
   out.graph = reorder(std::move(in), config, run, est, sched, out.report, out.original_timeline,
                       out.phase_seconds, config.collective_bucketing ? &scheduled_plan : nullptr,
-                      written_rt, input_orders);
+                      written_rt, done.input_orders);
   auto t = std::chrono::steady_clock::now();
   out.report.benchmark = std::move(benchmark);
-  if (recorded) // the table that was used, in place of the option's ""
-    out.report.config["collective_table"] = recorded->path;
+  if (recorded_table) // the table that was used, in place of the option's ""
+    out.report.config["collective_table"] = est.table->path;
   if (config.collective_bucketing || config.insert_overlap_deps) {
     std::vector<OverlapInterval> intervals = overlap_intervals(sched, sched.order);
     if (config.collective_bucketing) {
@@ -245,12 +252,95 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
   if (config.collective_bucketing) // new nodes: estimated as a run over the file would
     written_rt = est.of(out.graph);
   describe_written_graph(out.report, out.graph, written_rt);
-  compare_group_orders(out.report.safety, input_orders, out.graph,
-                       out.report.bucketing ? &out.report.bucketing->buckets : nullptr);
   if (run.record_timelines) // of the output graph, bucketed or not
     out.scheduled_timeline = build_timeline(out.graph, written_rt, "scheduled",
                                             parse_assume_pure(config.scheduler.assume_pure));
   out.phase_seconds.emplace_back("describe", seconds_since(t));
+  return done;
+}
+
+// A collective's time as the run costs it: the table's row, else the model.
+// Measured runtimes are not asked: they would benchmark sizes no node has.
+CollectiveTime collective_time(const Graph& g, Estimators& est) {
+  return [&g, &est](const CollectiveInfo& c) {
+    if (est.table)
+      if (std::optional<double> t = est.table->time_ms(c))
+        return *t;
+    return est.analytical.collective_ms(g, c).value_or(0.0);
+  };
+}
+
+} // namespace
+
+ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
+                            const RunSettings& run) {
+  // The cost files and the recorded table outlive `in`, which moves on.
+  const std::shared_ptr<const CostFiles> costs = in.costs;
+  const std::optional<CollectiveTable> recorded = std::move(in.recorded_table);
+  Estimators est{costs && costs->estimates ? &*costs->estimates : nullptr, in.measured,
+                 AnalyticalEstimator(in.hardware, config.cost_model),
+                 recorded                           ? &*recorded
+                 : costs && costs->collective_table ? &*costs->collective_table
+                                                    : nullptr,
+                 config.fusion};
+  std::optional<PreBucketed> pre;
+  if (config.collective_bucketing && config.pre_bucketing == PreBucketing::Auto) {
+    auto t = std::chrono::steady_clock::now();
+    PreBucketOptions po;
+    po.max_bucket_bytes = gb_to_bytes(config.bucket_max_gb);
+    po.assume_pure = config.scheduler.assume_pure;
+    po.preserve_group_order = config.scheduler.preserve_group_order;
+    pre = pre_bucket(in.graph, po, collective_time(in.graph, est));
+    if (pre && pre->plan.buckets.empty())
+      pre.reset();
+    if (pre)
+      pre->seconds = seconds_since(t);
+  }
+  if (!pre) {
+    Scheduled s = schedule_graph(std::move(in), config, run, est, recorded.has_value());
+    ScheduleOutput& out = s.out;
+    compare_group_orders(out.report.safety, s.input_orders, out.graph,
+                         out.report.bucketing ? &out.report.bucketing->buckets : nullptr);
+    spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", out.graph.size(),
+                 out.report.simulation.step_ms_before, out.report.simulation.step_ms_after);
+    return std::move(out);
+  }
+  // Both graphs are scheduled; the one whose written graph runs faster is kept.
+  ScheduleInput merged_in;
+  merged_in.graph = std::move(pre->graph);
+  merged_in.input_hash = in.input_hash;
+  merged_in.hardware = in.hardware;
+  merged_in.costs = in.costs;
+  merged_in.measured = in.measured;
+  merged_in.benchmark = in.benchmark;
+  // On a thread of its own where nothing measures on the device and the
+  // graph is small enough for two schedules in memory at once.
+  const bool parallel = !in.measured && in.graph.nodes.size() < kParallelCandidateNodes;
+  RunSettings each = run;
+  each.trim_heap_between_phases &= !parallel;
+  Estimators est_merged = est;
+  std::future<Scheduled> merged_later;
+  if (parallel)
+    merged_later = std::async(std::launch::async, [&] {
+      return schedule_graph(std::move(merged_in), config, each, est_merged, recorded.has_value());
+    });
+  Scheduled plain = schedule_graph(std::move(in), config, each, est, recorded.has_value());
+  Scheduled merged = parallel ? merged_later.get()
+                              : schedule_graph(std::move(merged_in), config, each, est_merged,
+                                               recorded.has_value());
+  const bool keep_merged = choose_pre_bucketed(*pre, plain.out, merged.out);
+  Scheduled& kept = keep_merged ? merged : plain;
+  const Scheduled& other = keep_merged ? plain : merged;
+  ScheduleOutput out = std::move(kept.out);
+  // --timings: the other candidate's phases too, named as such.
+  for (const auto& [phase, seconds] : other.out.phase_seconds)
+    out.phase_seconds.emplace_back((keep_merged ? "unbucketed " : "pre-bucketed ") + phase,
+                                   seconds);
+  std::vector<BucketSummary> buckets = out.report.bucketing->buckets;
+  if (out.report.bucketing->pre_bucketing->kept)
+    buckets.insert(buckets.end(), pre->buckets.begin(), pre->buckets.end());
+  compare_group_orders(out.report.safety, plain.input_orders, out.graph, &buckets);
+  out.phase_seconds.insert(out.phase_seconds.begin(), {"pre-bucket", pre->seconds});
   spdlog::info("scheduled {} nodes: step {:.3f} -> {:.3f} ms", out.graph.size(),
                out.report.simulation.step_ms_before, out.report.simulation.step_ms_after);
   return out;

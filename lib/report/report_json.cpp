@@ -44,17 +44,38 @@ nlohmann::json bucketing_json(const ReportBucketing& b) {
                        {"size_bytes", s.size_bytes},
                        {"hiding_nodes", s.hiding_nodes},
                        {"exposed_ms", s.exposed_ms}});
-  return {{"bucket_max_gb", b.bucket_max_gb},
-          {"buckets", buckets},
-          {"collectives_merged", b.collectives_merged},
-          {"collectives_after", b.collectives_after},
-          {"simulated_step_ms", b.simulated_step_ms},
-          {"unbucketed_step_ms", b.unbucketed_step_ms},
-          {"predicted_step_ms", b.predicted_step_ms},
-          {"exposed_comm_ms", b.exposed_comm_ms},
-          {"peak_bytes", b.peak_bytes},
-          {"dropped_for_memory", b.dropped_for_memory},
-          {"dropped_for_time", b.dropped_for_time}};
+  nlohmann::json j = {{"bucket_max_gb", b.bucket_max_gb},
+                      {"buckets", buckets},
+                      {"collectives_merged", b.collectives_merged},
+                      {"collectives_after", b.collectives_after},
+                      {"simulated_step_ms", b.simulated_step_ms},
+                      {"unbucketed_step_ms", b.unbucketed_step_ms},
+                      {"predicted_step_ms", b.predicted_step_ms},
+                      {"exposed_comm_ms", b.exposed_comm_ms},
+                      {"peak_bytes", b.peak_bytes},
+                      {"dropped_for_memory", b.dropped_for_memory},
+                      {"dropped_for_time", b.dropped_for_time}};
+  if (const std::optional<ReportPreBucketing>& p = b.pre_bucketing) {
+    nlohmann::json caps = nlohmann::json::array(), pre = nlohmann::json::array();
+    for (const PreBucketCap& c : p->caps)
+      caps.push_back({{"group", c.group}, {"kind", c.kind}, {"cap_bytes", c.cap_bytes}});
+    for (const BucketSummary& s : p->buckets)
+      pre.push_back({{"name", s.name},
+                     {"kind", s.kind},
+                     {"group", s.group},
+                     {"dtype", s.dtype},
+                     {"members", s.members},
+                     {"size_bytes", s.size_bytes},
+                     {"exposed_ms", s.exposed_ms}});
+    j["pre_bucketing"] = {{"kept", p->kept},
+                          {"why", p->why},
+                          {"step_ms_without", p->step_ms_without},
+                          {"step_ms_with", p->step_ms_with},
+                          {"caps", caps},
+                          {"buckets", pre},
+                          {"collectives_merged", p->collectives_merged}};
+  }
+  return j;
 }
 
 nlohmann::json safety_json(const ReportSafety& s) {

@@ -64,6 +64,12 @@ std::string report_summary(const ScheduleReport& r) {
       << " rank(s), medians): " << b.compute.size() << " matmul and " << b.collectives.size()
       << " collective keys, " << b.measured << " measured, " << b.cache_hits << " from cache\n";
   }
+  if (r.bucketing && r.bucketing->pre_bucketing) {
+    const ReportPreBucketing& p = *r.bucketing->pre_bucketing;
+    o << "  pre-bucketing: " << p.collectives_merged << " FSDP-style collectives into "
+      << p.buckets.size() << " buckets before scheduling, " << (p.kept ? "kept" : "given up")
+      << ": " << p.why << "\n";
+  }
   if (r.bucketing) {
     const ReportBucketing& b = *r.bucketing;
     o << "  bucketing: " << b.collectives_merged << " collectives merged into " << b.buckets.size()

@@ -19,6 +19,7 @@
 
 #include "benchmark/benchmark_summary.h"
 #include "bucketing/apply_buckets.h"
+#include "bucketing/pre_bucket.h"
 
 namespace osched {
 
@@ -93,7 +94,20 @@ struct ReportCollective {
   std::vector<std::string> why_exposed;
 };
 
+// Before scheduling: FSDP-style collectives merged (bucketing/pre_bucket.h),
+// kept only when the written graph's step is shorter with them and its
+// peak within the budget the input's order sets.
+struct ReportPreBucketing {
+  bool kept = false;
+  std::string why;
+  double step_ms_without = 0, step_ms_with = 0; // the written graphs' steps
+  std::vector<PreBucketCap> caps;
+  std::vector<BucketSummary> buckets; // exposed_ms: in the written graph, when kept
+  size_t collectives_merged = 0;
+};
+
 struct ReportBucketing {
+  std::optional<ReportPreBucketing> pre_bucketing;
   double bucket_max_gb = 0;
   std::vector<BucketSummary> buckets;
   size_t collectives_merged = 0, collectives_after = 0;

@@ -1,0 +1,103 @@
+#include "pipeline/pre_bucket_choice.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_map>
+
+#include "report/report.h"
+
+namespace osched {
+
+std::optional<PreBucketed> pre_bucket(const Graph& input, const PreBucketOptions& opts,
+                                      const CollectiveTime& time) {
+  PreBucketPlan plan = plan_pre_buckets(input, opts, time);
+  if (plan.buckets.empty())
+    return std::nullopt;
+  BucketedGraph b = apply_buckets(Graph(input), plan.collectives, plan.buckets, "prebucket");
+  PreBucketed p;
+  p.graph = std::move(b.graph);
+  p.buckets = std::move(b.buckets);
+  p.plan = std::move(plan);
+  return p;
+}
+
+namespace {
+
+std::string ms_text(double ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+  return buf;
+}
+
+// The merged run's report, made to describe the user's input where it
+// speaks of the input.
+void describe_input_as(ScheduleOutput& merged, ScheduleOutput& plain,
+                       const std::vector<BucketSummary>& buckets) {
+  ScheduleReport& r = merged.report;
+  const ScheduleReport& p = plain.report;
+  r.input = p.input;
+  r.simulation.step_ms_before = p.simulation.step_ms_before;
+  r.simulation.exposed_comm_ms_before = p.simulation.exposed_comm_ms_before;
+  r.memory.original_peak_bytes = p.memory.original_peak_bytes;
+  r.memory.budget_bytes = p.memory.budget_bytes;
+  std::unordered_map<std::string, double> before;
+  for (const ReportCollective& c : p.collectives)
+    before[c.name] = c.exposed_ms_before;
+  std::unordered_map<std::string, const BucketSummary*> bucket_of;
+  for (const BucketSummary& b : buckets)
+    bucket_of[b.name] = &b;
+  for (ReportCollective& c : r.collectives) {
+    auto b = bucket_of.find(c.name);
+    if (b == bucket_of.end()) {
+      c.exposed_ms_before = before[c.name];
+      continue;
+    }
+    double sum = 0; // the members' exposure in the input's order
+    for (const std::string& m : b->second->members)
+      sum += before[m];
+    c.exposed_ms_before = report_round(sum);
+  }
+  merged.original_timeline = std::move(plain.original_timeline);
+}
+
+} // namespace
+
+bool choose_pre_bucketed(const PreBucketed& pre, ScheduleOutput& plain, ScheduleOutput& merged) {
+  ReportPreBucketing section;
+  section.caps = pre.plan.caps;
+  section.buckets = pre.buckets;
+  for (const BucketSummary& b : pre.buckets)
+    section.collectives_merged += b.members.size();
+  section.step_ms_without = plain.report.simulation.step_ms_after;
+  section.step_ms_with = merged.report.simulation.step_ms_after;
+  const ReportMemory& pm = plain.report.memory;
+  const int64_t limit = std::max(pm.budget_bytes, pm.scheduled_peak_bytes);
+  const int64_t peak = merged.report.memory.scheduled_peak_bytes;
+  if (pm.budget_bytes > 0 && peak > limit) {
+    section.why = "its written graph's peak (" + std::to_string(peak) +
+                  " bytes) passes the memory budget (" + std::to_string(limit) + " bytes)";
+  } else if (section.step_ms_with < section.step_ms_without) {
+    section.kept = true;
+    section.why = "step " + ms_text(section.step_ms_with) + " with, " +
+                  ms_text(section.step_ms_without) + " without";
+  } else {
+    section.why = "the step is not shorter: " + ms_text(section.step_ms_with) + " with, " +
+                  ms_text(section.step_ms_without) + " without";
+  }
+  if (!section.kept) {
+    for (BucketSummary& b : section.buckets)
+      b.exposed_ms = 0; // not in the written graph
+    plain.report.bucketing->pre_bucketing = std::move(section);
+    return false;
+  }
+  describe_input_as(merged, plain, pre.buckets);
+  std::unordered_map<std::string, double> exposed; // in the written graph
+  for (const ReportCollective& c : merged.report.collectives)
+    exposed[c.name] = c.exposed_ms;
+  for (BucketSummary& b : section.buckets)
+    b.exposed_ms = exposed[b.name];
+  merged.report.bucketing->pre_bucketing = std::move(section);
+  return true;
+}
+
+} // namespace osched
