@@ -214,4 +214,13 @@ TEST_CASE("bucketing gives buckets up rather than exceed the memory budget") {
   CHECK(rep["memory"]["scheduled_peak_bytes"].get<int64_t>() <=
         rep["memory"]["budget_bytes"].get<int64_t>());
   CHECK(b["buckets"].size() >= 1);
+  // Each bucket given up is listed with its reason, as many as counted.
+  size_t memory = 0, time = 0;
+  for (const json& u : b["given_up"]) {
+    CHECK(u["members"].size() >= 2);
+    memory += u["why"] == "memory";
+    time += u["why"] == "time";
+  }
+  CHECK(memory == b["dropped_for_memory"].get<size_t>());
+  CHECK(time == b["dropped_for_time"].get<size_t>());
 }

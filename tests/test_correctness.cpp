@@ -395,6 +395,25 @@ TEST_CASE("a bucket that makes the step slower is given up") {
   CHECK(b.buckets.empty());
   CHECK(b.dropped_for_time == 1);
   CHECK(b.simulated_step_ms <= b.unbucketed_step_ms);
+  // The report says why: unbucketed, the three 0.2 ms gathers run behind
+  // mm1's 1 ms; merged, 5 ms of which the graph's three 1 ms matmuls hide
+  // at most 3.
+  REQUIRE(b.given_up.size() == 1);
+  CHECK(b.given_up[0].members == std::vector<std::string>{"ag_a", "ag_b", "ag_c"});
+  CHECK(b.given_up[0].why == "time");
+  CHECK(b.given_up[0].members_exposed_ms == 0);
+  CHECK(b.given_up[0].merged_cost_ms >= 2.0);
+  // Each stream, before and after: group 0 runs ag_a, ag_b, ag_c and ag_e
+  // (0.2 ms each), group 1 ag_d.
+  REQUIRE(b.streams.size() == 2);
+  CHECK(b.streams[0].group == "0");
+  CHECK(b.streams[0].collectives_before == 4);
+  CHECK(b.streams[0].collectives_after == 4);
+  CHECK(b.streams[0].busy_ms_before == Approx(0.8));
+  CHECK(b.streams[0].busy_ms_after == Approx(0.8));
+  CHECK(b.streams[1].group == "1");
+  CHECK(b.streams[1].collectives_after == 1);
+  CHECK(b.streams[1].busy_ms_after == Approx(0.2));
   CHECK(out.graph.find("ag_a").has_value());
   CHECK(out.graph.find("ag_b").has_value());
   CHECK_FALSE(verify_reordering(g, out.graph).has_value());

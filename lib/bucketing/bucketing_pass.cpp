@@ -50,30 +50,45 @@ std::vector<MergedCollective> merges_of(const std::vector<Bucket>& buckets,
   return out;
 }
 
-// Buckets that cost more time than their members did: the merged
-// collective's exposure plus its copies, less the conversions its copy-in
-// replaces, against the members' exposure. When none is locally to blame
-// (stream queueing spreads the cost), all are.
-std::vector<size_t> buckets_to_blame(const std::vector<Bucket>& buckets,
-                                     const std::vector<OverlapInterval>& intervals,
-                                     const std::vector<MergedCollective>& costs,
-                                     const SimulationResult& before,
-                                     const SimulationResult& after) {
-  std::vector<size_t> blamed;
-  for (size_t k = 0; k < buckets.size(); ++k) {
-    double members = 0;
-    double merged = costs[k].issue_ms + costs[k].done_ms - costs[k].removed_ms;
-    for (size_t m : buckets[k].members) {
-      members += before.collective_exposed_ms[intervals[m].start];
-      merged += after.collective_exposed_ms[intervals[m].start]; // held at the last start
-    }
-    if (merged > members + 1e-9)
-      blamed.push_back(k);
+// A bucket's time against its members': the merged collective's exposure
+// plus its copies, less the conversions its copy-in replaces, and the
+// members' exposure without buckets.
+struct BucketTime {
+  double members = 0, merged = 0;
+};
+BucketTime bucket_time(const Bucket& b, const std::vector<OverlapInterval>& intervals,
+                       const MergedCollective& cost, const SimulationResult& before,
+                       const SimulationResult& after) {
+  BucketTime t;
+  t.merged = cost.issue_ms + cost.done_ms - cost.removed_ms;
+  for (size_t m : b.members) {
+    t.members += before.collective_exposed_ms[intervals[m].start];
+    t.merged += after.collective_exposed_ms[intervals[m].start]; // held at the last start
   }
+  return t;
+}
+
+// Buckets that cost more time than their members did. When none is locally
+// to blame (stream queueing spreads the cost), all are.
+std::vector<size_t> buckets_to_blame(const std::vector<BucketTime>& times) {
+  std::vector<size_t> blamed;
+  for (size_t k = 0; k < times.size(); ++k)
+    if (times[k].merged > times[k].members + 1e-9)
+      blamed.push_back(k);
   if (blamed.empty())
-    for (size_t k = 0; k < buckets.size(); ++k)
+    for (size_t k = 0; k < times.size(); ++k)
       blamed.push_back(k);
   return blamed;
+}
+
+GivenUpBucket given_up(const Graph& g, const std::vector<OverlapInterval>& intervals,
+                       const Bucket& b, const char* why) {
+  GivenUpBucket u;
+  for (size_t m : b.members)
+    u.members.push_back(g.nodes[intervals[m].start].name);
+  u.size_bytes = b.size_bytes;
+  u.why = why;
+  return u;
 }
 
 // Gives up buckets until the simulated step is no slower than without any.
@@ -91,7 +106,16 @@ void keep_buckets_that_do_not_slow(const Graph& g, const std::vector<OverlapInte
       r.bucketed_step_ms = after.step_ms;
       return;
     }
-    std::vector<size_t> blamed = buckets_to_blame(buckets, intervals, ms, before, after);
+    std::vector<BucketTime> times;
+    for (size_t k = 0; k < buckets.size(); ++k)
+      times.push_back(bucket_time(buckets[k], intervals, ms[k], before, after));
+    const std::vector<size_t> blamed = buckets_to_blame(times);
+    for (size_t k : blamed) {
+      GivenUpBucket u = given_up(g, intervals, buckets[k], "time");
+      u.members_exposed_ms = times[k].members;
+      u.merged_cost_ms = times[k].merged;
+      r.given_up.push_back(std::move(u));
+    }
     for (size_t k = blamed.size(); k-- > 0;) {
       buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(blamed[k]));
       ms.erase(ms.begin() + static_cast<std::ptrdiff_t>(blamed[k]));
@@ -141,10 +165,11 @@ BucketingResult bucket_collectives(Graph&& scheduled, const std::vector<OverlapI
           for (size_t i = 1; i < buckets.size(); ++i)
             if (buckets[i].size_bytes >= buckets[largest].size_bytes)
               largest = i;
-          buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
-          ++r.dropped_for_memory;
           r.bucketed = BucketedGraph{};
           scheduled = backup->restore();
+          r.given_up.push_back(given_up(scheduled, intervals, buckets[largest], "memory"));
+          buckets.erase(buckets.begin() + static_cast<std::ptrdiff_t>(largest));
+          ++r.dropped_for_memory;
           continue;
         }
       }

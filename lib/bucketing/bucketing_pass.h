@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,14 +24,26 @@
 
 namespace osched {
 
+// A planned bucket that is not in the written graph, and why.
+struct GivenUpBucket {
+  std::vector<std::string> members; // the collectives' names
+  int64_t size_bytes = 0;
+  std::string why; // "memory" or "time"
+  // For time: the members' exposure in the step without buckets, and what
+  // the merged collective cost in the step with them (its exposure, plus its
+  // copies, less the conversions its copy-in performs).
+  double members_exposed_ms = 0, merged_cost_ms = 0;
+};
+
 struct BucketingResult {
   BucketedGraph bucketed;
   size_t collectives_merged = 0;
-  size_t dropped_for_memory = 0; // planned buckets given up to stay within the budget
-  size_t dropped_for_time = 0;   // given up because the step got slower with them
-  int64_t peak_bytes = 0;        // of the rewritten graph, in its order
-  double unbucketed_step_ms = 0; // simulated, when the step was checked
-  double bucketed_step_ms = 0;   // the same with the buckets kept (before any dropped for memory)
+  size_t dropped_for_memory = 0;       // planned buckets given up to stay within the budget
+  size_t dropped_for_time = 0;         // given up because the step got slower with them
+  std::vector<GivenUpBucket> given_up; // in the order they were given up
+  int64_t peak_bytes = 0;              // of the rewritten graph, in its order
+  double unbucketed_step_ms = 0;       // simulated, when the step was checked
+  double bucketed_step_ms = 0; // the same with the buckets kept (before any dropped for memory)
 };
 
 // How the step is judged before anything is rewritten: the scheduled graph

@@ -58,6 +58,15 @@ void describe_input_as(ScheduleOutput& merged, ScheduleOutput& plain,
     c.exposed_ms_before = report_round(sum);
   }
   merged.original_timeline = std::move(plain.original_timeline);
+  // Each stream in the input, as the plain run counted it.
+  std::unordered_map<std::string, const ReportGroupStream*> input_stream;
+  for (const ReportGroupStream& s : p.bucketing->streams)
+    input_stream[s.group] = &s;
+  for (ReportGroupStream& s : r.bucketing->streams) {
+    auto in = input_stream.find(s.group);
+    s.collectives_before = in == input_stream.end() ? 0 : in->second->collectives_before;
+    s.busy_ms_before = in == input_stream.end() ? 0 : in->second->busy_ms_before;
+  }
 }
 
 } // namespace

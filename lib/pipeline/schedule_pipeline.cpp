@@ -194,6 +194,11 @@ ReportBucketing bucket(Graph& g, std::vector<OverlapInterval>& intervals,
   r.peak_bytes = br.peak_bytes;
   r.dropped_for_memory = br.dropped_for_memory;
   r.dropped_for_time = br.dropped_for_time;
+  r.given_up = std::move(br.given_up);
+  for (GivenUpBucket& u : r.given_up) {
+    u.members_exposed_ms = report_round(u.members_exposed_ms);
+    u.merged_cost_ms = report_round(u.merged_cost_ms);
+  }
   return r;
 }
 

@@ -124,6 +124,26 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   }
 
   const StepLowerBound b = step_lower_bound(written, plan, critical_path_ms(written, rt));
+  if (r.bucketing) {
+    // Each group's stream in the input (its collectives as the report lists
+    // them before this call) and in the written graph.
+    std::map<std::string, ReportGroupStream> streams;
+    for (const ReportCollective& c : r.collectives) {
+      ReportGroupStream& s = streams[c.group];
+      ++s.collectives_before;
+      s.busy_ms_before += c.estimated_ms;
+    }
+    for (const auto& [group, n] : b.group_collectives)
+      streams[group].collectives_after = n;
+    for (const auto& [group, ms] : b.group_comm_ms)
+      streams[group].busy_ms_after = report_round(ms);
+    r.bucketing->streams.clear();
+    for (auto& [group, s] : streams) {
+      s.group = group;
+      s.busy_ms_before = report_round(s.busy_ms_before);
+      r.bucketing->streams.push_back(s);
+    }
+  }
   ReportLowerBound& lb = r.lower_bound;
   lb.step_ms = report_round(b.step_ms);
   lb.compute_ms = report_round(b.compute_ms);

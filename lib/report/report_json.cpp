@@ -55,6 +55,21 @@ nlohmann::json bucketing_json(const ReportBucketing& b) {
                       {"peak_bytes", b.peak_bytes},
                       {"dropped_for_memory", b.dropped_for_memory},
                       {"dropped_for_time", b.dropped_for_time}};
+  nlohmann::json given_up = nlohmann::json::array(), streams = nlohmann::json::array();
+  for (const GivenUpBucket& u : b.given_up)
+    given_up.push_back({{"members", u.members},
+                        {"size_bytes", u.size_bytes},
+                        {"why", u.why},
+                        {"members_exposed_ms", u.members_exposed_ms},
+                        {"merged_cost_ms", u.merged_cost_ms}});
+  for (const ReportGroupStream& g : b.streams)
+    streams.push_back({{"group", g.group},
+                       {"collectives_before", g.collectives_before},
+                       {"collectives_after", g.collectives_after},
+                       {"busy_ms_before", g.busy_ms_before},
+                       {"busy_ms_after", g.busy_ms_after}});
+  j["given_up"] = given_up;
+  j["streams"] = streams;
   if (const std::optional<ReportPreBucketing>& p = b.pre_bucketing) {
     nlohmann::json caps = nlohmann::json::array(), pre = nlohmann::json::array();
     for (const PreBucketCap& c : p->caps)

@@ -80,6 +80,10 @@ std::string report_summary(const ScheduleReport& r) {
       o << " (" << b.dropped_for_time << " given up because the step got slower with them)";
     o << "; peak " << mib(b.peak_bytes) << ", step " << fmt(b.simulated_step_ms)
       << " ms (simulated)\n";
+    for (const ReportGroupStream& g : b.streams)
+      o << "  group '" << g.group << "' stream: " << g.collectives_before << " collectives, "
+        << fmt(g.busy_ms_before) << " ms busy -> " << g.collectives_after << ", "
+        << fmt(g.busy_ms_after) << " ms\n";
   }
   if (r.overlap_deps)
     o << "  overlap deps: " << r.overlap_deps->control_deps_added << " control_deps added\n";

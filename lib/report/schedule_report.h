@@ -19,6 +19,7 @@
 
 #include "benchmark/benchmark_summary.h"
 #include "bucketing/apply_buckets.h"
+#include "bucketing/bucketing_pass.h"
 #include "bucketing/pre_bucket.h"
 
 namespace osched {
@@ -106,8 +107,19 @@ struct ReportPreBucketing {
   size_t collectives_merged = 0;
 };
 
+// A process group's stream: its collectives and the time they keep it
+// busy, in the input and in the written graph (a merged collective counts
+// once, its copies on the compute stream).
+struct ReportGroupStream {
+  std::string group;
+  size_t collectives_before = 0, collectives_after = 0;
+  double busy_ms_before = 0, busy_ms_after = 0;
+};
+
 struct ReportBucketing {
   std::optional<ReportPreBucketing> pre_bucketing;
+  std::vector<GivenUpBucket> given_up; // planned after scheduling, not written
+  std::vector<ReportGroupStream> streams;
   double bucket_max_gb = 0;
   std::vector<BucketSummary> buckets;
   size_t collectives_merged = 0, collectives_after = 0;

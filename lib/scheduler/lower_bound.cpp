@@ -81,6 +81,7 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
     const std::string group = collective_group_name(g.nodes[static_cast<size_t>(c)]).value_or("");
     const double ms = plan.ms[static_cast<size_t>(c)];
     per_group[group] += ms;
+    ++b.group_collectives[group];
     if (work > work_limit) {
       b.complete = false;
       continue;
@@ -94,6 +95,7 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
     if (before + after == stream_nodes)
       blocking_per_group[group] += ms;
   }
+  b.group_comm_ms = per_group;
   for (const auto& [group, ms] : per_group)
     if (ms > b.busiest_group_comm_ms) {
       b.busiest_group_comm_ms = ms;

@@ -19,6 +19,7 @@
 // linear) the rest count as not blocking, which keeps the bound a bound.
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "cost/estimator.h"
@@ -32,6 +33,9 @@ struct StepLowerBound {
   double blocking_comm_ms = 0; // the largest group's blocking collectives
   double busiest_group_comm_ms = 0;
   std::string busiest_group;
+  // Per group: its collectives and the time its stream is busy with them.
+  std::map<std::string, size_t> group_collectives;
+  std::map<std::string, double> group_comm_ms;
   double critical_path_ms = 0;
   bool complete = true; // every collective examined (false: the work limit was hit)
 };

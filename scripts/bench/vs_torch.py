@@ -3,7 +3,8 @@
 
 For each graph, traced with make_fx in fake mode (the corpus repros of
 ../shared/corpus/autoparallel as autoparallel's harness runs them, and 2-D
-FSDP x TP decoder steps of several depths from scripts/torch/torch_models.py):
+FSDP x TP decoder steps of several depths from scripts/torch/torch_models.py,
+on an 8 x 8 mesh and on a 32 x 8 mesh whose FSDP group spans hosts):
 
  1. export the GraphModule (scripts/torch/overlap_sched_torch.py) and run the
     tool on it with collective bucketing, timing the whole process;
@@ -21,7 +22,8 @@ trace of the same graph, up to Inductor's scheduler: code generation for
 CUDA needs a GPU) and says whether its collective starts, waits and matmul
 kernels come in the tool's written order. Not part of the test suite.
 
-usage: .venv-torch/bin/python scripts/bench/vs_torch.py TOOL [--layers 2,16,96] [--only NAME]
+usage: .venv-torch/bin/python scripts/bench/vs_torch.py TOOL [--layers 2,16,96]
+                                                         [--dp32-layers 2,16] [--only NAME]
                                                          [--keep DIR]
 """
 
@@ -94,17 +96,21 @@ def corpus_graph(path):
     return gm, table if table and os.path.exists(table) else None
 
 
-def generated_graph(layers):
+def generated_graph(layers, dp=8):
+    """A 2-D FSDP x TP decoder step of `layers` layers on a dp x 8 mesh; with
+    dp = 32 the FSDP group spans four hosts, and the corpus's 32 x 8 table
+    (colls32_8.table: group 0 of 32 ranks, group 1 of 8) costs its calls
+    when the corpus is there. Returns (gm, table path or None)."""
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.fx.experimental.proxy_tensor import make_fx
 
     import torch_models as tm
 
-    groups = tm.init_fake_world({"0": 8, "1": 8})
+    groups = tm.init_fake_world({"0": dp, "1": 8})
     # CPU fake tensors: the autograd engine would ask for a CUDA context.
     # The export writes them as cuda:0, so the tool costs them as GPU work.
     with FakeTensorMode(allow_non_fake_inputs=True):
-        x, ws = tm.transformer_inputs(layers)
+        x, ws = tm.transformer_inputs(layers, dp=dp)
     flat = [w for t in ws for w in t]
 
     def step(x, *flat):
@@ -113,7 +119,15 @@ def generated_graph(layers):
 
     gm = make_fx(step, tracing_mode="fake")(x, *flat)
     generated_graph.inputs = [x, *flat]
-    return gm, None
+    table = os.path.join(CORPUS, "colls32_8.table")
+    return gm, table if dp == 32 and os.path.exists(table) else None
+
+
+def generated_name(arg):
+    """Job argument "N" (dp 8) or "N/32" (dp 32) -> (layers, dp, row name)."""
+    layers, _, dp = arg.partition("/")
+    dp = int(dp or 8)
+    return int(layers), dp, f"fsdp_tp_{layers}_layers" + ("_dp32" if dp == 32 else "")
 
 
 # --- the tool's order as Inductor compiles it ---------------------------------
@@ -307,8 +321,8 @@ def child(tool, kind, arg, out, keep):
         gm, table = corpus_graph(arg)
         name = os.path.basename(arg)[:-3]
     else:
-        gm, table = generated_graph(int(arg))
-        name = f"fsdp_tp_{arg}_layers"
+        layers, dp, name = generated_name(arg)
+        gm, table = generated_graph(layers, dp)
     result = row(name, gm, table, tool, os.path.join(keep, name) if keep else None)
     # Traced again: PyTorch's pass above rewrote the first graph.
     try:
@@ -316,7 +330,7 @@ def child(tool, kind, arg, out, keep):
             gm, _ = corpus_graph(arg)
             inputs = corpus_graph.inputs
         else:
-            gm, _ = generated_graph(int(arg))
+            gm, _ = generated_graph(layers, dp)
             inputs = generated_graph.inputs
         result["inductor"] = inductor_order(gm, inputs, tool,
                                             ["--collective-table", table] if table else [],
@@ -334,6 +348,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("tool")
     p.add_argument("--layers", default="2,16,96", help="depths of the generated decoder steps")
+    p.add_argument("--dp32-layers", default="2,16",
+                   help="depths of generated steps whose FSDP group has 32 ranks (inter-node)")
     p.add_argument("--only", help="run just the graphs whose name contains this")
     p.add_argument("--keep", help="keep each graph's files (exported, scheduled, reports) here")
     p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
@@ -351,10 +367,11 @@ def main():
                  if f.endswith(".py")]
     else:
         print(f"(no corpus at {CORPUS}: generated graphs only)")
-    jobs += [("generated", n) for n in a.layers.split(",")]
+    jobs += [("generated", n) for n in a.layers.split(",") if n]
+    jobs += [("generated", n + "/32") for n in a.dp32_layers.split(",") if n]
     if a.only:
         jobs = [j for j in jobs
-                if a.only in (os.path.basename(j[1]) if j[0] == "corpus" else f"fsdp_tp_{j[1]}_layers")]
+                if a.only in (os.path.basename(j[1]) if j[0] == "corpus" else generated_name(j[1])[2])]
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for i, (kind, arg) in enumerate(jobs):
