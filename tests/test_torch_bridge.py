@@ -268,6 +268,23 @@ class Bridge(unittest.TestCase):
         self.assertEqual(stats["collectives"], 6)
         self.assertEqual(stats["waits"], 6)
 
+    def test_export_declares_the_group_of_every_collective_op(self):
+        # A graph whose only collectives are a broadcast and an in-place
+        # all-reduce still declares their group.
+        import torch.distributed._functional_collectives as funcol
+
+        def f(x):
+            y = funcol.broadcast(x, 0, GROUPS["0"])
+            z = torch.ops._c10d_functional.all_reduce_(x.clone(), "sum", "0")
+            return torch.ops._c10d_functional.wait_tensor(z) + y
+
+        gm = make_fx(f, tracing_mode="fake")(torch.randn(8, 8))
+        ost.export_graph(gm, self.path("g.json"), device="cuda:0")
+        rc, _, err = run("validate", self.path("g.json"))
+        self.assertEqual(rc, 0, err)
+        with open(self.path("g.json")) as f:
+            self.assertEqual(json.load(f)["process_groups"], {"0": {"ranks": list(range(8))}})
+
     def test_views_share_a_storage_id(self):
         def f(x):
             v = x.view(-1)

@@ -83,8 +83,11 @@ def corpus_graph(path):
             self.args.append(t)
             return t
 
-        def symint(self, _value):
-            raise NotImplementedError("symint inputs")
+        def symint(self, value, expr=None):
+            # As PyTorch's InputReader: the size's hint, a plain int here
+            # (the trace specializes on it, as the repro was recorded).
+            self.args.append(value)
+            return value
 
     reader = Reader()
     mod.load_args(reader)

@@ -34,12 +34,18 @@ FORMAT = "overlap-sched.graph"
 _GROUP_ARGS = {
     # op name: (index of group_size or None, index of group_name)
     "all_gather_into_tensor": (1, 2),
+    "all_gather_into_tensor_out": (1, 2),
     "all_gather_into_tensor_coalesced": (1, 2),
     "reduce_scatter_tensor": (2, 3),
+    "reduce_scatter_tensor_out": (2, 3),
     "reduce_scatter_tensor_coalesced": (2, 3),
     "all_reduce": (None, 2),
+    "all_reduce_": (None, 2),
     "all_reduce_coalesced": (None, 2),
+    "all_reduce_coalesced_": (None, 2),
     "all_to_all_single": (None, 3),
+    "broadcast": (None, 2),
+    "broadcast_": (None, 2),
 }
 
 
