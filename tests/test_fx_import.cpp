@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
 #include <map>
 
 #include "format/graph_file.h"
@@ -460,4 +462,76 @@ TEST_CASE("import-fx: a negative storage_offset in load_args is an error on its 
   // Zero and positive offsets are kept.
   text.replace(text.find("storage_offset=-4"), 17, "storage_offset=16");
   CHECK(import_error(text).empty());
+}
+
+TEST_CASE("import-fx: every literal PyTorch prints in an argument") {
+  const std::string text = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4, 8][8, 1]cuda:0", arg1_1: "u64[2][1]cuda:0", arg2_1: "c32[4][1]cuda:0", arg3_1: "f8e8m0fnu[4][1]cuda:0", arg4_1: "b16x1[4][1]cuda:0"):
+        eq: "b8[4, 8][8, 1]cuda:0" = torch.ops.aten.eq.Scalar(arg0_1, -inf)
+        fill: "f32[4, 8][8, 1]cuda:0" = torch.ops.aten.masked_fill.Scalar(arg0_1, eq, inf)
+        ne: "b8[4, 8][8, 1]cuda:0" = torch.ops.aten.ne.Scalar(fill, nan)
+        full: "f32[4, 8][8, 1]cuda:0" = torch.ops.aten.full.default([4, 8], float('-inf'), dtype = torch.float32, layout = torch.strided, device = device(type='cuda', index=0), pin_memory = False)
+        clone: "f32[4, 8][8, 1]cuda:0" = torch.ops.aten.clone.default(full, memory_format = torch.contiguous_format)
+        getitem: "f32[4, 4][8, 1]cuda:0" = arg0_1[(slice(None, None, None), slice(None, 4, None))]
+        getitem_1: "f32[4, 8][8, 1]cuda:0" = arg0_1[(Ellipsis, None)]
+        return (ne, clone, getitem, getitem_1)
+)";
+  const Graph g = import_fx_text(text, "lit.py", {}).graph;
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK(node(g, "eq").args[1].kind == Value::Kind::Float);
+  CHECK(node(g, "eq").args[1].f == -inf);
+  CHECK(node(g, "fill").args[2].f == inf);
+  CHECK(std::isnan(node(g, "ne").args[1].f));
+  CHECK(node(g, "full").args[1].f == -inf);
+  CHECK(node(g, "full").kwarg("layout")->str() == "torch.strided");
+  CHECK(node(g, "clone").kwarg("memory_format")->str() == "torch.contiguous_format");
+  // Python-level indices are kept as Python writes them.
+  const Value& index = node(g, "getitem").args[1];
+  REQUIRE(index.items().size() == 2);
+  CHECK(index.items()[1].str() == "slice(None, 4, None)");
+  CHECK(node(g, "getitem_1").args[1].items()[0].str() == "Ellipsis");
+  CHECK(node(g, "getitem_1").args[1].items()[1].kind == Value::Kind::Null);
+  // torch.fx's dtype abbreviations, with torch's item sizes.
+  CHECK(node(g, "arg1_1").output()->dtype == DType::UInt64);
+  CHECK(dtype_itemsize(DType::UInt64) == 8);
+  CHECK(node(g, "arg2_1").output()->dtype == DType::Complex32);
+  CHECK(dtype_itemsize(DType::Complex32) == 4);
+  CHECK(node(g, "arg3_1").output()->dtype == DType::Float8E8M0FNU);
+  CHECK(node(g, "arg4_1").output()->dtype == DType::Bits16);
+  CHECK(dtype_itemsize(DType::Bits16) == 2);
+
+  // Non-finite floats survive JSON ({"float": "-inf"}) and protobuf.
+  TempDir tmp;
+  for (const char* ext : {".json", ".pb"}) {
+    INFO(ext);
+    const std::string path = tmp.file(std::string("g") + ext);
+    write_graph_file(path, g);
+    const Graph back = read_graph_file(path);
+    CHECK(node(back, "eq").args[1].f == -inf);
+    CHECK(std::isnan(node(back, "ne").args[1].f));
+    CHECK(node(back, "arg1_1").output()->dtype == DType::UInt64);
+  }
+  CHECK(graph_to_json_text(g).find(R"({"float":"-inf"})") != std::string::npos);
+}
+
+TEST_CASE("import-fx: slice_scatter keeps self's layout; prims.fma is pointwise") {
+  // Expected values are PyTorch 2.15's meta results for the same calls.
+  const std::string text = R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8, 4][1, 8]cuda:0", arg1_1: "f32[2, 4][4, 1]cuda:0", arg2_1: "f32[4][1]cuda:0"):
+        slice_scatter = torch.ops.aten.slice_scatter.default(arg0_1, arg1_1, 0, 0, 2)
+        fma = torch.ops.prims.fma.default(arg1_1, arg1_1, arg2_1)
+        eq = torch.ops.aten.eq.Scalar(slice_scatter, -inf)
+        return (slice_scatter, fma, eq)
+)";
+  const Graph g = import_fx_text(text, "sc.py", {}).graph;
+  CHECK(shape(g, "slice_scatter") == std::vector<int64_t>{8, 4});
+  CHECK(stride(g, "slice_scatter") == std::vector<int64_t>{1, 8});
+  CHECK(node(g, "slice_scatter").output()->dtype == DType::Float32);
+  // [2, 4] * [2, 4] + [4] broadcasts to [2, 4], contiguous.
+  CHECK(shape(g, "fma") == std::vector<int64_t>{2, 4});
+  CHECK(stride(g, "fma") == std::vector<int64_t>{4, 1});
+  // A comparison of a column-major tensor: bool, in its layout.
+  CHECK(shape(g, "eq") == std::vector<int64_t>{8, 4});
+  CHECK(stride(g, "eq") == std::vector<int64_t>{1, 8});
+  CHECK(node(g, "eq").output()->dtype == DType::Bool);
 }

@@ -1,5 +1,6 @@
 #include "format/json_fast_reader.h"
 #include "format/node_fields.h"
+#include "graph/nonfinite.h"
 
 #include <algorithm>
 #include <array>
@@ -570,13 +571,25 @@ private:
     }
   }
 
-  // {"node": NAME, "index": K} naming an earlier node.
+  // {"node": NAME, "index": K} naming an earlier node, or a non-finite
+  // float {"float": "inf"} (graph/nonfinite.h).
   bool read_ref(element v, Value& out) {
     std::string_view target;
     int64_t index = -1;
     bool has_node = false, has_index = false;
     simdjson::dom::object obj;
     OSCHED_TRY(v.get_object().get(obj));
+    if (obj.size() == 1)
+      for (auto [key, x] : obj)
+        if (key == kNonFiniteKey) {
+          std::string_view text;
+          OSCHED_TRY(x.get_string().get(text));
+          const std::optional<double> d = parse_nonfinite(text);
+          if (!d)
+            return false;
+          out = Value::real(*d);
+          return true;
+        }
     for (auto [key, x] : obj) {
       if (key == "node" && !has_node) {
         OSCHED_TRY(x.get_string().get(target));

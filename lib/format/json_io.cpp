@@ -1,4 +1,5 @@
 #include "format/json_io.h"
+#include "graph/nonfinite.h"
 #include "text/chunked_render.h"
 #include "text/json_limits.h"
 
@@ -231,9 +232,20 @@ private:
       return list;
     }
     case json::value_t::object: {
+      if (v.size() == 1 && v.contains(kNonFiniteKey)) {
+        const json& f = v[std::string(kNonFiniteKey)];
+        std::optional<double> d =
+            f.is_string() ? parse_nonfinite(f.get<std::string>()) : std::nullopt;
+        if (!d)
+          throw GraphError(node_name_, field,
+                           "a float object must be {\"float\": \"inf\"}, "
+                           "\"-inf\" or \"nan\"");
+        return Value::real(*d);
+      }
       if (!v.contains("node") || !v["node"].is_string())
         throw GraphError(node_name_, field,
-                         "an object value must be a node reference {\"node\": NAME}");
+                         "an object value must be a node reference {\"node\": NAME} or a "
+                         "non-finite float {\"float\": \"inf\"}");
       for (const auto& [k, _] : v.items())
         if (k != "node" && k != "index")
           throw GraphError(node_name_, field, "unexpected key '" + k + "' in node reference");
@@ -495,6 +507,8 @@ json value_to_json(const Value& v, const Graph& g) {
   case Value::Kind::Int:
     return v.i;
   case Value::Kind::Float:
+    if (!std::isfinite(v.f))
+      return {{std::string(kNonFiniteKey), std::string(nonfinite_name(v.f))}};
     return v.f;
   case Value::Kind::String:
     return v.str();

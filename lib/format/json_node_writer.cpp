@@ -1,4 +1,5 @@
 #include "format/json_node_writer.h"
+#include "graph/nonfinite.h"
 
 #include <algorithm>
 #include <charconv>
@@ -21,6 +22,12 @@ void append_value(std::string& out, const Value& v, const Graph& g) {
     append_json_int(out, v.i);
     return;
   case Value::Kind::Float:
+    if (!std::isfinite(v.f)) {
+      out += "{\"float\":\"";
+      out += nonfinite_name(v.f);
+      out += "\"}";
+      return;
+    }
     append_json_double(out, v.f);
     return;
   case Value::Kind::String:

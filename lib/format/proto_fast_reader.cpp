@@ -425,8 +425,7 @@ private:
       ok = t == kFixed64 && w.fixed64(v);
       double d = 0;
       std::memcpy(&d, &v, sizeof d);
-      ok = ok && std::isfinite(d);
-      out = Value::real(d);
+      out = Value::real(d); // inf and nan too (graph/nonfinite.h)
       break;
     }
     case 5:

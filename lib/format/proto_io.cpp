@@ -1,4 +1,5 @@
 #include "format/proto_io.h"
+#include "graph/nonfinite.h"
 #include "text/chunked_render.h"
 
 #include <cmath>
@@ -56,7 +57,7 @@ json value_from_pb(const pb::Value& v, int level, const std::string& node, const
     return v.int_value();
   case pb::Value::kFloatValue:
     if (!std::isfinite(v.float_value()))
-      throw GraphError(node, field, "float value is not a finite number (JSON cannot hold it)");
+      return {{std::string(kNonFiniteKey), std::string(nonfinite_name(v.float_value()))}};
     return v.float_value();
   case pb::Value::kStringValue:
     return v.string_value();
@@ -108,6 +109,12 @@ void value_to_pb(const json& j, pb::Value* out) {
     break;
   }
   case json::value_t::object: {
+    if (j.size() == 1 && j.contains(kNonFiniteKey) && j[std::string(kNonFiniteKey)].is_string())
+      if (std::optional<double> d =
+              parse_nonfinite(j[std::string(kNonFiniteKey)].get<std::string>())) {
+        out->set_float_value(*d);
+        break;
+      }
     auto* ref = out->mutable_node_ref();
     ref->set_node(j["node"].get<std::string>());
     if (j.contains("index"))

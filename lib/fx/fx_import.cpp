@@ -1,4 +1,5 @@
 #include "fx/fx_import.h"
+#include "graph/nonfinite.h"
 
 #include <algorithm>
 #include <cmath>
@@ -261,7 +262,7 @@ private:
     case FxExpr::Kind::Int:
       return Value::integer(e.i);
     case FxExpr::Kind::Float:
-      if (!std::isfinite(e.f))
+      if (!std::isfinite(e.f)) // a literal past double's range, not a printed inf
         fail(line, "number out of range");
       return Value::real(e.f);
     case FxExpr::Kind::String:
@@ -278,8 +279,13 @@ private:
     case FxExpr::Kind::Call:
       if (e.text == "device" || e.text == "torch.device")
         return Value::string(device_text(e, line));
+      // An index of a Python-level getitem: kept as Python writes it.
+      if (e.text == "slice" && e.items.size() <= 3 && e.kwargs.empty())
+        return Value::string(fx_expr_text(e));
+      // float('inf'), float('-inf'), float('nan'): as Python writes them.
       if (e.text == "float" && e.items.size() == 1 && e.items[0].kind == FxExpr::Kind::String)
-        fail(line, "non-finite float literal");
+        if (std::optional<double> d = parse_nonfinite(e.items[0].text))
+          return Value::real(*d);
       fail(line, "nested call '" + escape_quoted(e.text) + "' in an argument");
     case FxExpr::Kind::List: {
       Value v;
@@ -307,6 +313,11 @@ private:
     case FxExpr::Kind::Invert:
       fail(line, "'~' inside an argument");
     case FxExpr::Kind::Neg:
+      // -inf as PyTorch prints it.
+      if (e.items.size() == 1 && e.items[0].kind == FxExpr::Kind::Name &&
+          e.items[0].text == "inf" && !names_.count("inf"))
+        return Value::real(-std::numeric_limits<double>::infinity());
+      [[fallthrough]];
     case FxExpr::Kind::BinOp: {
       std::string why;
       if (auto k = eval_fx_dim(e, {}, &why))
@@ -324,11 +335,13 @@ private:
   Value name_value(const std::string& name, int line) {
     if (name == "None")
       return Value::null();
+    if (name == "Ellipsis" && !names_.count(name))
+      return Value::string(name);
     if (name == "True" || name == "False")
       return Value::boolean(name == "True");
-    if (name == "inf" || name == "nan")
-      fail(line, "non-finite number '" + name + "'");
     auto it = names_.find(name);
+    if (it == names_.end() && (name == "inf" || name == "nan")) // printed floats, not nodes
+      return Value::real(*parse_nonfinite(name));
     if (it == names_.end())
       fail(line, "unknown name '" + escape_quoted(name) + "'");
     return it->second;

@@ -13,8 +13,8 @@ struct Abbr {
   DType dtype;
 };
 
-// torch/fx/graph.py's dtype_abbrs, for the dtypes the graph model has.
-constexpr std::array<Abbr, 16> kAbbrs = {{
+// torch/fx/graph.py's dtype_abbrs, every one.
+constexpr std::array<Abbr, 28> kAbbrs = {{
     {"f64", DType::Float64},
     {"f32", DType::Float32},
     {"f16", DType::Float16},
@@ -31,6 +31,18 @@ constexpr std::array<Abbr, 16> kAbbrs = {{
     {"b8", DType::Bool},
     {"c64", DType::Complex64},
     {"c128", DType::Complex128},
+    {"u16", DType::UInt16},
+    {"u32", DType::UInt32},
+    {"u64", DType::UInt64},
+    {"c32", DType::Complex32},
+    {"bc32", DType::BComplex32},
+    {"f8e8m0fnu", DType::Float8E8M0FNU},
+    {"f4e2m1fnx2", DType::Float4E2M1FNx2},
+    {"b1x8", DType::Bits1x8},
+    {"b2x4", DType::Bits2x4},
+    {"b4x2", DType::Bits4x2},
+    {"b8x1", DType::Bits8},
+    {"b16x1", DType::Bits16},
 }};
 
 // Splits "a, b, c" at top-level commas.

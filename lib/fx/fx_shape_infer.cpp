@@ -186,6 +186,28 @@ constexpr std::array<std::string_view, 36> kSameShapePackets = {
     "aten.tril",
 };
 
+// Strides a dense, non-overlapping tensor keeps when copied with
+// preserve_format (empty_like's rule); contiguous ones otherwise.
+std::vector<Dim> preserved_strides(const TensorMeta& x) {
+  std::vector<size_t> order(x.shape.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  for (size_t i = 0; i < x.shape.size(); ++i)
+    if (x.shape[i].is_symbolic() || i >= x.stride.size() || x.stride[i].is_symbolic())
+      return contiguous_strides(x.shape);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return x.stride[a].value < x.stride[b].value; });
+  int64_t expected = 1;
+  for (size_t d : order) {
+    if (x.shape[d].value == 1)
+      continue; // any stride will do for a dim of one
+    if (x.stride[d].value != expected)
+      return contiguous_strides(x.shape);
+    expected *= x.shape[d].value;
+  }
+  return x.stride;
+}
+
 bool is_comparison(std::string_view p) {
   static constexpr std::array<std::string_view, 11> k = {
       "aten.eq",          "aten.ne",    "aten.lt",          "aten.le",
@@ -229,7 +251,18 @@ std::optional<InferredVal> pointwise(const Ctx& c, std::string_view packet) {
     dtype = DType::Bool;
   if (auto d = dtype_value(c.n.kwarg("dtype")))
     dtype = *d;
-  return single(fresh(std::move(*shape), dtype, device_of(c, ins[0])));
+  TensorMeta out = fresh(std::move(*shape), dtype, device_of(c, ins[0]));
+  // Inputs of the output's shape and one layout: the output takes that
+  // layout (TensorIterator's rule when nothing broadcasts).
+  auto same_dims = [](const std::vector<Dim>& a, const std::vector<Dim>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_dim);
+  };
+  const bool one_layout = std::all_of(ins.begin(), ins.end(), [&](const TensorMeta* m) {
+    return same_dims(m->shape, out.shape) && same_dims(m->stride, ins[0]->stride);
+  });
+  if (one_layout)
+    out.stride = preserved_strides(*ins[0]);
+  return single(std::move(out));
 }
 
 // Shape rules by op packet. Each takes the node's context, its packet and
@@ -707,6 +740,16 @@ std::optional<InferredVal> rule_same_shape(const Ctx& c, std::string_view, const
   return single(fresh(x->shape, dtype, device_of(c, x)));
 }
 
+// aten.slice_scatter, select_scatter, diagonal_scatter, as_strided_scatter:
+// `self` with `src` written into part of it, a new tensor laid out as self.
+std::optional<InferredVal> rule_scatter_into(const Ctx& c, std::string_view, const TensorMeta* x) {
+  if (!x)
+    return std::nullopt;
+  TensorMeta m = fresh(x->shape, x->dtype, device_of(c, x));
+  m.stride = preserved_strides(*x);
+  return single(std::move(m));
+}
+
 // aten.full, aten.zeros, aten.ones, aten.empty, aten.empty_strided, aten.randn, aten.rand
 std::optional<InferredVal> rule_full(const Ctx& c, std::string_view, const TensorMeta*) {
   auto shape = c.dims(c.arg(0, "size"));
@@ -1121,6 +1164,9 @@ const std::unordered_map<std::string_view, ShapeRule>& shape_rules() {
     add({"aten.unsqueeze"}, rule_unsqueeze, Needs::Tensor);
     add({"aten.squeeze"}, rule_squeeze, Needs::Tensor);
     add({"aten.slice", "aten.narrow"}, rule_slice, Needs::Tensor);
+    add({"aten.slice_scatter", "aten.select_scatter", "aten.diagonal_scatter",
+         "aten.as_strided_scatter"},
+        rule_scatter_into, Needs::Tensor);
     add({"aten.select"}, rule_select, Needs::Tensor);
     add({"aten.embedding"}, rule_embedding, Needs::Tensor);
     add({"aten.native_layer_norm"}, rule_native_layer_norm, Needs::Tensor);

@@ -12,7 +12,7 @@ struct DTypeInfo {
   bool floating;
 };
 
-constexpr std::array<DTypeInfo, 16> kDTypes = {{
+constexpr std::array<DTypeInfo, 28> kDTypes = {{
     {DType::Float64, "float64", 8, true},
     {DType::Float32, "float32", 4, true},
     {DType::Float16, "float16", 2, true},
@@ -29,7 +29,27 @@ constexpr std::array<DTypeInfo, 16> kDTypes = {{
     {DType::Bool, "bool", 1, false},
     {DType::Complex64, "complex64", 8, true},
     {DType::Complex128, "complex128", 16, true},
+    {DType::UInt16, "uint16", 2, false},
+    {DType::UInt32, "uint32", 4, false},
+    {DType::UInt64, "uint64", 8, false},
+    {DType::Complex32, "complex32", 4, true},
+    {DType::BComplex32, "bcomplex32", 4, true},
+    {DType::Float8E8M0FNU, "float8_e8m0fnu", 1, true},
+    {DType::Float4E2M1FNx2, "float4_e2m1fn_x2", 1, true},
+    {DType::Bits1x8, "bits1x8", 1, false},
+    {DType::Bits2x4, "bits2x4", 1, false},
+    {DType::Bits4x2, "bits4x2", 1, false},
+    {DType::Bits8, "bits8", 1, false},
+    {DType::Bits16, "bits16", 2, false},
 }};
+
+// Indexed by the enum: each entry at its own value.
+static_assert([] {
+  for (size_t i = 0; i < kDTypes.size(); ++i)
+    if (static_cast<size_t>(kDTypes[i].dtype) != i)
+      return false;
+  return true;
+}());
 
 const DTypeInfo& info(DType d) {
   return kDTypes[static_cast<size_t>(d)];

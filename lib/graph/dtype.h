@@ -25,6 +25,18 @@ enum class DType : uint8_t {
   Bool,
   Complex64,
   Complex128,
+  UInt16,
+  UInt32,
+  UInt64,
+  Complex32,
+  BComplex32,
+  Float8E8M0FNU,
+  Float4E2M1FNx2,
+  Bits1x8,
+  Bits2x4,
+  Bits4x2,
+  Bits8,
+  Bits16,
 };
 
 std::optional<DType> parse_dtype(std::string_view name);

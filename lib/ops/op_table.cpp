@@ -85,7 +85,8 @@ constexpr std::array<std::string_view, 10> kMetadataPackets = {
     "aten.is_contiguous", "aten.storage_offset",
 };
 
-constexpr std::array<std::string_view, 62> kPointwisePackets = {
+constexpr std::array<std::string_view, 63> kPointwisePackets = {
+    "prims.fma", // inductor_prims.py: (a * b) + c, one rounding
     "aten.add",
     "aten.sub",
     "aten.mul",

@@ -144,8 +144,11 @@ class _Exporter:
         if a is None or isinstance(a, (bool, int, str)):
             return a
         if isinstance(a, float):
-            if a != a or a in (float("inf"), float("-inf")):
-                raise ExportError(f"{where}: non-finite float {a!r} cannot be written as JSON")
+            # JSON numbers hold no inf or nan: the graph format's {"float": ...}.
+            if a != a:
+                return {"float": "nan"}
+            if a in (float("inf"), float("-inf")):
+                return {"float": "inf" if a > 0 else "-inf"}
             return a
         if isinstance(a, (list, tuple)):
             return [self.value(x, where) for x in a]
