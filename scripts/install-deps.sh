@@ -36,3 +36,7 @@ if [[ ! -f $STAMP || $(cat "$STAMP") != "$want" ]]; then
   "$VENV/bin/python" -c "import torch, torch.distributed, torch._inductor" >/dev/null
   echo "$want" >"$STAMP"
 fi
+# PyTorch's own OpInfo database (the conformance test) imports expecttest.
+if ! "$VENV/bin/python" -c "import expecttest" 2>/dev/null; then
+  "$VENV/bin/pip" install -q --disable-pip-version-check --no-input expecttest==0.3.0
+fi

@@ -531,7 +531,8 @@ private:
   }
 
   // A multi-output node printed without an annotation takes its outputs'
-  // metadata from the getitems that read them.
+  // metadata from the getitems that read them: what PyTorch printed for
+  // them wins over what the rules inferred.
   void fill_multi_output_vals() {
     for (auto& n : g_.nodes) {
       if (!is_getitem_target(n.target) || n.args.size() < 2 || !n.args[0].is_ref() ||
@@ -544,8 +545,7 @@ private:
       src.val_kind = ValKind::List;
       if (src.val.size() <= static_cast<size_t>(idx))
         src.val.resize(static_cast<size_t>(idx) + 1);
-      if (!src.val[static_cast<size_t>(idx)])
-        src.val[static_cast<size_t>(idx)] = *n.output();
+      src.val[static_cast<size_t>(idx)] = *n.output();
     }
   }
 

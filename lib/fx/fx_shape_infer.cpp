@@ -186,26 +186,137 @@ constexpr std::array<std::string_view, 36> kSameShapePackets = {
     "aten.tril",
 };
 
-// Strides a dense, non-overlapping tensor keeps when copied with
-// preserve_format (empty_like's rule); contiguous ones otherwise.
+// A dense layout over `shape` ordering its dims as `strides` order them
+// (each operand in turn; a stride of 0 is no evidence; equal strides put
+// the smaller dim inside): ATen's infer_dense_strides for one operand,
+// TensorIterator's reorder_dimensions for several. Sizes are concrete.
+std::vector<Dim> dense_in_order(const std::vector<Dim>& shape,
+                                const std::vector<std::vector<int64_t>>& strides) {
+  const size_t rank = shape.size();
+  auto should_swap = [&](size_t d0, size_t d1) {
+    for (const auto& st : strides) {
+      if (st[d0] == 0 || st[d1] == 0)
+        continue;
+      if (st[d0] < st[d1])
+        return -1;
+      if (st[d0] > st[d1])
+        return 1;
+      if (shape[d0].value > shape[d1].value)
+        return 1;
+    }
+    return 0;
+  };
+  std::vector<size_t> perm(rank); // innermost first
+  for (size_t i = 0; i < rank; ++i)
+    perm[i] = rank - 1 - i;
+  for (size_t i = 1; i < rank; ++i) {
+    size_t d1 = i;
+    for (size_t d0 = i; d0-- > 0;) {
+      const int cmp = should_swap(perm[d0], perm[d1]);
+      if (cmp > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (cmp < 0) {
+        break;
+      }
+    }
+  }
+  std::vector<Dim> out(rank, Dim::of(1));
+  int64_t next = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    out[perm[i]] = Dim::of(next);
+    next *= std::max<int64_t>(shape[perm[i]].value, 1);
+  }
+  return out;
+}
+
+// The strides empty_like gives a copy of `x` (preserve_format): a dense,
+// non-overlapping tensor's own, else a dense layout in x's dim order.
 std::vector<Dim> preserved_strides(const TensorMeta& x) {
+  std::vector<Dim> shape(x.shape.begin(), x.shape.end());
+  for (size_t i = 0; i < x.shape.size(); ++i)
+    if (x.shape[i].is_symbolic() || i >= x.stride.size() || x.stride[i].is_symbolic())
+      return contiguous_strides(shape);
   std::vector<size_t> order(x.shape.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
-  for (size_t i = 0; i < x.shape.size(); ++i)
-    if (x.shape[i].is_symbolic() || i >= x.stride.size() || x.stride[i].is_symbolic())
-      return contiguous_strides(x.shape);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return x.stride[a].value < x.stride[b].value; });
   int64_t expected = 1;
+  bool dense = true;
   for (size_t d : order) {
     if (x.shape[d].value == 1)
       continue; // any stride will do for a dim of one
-    if (x.stride[d].value != expected)
-      return contiguous_strides(x.shape);
+    if (x.stride[d].value != expected) {
+      dense = false;
+      break;
+    }
     expected *= x.shape[d].value;
   }
-  return x.stride;
+  if (dense)
+    return std::vector<Dim>(x.stride.begin(), x.stride.end());
+  std::vector<int64_t> st;
+  for (const Dim& d : x.stride)
+    st.push_back(d.value);
+  return dense_in_order(shape, {st});
+}
+
+// The layout TensorIterator gives an elementwise op's output: inputs of
+// the output's shape and one dense layout lend it theirs; otherwise the
+// dims are ordered by the inputs' strides (broadcast dims ignored, equal
+// strides broken by size; TensorIteratorBase::reorder_dimensions) and the
+// output laid out densely in that order. nullopt: contiguous (symbolic
+// sizes are left so).
+std::optional<std::vector<Dim>> elementwise_strides(const std::vector<const TensorMeta*>& ins,
+                                                    const std::vector<Dim>& shape) {
+  const size_t rank = shape.size();
+  auto concrete = [](const auto& dims) {
+    return std::none_of(dims.begin(), dims.end(), [](const Dim& d) { return d.is_symbolic(); });
+  };
+  if (!concrete(shape))
+    return std::nullopt;
+  for (const TensorMeta* m : ins)
+    if (!concrete(m->shape) || !concrete(m->stride) || m->stride.size() != m->shape.size() ||
+        m->shape.size() > rank)
+      return std::nullopt;
+  auto same = [](const auto& a, const auto& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_dim);
+  };
+  if (std::any_of(shape.begin(), shape.end(), [](const Dim& d) { return d.value == 0; }))
+    return std::nullopt; // an empty output is laid out contiguously
+  // The fast setups, in TensorIterator's order: every input contiguous (size-one
+  // dims aside), else one dense layout shared by all.
+  auto contiguous = [](const TensorMeta* m) {
+    int64_t expected = 1;
+    for (size_t i = m->shape.size(); i-- > 0;) {
+      if (m->shape[i].value == 1)
+        continue;
+      if (m->stride[i].value != expected)
+        return false;
+      expected *= m->shape[i].value;
+    }
+    return true;
+  };
+  if (std::all_of(ins.begin(), ins.end(),
+                  [&](const TensorMeta* m) { return same(m->shape, shape) && contiguous(m); }))
+    return std::nullopt;
+  if (std::all_of(ins.begin(), ins.end(),
+                  [&](const TensorMeta* m) {
+                    return same(m->shape, shape) && same(m->stride, ins[0]->stride);
+                  }) &&
+      same(preserved_strides(*ins[0]), ins[0]->stride))
+    return std::vector<Dim>(ins[0]->stride.begin(), ins[0]->stride.end());
+  // Each input's strides over the output's dims; 0 where it broadcasts.
+  std::vector<std::vector<int64_t>> strides;
+  for (const TensorMeta* m : ins) {
+    std::vector<int64_t> st(rank, 0);
+    const size_t lead = rank - m->shape.size();
+    for (size_t i = 0; i < m->shape.size(); ++i)
+      if (!(m->shape[i].value == 1 && shape[lead + i].value != 1))
+        st[lead + i] = m->stride[i].value;
+    strides.push_back(std::move(st));
+  }
+  return dense_in_order(shape, strides);
 }
 
 bool is_comparison(std::string_view p) {
@@ -252,24 +363,63 @@ std::optional<InferredVal> pointwise(const Ctx& c, std::string_view packet) {
   if (auto d = dtype_value(c.n.kwarg("dtype")))
     dtype = *d;
   TensorMeta out = fresh(std::move(*shape), dtype, device_of(c, ins[0]));
-  // Inputs of the output's shape and one layout: the output takes that
-  // layout (TensorIterator's rule when nothing broadcasts).
-  auto same_dims = [](const std::vector<Dim>& a, const std::vector<Dim>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_dim);
-  };
-  const bool one_layout = std::all_of(ins.begin(), ins.end(), [&](const TensorMeta* m) {
-    return same_dims(m->shape, out.shape) && same_dims(m->stride, ins[0]->stride);
-  });
-  if (one_layout)
-    out.stride = preserved_strides(*ins[0]);
+  if (std::optional<std::vector<Dim>> st = elementwise_strides(ins, out.shape))
+    out.stride = std::move(*st);
   return single(std::move(out));
+}
+
+// The strides of `x` viewed as `shape` without a copy (ATen's
+// computeStride), or nullopt when the view needs a copy or a size is
+// symbolic.
+template <typename Dims>
+std::optional<std::vector<Dim>> view_strides(const TensorMeta& x, const Dims& shape) {
+  auto any_symbolic = [](const auto& dims) {
+    return std::any_of(dims.begin(), dims.end(), [](const Dim& d) { return d.is_symbolic(); });
+  };
+  if (any_symbolic(x.shape) || any_symbolic(x.stride) || any_symbolic(shape))
+    return std::nullopt;
+  if (x.stride.size() != x.shape.size())
+    return std::nullopt;
+  auto value = [](const auto& v, size_t i) { return v[i].value; };
+  const auto numel = concrete_numel(x.shape);
+  if (!numel)
+    return std::nullopt;
+  if (*numel == 0 || x.shape.empty())
+    return contiguous_strides(shape);
+  std::vector<Dim> out(shape.size(), Dim::of(0));
+  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+  int64_t chunk_base_stride = x.stride.back().value;
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t tensor_d = static_cast<int64_t>(x.shape.size()) - 1; tensor_d >= 0; --tensor_d) {
+    const auto td = static_cast<size_t>(tensor_d);
+    tensor_numel *= value(x.shape, td);
+    if (tensor_d == 0 || (value(x.shape, td - 1) != 1 &&
+                          value(x.stride, td - 1) != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 &&
+             (view_numel < tensor_numel || value(shape, static_cast<size_t>(view_d)) == 1)) {
+        out[static_cast<size_t>(view_d)] = Dim::of(view_numel * chunk_base_stride);
+        view_numel *= value(shape, static_cast<size_t>(view_d));
+        --view_d;
+      }
+      if (view_numel != tensor_numel)
+        return std::nullopt;
+      if (tensor_d > 0) {
+        chunk_base_stride = value(x.stride, td - 1);
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1)
+    return std::nullopt;
+  return out;
 }
 
 // Shape rules by op packet. Each takes the node's context, its packet and
 // the metadata of its first argument (null when that is not a tensor).
 using Rule = std::optional<InferredVal> (*)(const Ctx&, std::string_view, const TensorMeta*);
 
-std::optional<InferredVal> view_like(const Ctx& c, std::string_view, const TensorMeta*) {
+std::optional<InferredVal> view_like(const Ctx& c, std::string_view p, const TensorMeta*) {
   const TensorMeta* x = c.meta(0);
   auto shape = c.dims(c.arg(1, "size"));
   if (!x || !shape)
@@ -302,7 +452,23 @@ std::optional<InferredVal> view_like(const Ctx& c, std::string_view, const Tenso
       (*shape)[static_cast<size_t>(wild)] = *q;
     }
   }
-  return single(fresh(std::move(*shape), x->dtype, x->device));
+  TensorMeta m = fresh(std::move(*shape), x->dtype, x->device);
+  if (p == "aten._reshape_alias") { // (self, size, stride): the strides are given
+    auto given = c.dims(c.arg(2, "stride"));
+    if (!given || given->size() != m.shape.size())
+      return std::nullopt;
+    m.stride = std::move(*given);
+  } else if (!concrete_numel(x->shape) || !concrete_numel(m.shape) ||
+             std::any_of(x->stride.begin(), x->stride.end(),
+                         [](const Dim& d) { return d.is_symbolic(); })) {
+    // Symbolic sizes: taken as laid out contiguously (strides of symbols
+    // are beyond these rules).
+  } else if (std::optional<std::vector<Dim>> v = view_strides(*x, m.shape)) {
+    m.stride = std::move(*v); // a view of x (reshape too, where no copy is needed)
+  } else if (p != "aten.reshape") {
+    return std::nullopt; // a view PyTorch would refuse: not guessed
+  }
+  return single(std::move(m));
 }
 
 std::optional<InferredVal> matmul(const Ctx& c, std::string_view p, const TensorMeta*) {
@@ -370,10 +536,26 @@ std::optional<InferredVal> values_and_indices(const Ctx& c, std::string_view, co
   const std::string_view overload = t.substr(t.rfind('.') + 1);
   if (!x)
     return std::nullopt;
-  if (overload == "default")
+  const bool mode = std::string_view(c.n.target).substr(0, 10) == "aten.mode.";
+  if (overload == "default" && !mode) // max(), min(), median(): one value of everything
     return single(fresh({}, x->dtype, x->device));
-  if (overload != "dim")
+  if (overload != "dim" && !mode) // mode.default is mode(self, dim=-1, keepdim=False)
     return std::nullopt;
+  if (mode) {
+    auto d = c.integer(1, "dim", -1);
+    auto keep = c.arg(2, "keepdim");
+    std::vector<Dim> shape = x->shape;
+    if (!shape.empty()) {
+      const std::optional<int64_t> a = d ? axis(*d, shape.size()) : std::nullopt;
+      if (!a)
+        return std::nullopt;
+      if (keep && keep->kind == Value::Kind::Bool && keep->b)
+        shape[static_cast<size_t>(*a)] = Dim::of(1);
+      else
+        shape.erase(shape.begin() + *a);
+    }
+    return multi({fresh(shape, x->dtype, x->device), fresh(shape, DType::Int64, x->device)});
+  }
   auto r = reduction(c);
   if (!r || r->val.size() != 1 || !r->val[0])
     return std::nullopt;
@@ -466,8 +648,11 @@ std::vector<Dim> matching_layout(const TensorMeta& like, const std::vector<Dim>&
 // A backward's gradients: one like each input, in order.
 std::vector<std::optional<TensorMeta>> gradients_like(const std::vector<const TensorMeta*>& ins) {
   std::vector<std::optional<TensorMeta>> outs;
-  for (const auto* m : ins)
-    outs.push_back(fresh(m->shape, m->dtype, m->device));
+  for (const auto* m : ins) { // empty_like(query), ... (flash, cudnn)
+    TensorMeta g = fresh(m->shape, m->dtype, m->device);
+    g.stride = preserved_strides(*m);
+    outs.push_back(std::move(g));
+  }
   return outs;
 }
 
@@ -491,9 +676,31 @@ std::optional<InferredVal> attention(const Ctx& c, std::string_view p) {
   std::vector<std::optional<TensorMeta>> outs;
   if (backward) {
     outs = gradients_like({q, k, v});
-    if (p.find("efficient") != std::string_view::npos)
+    if (p.find("efficient") != std::string_view::npos) {
+      // empty_permuted(..., (0, 2, 1, 3)): [B, H, S, D] stored as [B, S, H, D].
+      for (auto& g : outs)
+        if (g && g->shape.size() == 4 && concrete_numel(g->shape)) {
+          const std::vector<Dim> physical = {g->shape[0], g->shape[2], g->shape[1], g->shape[3]};
+          const std::vector<Dim> st = contiguous_strides(physical);
+          g->stride = {st[0], st[2], st[1], st[3]};
+        }
       outs.emplace_back();
+    }
     return multi(std::move(outs));
+  }
+  if (p == "aten._scaled_dot_product_flash_attention_for_cpu") {
+    // (empty_like(query), logsumexp empty([B, L, H]).transpose(1, 2))
+    if (q->shape.size() < 3 || !concrete_numel(q->shape))
+      return std::nullopt;
+    TensorMeta out = fresh(q->shape, q->dtype, q->device);
+    out.stride = preserved_strides(*q);
+    const Dim& heads = q->shape[1];
+    const Dim& length = q->shape[2];
+    TensorMeta lse = fresh({q->shape[0], heads, length}, DType::Float32, q->device);
+    lse.stride = {Dim::of(heads.value * length.value), Dim::of(1), Dim::of(heads.value)};
+    if (q->dtype == DType::Float64)
+      lse.dtype = DType::Float64;
+    return multi({std::move(out), std::move(lse)});
   }
   outs.push_back(attention_output(*q, *v));
   std::vector<Dim> lse(q->shape.begin(), q->shape.end() - 1);
@@ -726,18 +933,69 @@ std::optional<InferredVal> collective(const Ctx& c, const CollectiveSignature& s
   return multi(std::move(outs));
 }
 
+// The strides a memory_format argument asks for (contiguous, channels_last
+// for 4-D, channels_last_3d for 5-D); nullopt for preserve_format or none.
+std::optional<std::vector<Dim>> requested_strides(const Ctx& c, const std::vector<Dim>& shape) {
+  const Value* f = c.n.kwarg("memory_format");
+  if (!f || f->kind != Value::Kind::String)
+    return std::nullopt;
+  if (f->str() == "torch.contiguous_format")
+    return contiguous_strides(shape);
+  const bool cl = f->str() == "torch.channels_last" && shape.size() == 4;
+  const bool cl3 = f->str() == "torch.channels_last_3d" && shape.size() == 5;
+  if (!cl && !cl3)
+    return std::nullopt;
+  // Channels innermost, then the spatial dims, then the batch: N, C, *S.
+  std::vector<Dim> order(shape.begin(), shape.end());
+  std::vector<Dim> nhwc{order[0]};
+  nhwc.insert(nhwc.end(), order.begin() + 2, order.end());
+  nhwc.push_back(order[1]);
+  const std::vector<Dim> st = contiguous_strides(nhwc);
+  std::vector<Dim> out(shape.size());
+  out[0] = st[0];
+  out[1] = st.back();
+  for (size_t i = 2; i < shape.size(); ++i)
+    out[i] = st[i - 1];
+  return out;
+}
+
 std::optional<InferredVal> rule_convert(const Ctx& c, std::string_view, const TensorMeta* x) {
   auto d = dtype_value(c.arg(1, "dtype"));
   if (!x)
     return std::nullopt;
-  return single(fresh(x->shape, d.value_or(x->dtype), device_of(c, x)));
+  // A conversion is elementwise: the result keeps a dense input's layout.
+  TensorMeta m = fresh(x->shape, d.value_or(x->dtype), device_of(c, x));
+  if (std::optional<std::vector<Dim>> st = requested_strides(c, m.shape))
+    m.stride = std::move(*st);
+  else
+    m.stride = preserved_strides(*x);
+  return single(std::move(m));
 }
 
-std::optional<InferredVal> rule_same_shape(const Ctx& c, std::string_view, const TensorMeta* x) {
+// Copies laid out as their input (preserve_format, or self.clone() inside).
+bool keeps_layout(std::string_view p) {
+  static constexpr std::array<std::string_view, 14> k = {
+      "aten.clone",       "aten.lift_fresh_copy",   "aten.copy",
+      "aten.zeros_like",  "aten.ones_like",         "aten.empty_like",
+      "aten.full_like",   "aten.rand_like",         "aten.randn_like",
+      "aten.index_put",   "aten._unsafe_index_put", "aten.scatter",
+      "aten.scatter_add", "aten.index_copy"};
+  return std::find(k.begin(), k.end(), p) != k.end();
+}
+
+std::optional<InferredVal> rule_same_shape(const Ctx& c, std::string_view p, const TensorMeta* x) {
   if (!x)
     return std::nullopt;
+  // In-place ops return self; detach and alias are views of it.
+  if (p.back() == '_' || p == "aten.detach" || p == "aten.alias")
+    return single(*x);
   DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
-  return single(fresh(x->shape, dtype, device_of(c, x)));
+  TensorMeta m = fresh(x->shape, dtype, device_of(c, x));
+  if (std::optional<std::vector<Dim>> st = requested_strides(c, m.shape))
+    m.stride = std::move(*st);
+  else if (keeps_layout(p))
+    m.stride = preserved_strides(*x);
+  return single(std::move(m));
 }
 
 // aten.slice_scatter, select_scatter, diagonal_scatter, as_strided_scatter:
@@ -756,7 +1014,14 @@ std::optional<InferredVal> rule_full(const Ctx& c, std::string_view, const Tenso
   if (!shape)
     return std::nullopt;
   DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(DType::Float32);
-  return single(fresh(std::move(*shape), dtype, device_of(c, nullptr)));
+  TensorMeta m = fresh(std::move(*shape), dtype, device_of(c, nullptr));
+  if (std::string_view(c.n.target).substr(0, 19) == "aten.empty_strided.") {
+    auto stride = c.dims(c.arg(1, "stride"));
+    if (!stride || stride->size() != m.shape.size())
+      return std::nullopt;
+    m.stride = std::move(*stride);
+  }
+  return single(std::move(m));
 }
 
 // aten.cat
@@ -818,7 +1083,14 @@ std::optional<InferredVal> rule_new_empty(const Ctx& c, std::string_view, const 
   if (!shape)
     return std::nullopt;
   DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
-  return single(fresh(std::move(*shape), dtype, device_of(c, x)));
+  TensorMeta m = fresh(std::move(*shape), dtype, device_of(c, x));
+  if (std::string_view(c.n.target).substr(0, 23) == "aten.new_empty_strided.") {
+    auto stride = c.dims(c.arg(2, "stride"));
+    if (!stride || stride->size() != m.shape.size())
+      return std::nullopt;
+    m.stride = std::move(*stride);
+  }
+  return single(std::move(m));
 }
 
 // aten.permute
@@ -902,11 +1174,23 @@ std::optional<InferredVal> rule_squeeze(const Ctx& c, std::string_view, const Te
   TensorMeta m;
   m.dtype = x->dtype;
   m.device = x->device;
-  auto d = c.integer(1, "dim", std::nullopt);
-  std::optional<int64_t> only = d ? axis(*d, rank) : std::nullopt;
+  // squeeze(), squeeze(dim) or squeeze(dims): the named dims of size one go.
+  std::vector<bool> named(rank, c.arg(1, "dim") == nullptr);
+  if (const Value* d = c.arg(1, "dim"); d && d->kind == Value::Kind::List) {
+    auto dims = c.dims(d);
+    if (!dims)
+      return std::nullopt;
+    for (const Dim& k : *dims)
+      if (auto a = k.is_symbolic() ? std::nullopt : axis(k.value, rank))
+        named[static_cast<size_t>(*a)] = true;
+  } else if (d) {
+    auto k = c.integer(1, "dim", std::nullopt);
+    if (auto a = k ? axis(*k, rank) : std::nullopt)
+      named[static_cast<size_t>(*a)] = true;
+  }
   for (size_t i = 0; i < rank; ++i) {
     bool one = !x->shape[i].is_symbolic() && x->shape[i].value == 1;
-    bool drop = one && (c.arg(1) == nullptr || (only && static_cast<size_t>(*only) == i));
+    bool drop = one && named[i];
     if (!drop) {
       m.shape.push_back(x->shape[i]);
       m.stride.push_back(x->stride[i]);

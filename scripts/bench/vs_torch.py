@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
@@ -50,53 +49,14 @@ def corpus_graph(path):
     """make_fx of a minifier repro on fake inputs (unbacked sizes allowed), its
     process groups registered under their names in the fake world; returns
     (gm, collective table path or None)."""
-    import torch
-    from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.fx.experimental.proxy_tensor import make_fx
-    from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
-    import torch_models as tm
+    import minifier_repro
 
-    mod = types.ModuleType("repro")
-    mod.__file__ = path
-    with open(path) as f:
-        exec(compile(f.read(), path, "exec"), mod.__dict__)
-    tm.init_fake_world({k: v["size"] for k, v in mod.get_pg_config().items()})
-    mode = FakeTensorMode(shape_env=ShapeEnv(), allow_non_fake_inputs=True)
-
-    class Reader:  # the repro's load_args protocol, building fake tensors
-        def __init__(self):
-            self.args = []
-
-        def storage(self, _hash, _nbytes, device=None, dtype_hint=None):
-            return device
-
-        def tensor(self, device, shape, stride=None, storage_offset=0, dtype=torch.float32,
-                   is_leaf=False, **_):
-            if stride is None:
-                stride, acc = [], 1
-                for d in reversed(shape):
-                    stride.insert(0, acc)
-                    acc *= d
-            with mode:
-                t = torch.empty_strided(shape, stride, dtype=dtype, device=device)
-            self.args.append(t)
-            return t
-
-        def symint(self, value, expr=None):
-            # As PyTorch's InputReader: the size's hint, a plain int here
-            # (the trace specializes on it, as the repro was recorded).
-            self.args.append(value)
-            return value
-
-    reader = Reader()
-    mod.load_args(reader)
-    gm = make_fx(mod.Repro(), tracing_mode="fake")(*reader.args)
-    corpus_graph.inputs = reader.args  # for inductor_order
-    table = None
-    if hasattr(mod, "get_colls_estimations_file"):
-        table = os.path.join(os.path.dirname(path), mod.get_colls_estimations_file())
-    return gm, table if table and os.path.exists(table) else None
+    mod, inputs, table = minifier_repro.load_repro(path)
+    gm = make_fx(mod.Repro(), tracing_mode="fake")(*inputs)
+    corpus_graph.inputs = inputs  # for inductor_order
+    return gm, table
 
 
 def generated_graph(layers, dp=8):
