@@ -211,6 +211,21 @@ TEST_CASE("the built-in table knows FSDP, out= and in-place writers") {
                           {{"a", r}, {"eps", Value::real(1.0)}})) == M{{-1, "a"}});
   CHECK_FALSE(outputs_alias_mutated(node("higher_order.auto_functionalized", {})));
   CHECK(outputs_alias_mutated(node("aten.add_.Tensor", {r, r})));
+
+  // From the op schemas (schemas/torch_op_writes.tsv): a writer whose name
+  // says nothing. PyTorch's schema: _native_batch_norm_legit(Tensor input,
+  // Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!)
+  // running_var, bool training, float momentum, float eps).
+  const Value t = Value::boolean(true), m = Value::real(0.1), e = Value::real(1e-5);
+  CHECK(mutated_args(node("aten._native_batch_norm_legit.default", {r, r, r, r, r, t, m, e})) ==
+        M{{3, ""}, {4, ""}});
+  // Its no_stats overload writes nothing; keyword-only outputs by name.
+  CHECK(mutated_args(node("aten._native_batch_norm_legit.no_stats", {r, r, r, t, m, e})).empty());
+  CHECK(mutated_args(node("aten.native_dropout_backward.out", {r, r, m}, {{"out", r}})) ==
+        M{{-1, "out"}});
+  // A written argument given as None (an optional buffer) writes nothing.
+  CHECK(mutated_args(node("aten._native_batch_norm_legit.default",
+                          {r, r, r, Value::null(), r, t, m, e})) == M{{4, ""}});
 }
 
 TEST_CASE("every collective variant is recognised with its kind, group and bytes") {

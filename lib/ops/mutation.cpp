@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "ops/op_table.h"
+#include "ops/op_writes.h"
 
 namespace osched {
 namespace {
@@ -14,8 +15,8 @@ std::string_view op_name(std::string_view packet) {
   return dot == std::string_view::npos ? packet : packet.substr(dot + 1);
 }
 
-// Ops whose writes are not visible from their names, with the argument
-// their schema marks `(a!)`.
+// Ops outside the namespaces whose schemas are dumped (ops/op_writes.h),
+// with the argument their schema marks `(a!)`.
 struct KnownWriter {
   std::string_view packet;
   int32_t position; // -1: the `out` keyword
@@ -67,7 +68,21 @@ std::vector<MutatedArg> builtin_mutated_args(const Node& n) {
       out.push_back({-1, "out"});
     return out;
   }
-  // `out=` variants (aten.mm.out, all_gather_into_tensor_out, ...).
+  // What the op's schema marks written (schemas/torch_op_writes.tsv): an
+  // argument passed by position, or by keyword.
+  if (const std::vector<SchemaWrite>* writes = schema_writes(n.target)) {
+    for (const SchemaWrite& w : *writes) {
+      if (!w.keyword_only && static_cast<size_t>(w.index) < n.args.size()) {
+        if (has_ref(n.args[static_cast<size_t>(w.index)]))
+          out.push_back({w.index, ""});
+      } else if (const Value* v = n.kwarg(w.name); v && has_ref(*v)) {
+        out.push_back({-1, std::string(w.name)});
+      }
+    }
+    return out;
+  }
+  // Ops the schemas above do not cover (other namespaces, Python's
+  // operators): `out=` variants, and in-place names.
   if (const Value* v = n.kwarg("out"); v && has_ref(*v))
     out.push_back({-1, "out"});
   // In-place ops: a trailing underscore (add_, copy_, all_reduce_,

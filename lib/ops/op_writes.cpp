@@ -1,0 +1,49 @@
+#include "ops/op_writes.h"
+
+#include <charconv>
+#include <unordered_map>
+
+namespace osched {
+namespace {
+
+using WriteTable = std::unordered_map<std::string_view, std::vector<SchemaWrite>>;
+
+// TARGET<TAB>INDEX:NAME[:kw],... per line; '#' starts a comment line.
+WriteTable parse(std::string_view text) {
+  WriteTable t;
+  while (!text.empty()) {
+    const size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    const size_t tab = line.find('\t');
+    if (line.empty() || line[0] == '#' || tab == std::string_view::npos)
+      continue;
+    std::vector<SchemaWrite>& writes = t[line.substr(0, tab)];
+    std::string_view rest = line.substr(tab + 1);
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      std::string_view item = rest.substr(0, comma);
+      rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+      SchemaWrite w;
+      const size_t colon = item.find(':');
+      std::from_chars(item.data(), item.data() + colon, w.index);
+      w.name = item.substr(colon + 1);
+      if (const size_t kw = w.name.find(':'); kw != std::string_view::npos) {
+        w.keyword_only = true;
+        w.name = w.name.substr(0, kw);
+      }
+      writes.push_back(w);
+    }
+  }
+  return t;
+}
+
+} // namespace
+
+const std::vector<SchemaWrite>* schema_writes(std::string_view target) {
+  static const WriteTable table = parse(op_writes_text());
+  const auto it = table.find(target);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+} // namespace osched
