@@ -147,7 +147,7 @@ std::optional<int64_t> concrete_numel(const std::vector<Dim>& shape) {
   return n;
 }
 
-constexpr std::array<std::string_view, 36> kSameShapePackets = {
+constexpr std::array<std::string_view, 37> kSameShapePackets = {
     "aten.index_put",
     "aten.index_put_",
     "aten._unsafe_index_put",
@@ -184,6 +184,7 @@ constexpr std::array<std::string_view, 36> kSameShapePackets = {
     "aten.softmax",
     "aten.dropout",
     "aten.tril",
+    "aten.triu",
 };
 
 // A dense layout over `shape` ordering its dims as `strides` order them
@@ -1281,6 +1282,42 @@ std::optional<InferredVal> rule_native_layer_norm(const Ctx& c, std::string_view
                 fresh(stat, acc, x->device)});
 }
 
+// aten.native_layer_norm_backward(grad_out, input, normalized_shape, mean,
+// rstd, weight, bias, output_mask) -> (grad_input like input, grad_weight
+// and grad_bias of the normalized shape), each only where output_mask asks.
+std::optional<InferredVal> rule_native_layer_norm_backward(const Ctx& c, std::string_view,
+                                                           const TensorMeta*) {
+  const TensorMeta* x = c.meta(1);
+  auto norm = c.dims(c.arg(2, "normalized_shape"));
+  const Value* mask = c.arg(7, "output_mask");
+  if (!x || !norm || !mask || mask->kind != Value::Kind::List || mask->items().size() != 3)
+    return std::nullopt;
+  const TensorMeta* w = c.meta(5);
+  std::vector<std::optional<TensorMeta>> outs;
+  for (size_t i = 0; i < 3; ++i) {
+    const Value& want = mask->items()[i];
+    if (want.kind != Value::Kind::Bool)
+      return std::nullopt;
+    if (!want.b)
+      outs.emplace_back();
+    else if (i == 0)
+      outs.push_back(fresh(x->shape, x->dtype, x->device));
+    else
+      outs.push_back(fresh(*norm, w ? w->dtype : x->dtype, x->device));
+  }
+  return multi(std::move(outs));
+}
+
+// aten.select_backward, slice_backward, diagonal_backward (grad,
+// input_sizes, ...): grad written into zeros of the input's sizes.
+std::optional<InferredVal> rule_into_input_sizes(const Ctx& c, std::string_view,
+                                                 const TensorMeta* grad) {
+  auto sizes = c.dims(c.arg(1, "input_sizes"));
+  if (!sizes)
+    return std::nullopt;
+  return single(fresh(std::move(*sizes), grad->dtype, grad->device));
+}
+
 // aten.native_dropout
 std::optional<InferredVal> rule_native_dropout(const Ctx&, std::string_view, const TensorMeta* x) {
   return multi({fresh(x->shape, x->dtype, x->device), fresh(x->shape, DType::Bool, x->device)});
@@ -1454,6 +1491,9 @@ const std::unordered_map<std::string_view, ShapeRule>& shape_rules() {
     add({"aten.select"}, rule_select, Needs::Tensor);
     add({"aten.embedding"}, rule_embedding, Needs::Tensor);
     add({"aten.native_layer_norm"}, rule_native_layer_norm, Needs::Tensor);
+    add({"aten.native_layer_norm_backward"}, rule_native_layer_norm_backward, Needs::Tensor);
+    add({"aten.select_backward", "aten.slice_backward", "aten.diagonal_backward"},
+        rule_into_input_sizes, Needs::Tensor);
     add({"aten.native_dropout"}, rule_native_dropout, Needs::Tensor);
     add({"aten.view_as_complex"}, rule_view_as_complex, Needs::Tensor);
     add({"aten.view_as_real"}, rule_view_as_real, Needs::Tensor);

@@ -30,7 +30,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-MODELS = ("fsdp", "tp", "moe")
+MODELS = ("fsdp", "tp", "moe", "transformer")
 KINDS = {
     "post_grad_graphs": {"TORCH_LOGS": "post_grad_graphs"},
     "compile_debug": {"TORCH_COMPILE_DEBUG": "1"},
@@ -85,8 +85,21 @@ def build(name):
             back = funcol.all_to_all_single_autograd(out, splits, splits, groups["1"])
             return (back + torch.tanh(x @ self.dense.t())).pow(2).mean()
 
-    module = {"fsdp": Fsdp, "tp": Tp, "moe": Moe}[name]()
-    x = torch.randn({"fsdp": 16, "tp": 8, "moe": 32}[name], 64)
+    class Transformer(torch.nn.Module):
+        # A plain nn.TransformerEncoderLayer under a causal mask: its
+        # compiled graphs print -inf (the mask) as an argument.
+        def __init__(self, dim=64):
+            super().__init__()
+            self.layer = torch.nn.TransformerEncoderLayer(dim, 4, 128, dropout=0.0,
+                                                          batch_first=True)
+
+        def forward(self, x):
+            x = x.view(2, 8, 64)
+            mask = torch.nn.Transformer.generate_square_subsequent_mask(8)
+            return self.layer(x, src_mask=mask).pow(2).mean()
+
+    module = {"fsdp": Fsdp, "tp": Tp, "moe": Moe, "transformer": Transformer}[name]()
+    x = torch.randn({"fsdp": 16, "tp": 8, "moe": 32, "transformer": 16}[name], 64)
     return module, x
 
 
@@ -160,11 +173,11 @@ def capture_repro(name, out):
     return describe(gm.graph)
 
 
-def capture(out):
+def capture(out, models=MODELS):
     import torch
 
     os.makedirs(out, exist_ok=True)
-    for name in MODELS:
+    for name in models:
         artifacts = []
         for kind, env in KINDS.items():
             with tempfile.TemporaryDirectory() as work:
@@ -209,12 +222,13 @@ def capture(out):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", nargs="?", default=os.path.join(HERE, "..", "..", "testdata", "fx", "torch2"))
+    p.add_argument("--models", default=",".join(MODELS), help="which models, comma-separated")
     p.add_argument("--one", nargs=2, metavar=("MODEL", "WORKDIR"), help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.one:
         run_one(*a.one)
     else:
-        capture(a.out)
+        capture(a.out, [m for m in a.models.split(",") if m])
 
 
 if __name__ == "__main__":
