@@ -1009,6 +1009,16 @@ std::optional<InferredVal> rule_scatter_into(const Ctx& c, std::string_view, con
   return single(std::move(m));
 }
 
+// The strides argument `pos` names (empty_strided's), one per dim; false
+// when it gives none or a wrong count.
+bool take_given_strides(const Ctx& c, size_t pos, TensorMeta& m) {
+  auto stride = c.dims(c.arg(pos, "stride"));
+  if (!stride || stride->size() != m.shape.size())
+    return false;
+  m.stride = std::move(*stride);
+  return true;
+}
+
 // aten.full, aten.zeros, aten.ones, aten.empty, aten.empty_strided, aten.randn, aten.rand
 std::optional<InferredVal> rule_full(const Ctx& c, std::string_view, const TensorMeta*) {
   auto shape = c.dims(c.arg(0, "size"));
@@ -1016,12 +1026,9 @@ std::optional<InferredVal> rule_full(const Ctx& c, std::string_view, const Tenso
     return std::nullopt;
   DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(DType::Float32);
   TensorMeta m = fresh(std::move(*shape), dtype, device_of(c, nullptr));
-  if (std::string_view(c.n.target).substr(0, 19) == "aten.empty_strided.") {
-    auto stride = c.dims(c.arg(1, "stride"));
-    if (!stride || stride->size() != m.shape.size())
-      return std::nullopt;
-    m.stride = std::move(*stride);
-  }
+  if (std::string_view(c.n.target).substr(0, 19) == "aten.empty_strided." &&
+      !take_given_strides(c, 1, m))
+    return std::nullopt;
   return single(std::move(m));
 }
 
@@ -1085,12 +1092,9 @@ std::optional<InferredVal> rule_new_empty(const Ctx& c, std::string_view, const 
     return std::nullopt;
   DType dtype = dtype_value(c.n.kwarg("dtype")).value_or(x->dtype);
   TensorMeta m = fresh(std::move(*shape), dtype, device_of(c, x));
-  if (std::string_view(c.n.target).substr(0, 23) == "aten.new_empty_strided.") {
-    auto stride = c.dims(c.arg(2, "stride"));
-    if (!stride || stride->size() != m.shape.size())
-      return std::nullopt;
-    m.stride = std::move(*stride);
-  }
+  if (std::string_view(c.n.target).substr(0, 23) == "aten.new_empty_strided." &&
+      !take_given_strides(c, 2, m))
+    return std::nullopt;
   return single(std::move(m));
 }
 

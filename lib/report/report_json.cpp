@@ -33,17 +33,25 @@ nlohmann::json benchmark_json(const BenchmarkSummary& b) {
           {"collectives", entries(b.collectives, false)}};
 }
 
+// A merged collective; buckets made after scheduling also name the
+// compute that hides them.
+nlohmann::json bucket_json(const BucketSummary& s, bool hiding) {
+  nlohmann::json j = {{"name", s.name},
+                      {"kind", s.kind},
+                      {"group", s.group},
+                      {"dtype", s.dtype},
+                      {"members", s.members},
+                      {"size_bytes", s.size_bytes},
+                      {"exposed_ms", s.exposed_ms}};
+  if (hiding)
+    j["hiding_nodes"] = s.hiding_nodes;
+  return j;
+}
+
 nlohmann::json bucketing_json(const ReportBucketing& b) {
   nlohmann::json buckets = nlohmann::json::array();
   for (const BucketSummary& s : b.buckets)
-    buckets.push_back({{"name", s.name},
-                       {"kind", s.kind},
-                       {"group", s.group},
-                       {"dtype", s.dtype},
-                       {"members", s.members},
-                       {"size_bytes", s.size_bytes},
-                       {"hiding_nodes", s.hiding_nodes},
-                       {"exposed_ms", s.exposed_ms}});
+    buckets.push_back(bucket_json(s, true));
   nlohmann::json j = {{"bucket_max_gb", b.bucket_max_gb},
                       {"buckets", buckets},
                       {"collectives_merged", b.collectives_merged},
@@ -75,13 +83,7 @@ nlohmann::json bucketing_json(const ReportBucketing& b) {
     for (const PreBucketCap& c : p->caps)
       caps.push_back({{"group", c.group}, {"kind", c.kind}, {"cap_bytes", c.cap_bytes}});
     for (const BucketSummary& s : p->buckets)
-      pre.push_back({{"name", s.name},
-                     {"kind", s.kind},
-                     {"group", s.group},
-                     {"dtype", s.dtype},
-                     {"members", s.members},
-                     {"size_bytes", s.size_bytes},
-                     {"exposed_ms", s.exposed_ms}});
+      pre.push_back(bucket_json(s, false));
     j["pre_bucketing"] = {{"kept", p->kept},
                           {"why", p->why},
                           {"step_ms_without", p->step_ms_without},
