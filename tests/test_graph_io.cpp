@@ -202,6 +202,17 @@ TEST_CASE("operator table classifies compute, view, pointwise and collectives") 
   CHECK(is_compute_target("aten.convolution_backward.default"));
   CHECK_FALSE(is_compute_target("aten.add.Tensor"));
   CHECK(is_view_target("aten.view.default"));
+  // Views by their PyTorch schemas (schemas/torch_op_views.tsv), which the
+  // hand list never named: _conj(Tensor(a) self) -> Tensor(a), and the
+  // decomposed graphs' prims.broadcast_in_dim(Tensor(a) a, ...) -> Tensor(a).
+  CHECK(is_view_target("aten._conj.default"));
+  CHECK(is_view_target("prims.broadcast_in_dim.default"));
+  CHECK(is_view_target("prims.view_of.default"));
+  // Aliases only when nothing is to be done: copies where a graph keeps them.
+  CHECK_FALSE(is_view_target("aten.contiguous.default"));
+  CHECK_FALSE(is_view_target("aten.to.dtype"));
+  CHECK_FALSE(is_view_target("aten.clone.default"));
+  CHECK(is_view_target("getitem"));
   CHECK(is_pointwise_target("prims.convert_element_type.default"));
   CHECK(overload_packet("aten.mm.default") == "aten.mm");
 

@@ -1,4 +1,5 @@
 #include "ops/op_table.h"
+#include "ops/op_writes.h"
 
 #include "ops/target_traits.h"
 
@@ -41,41 +42,30 @@ constexpr std::array<std::string_view, 29> kComputePackets = {
     "higher_order.flex_attention_backward",
 };
 
-constexpr std::array<std::string_view, 33> kViewPackets = {
-    "aten.view",
-    "aten._reshape_alias",
-    "aten.reshape",
-    "aten.permute",
-    "aten.transpose",
-    "aten.t",
-    "aten.expand",
-    "aten.slice",
-    "aten.select",
-    "aten.squeeze",
-    "aten.unsqueeze",
-    "aten.as_strided",
-    "aten.alias",
-    "aten.split",
-    "aten.split_with_sizes",
-    "aten.chunk",
-    "aten.unbind",
-    "aten.narrow",
-    "aten.diagonal",
-    "aten.view_as_real",
-    "aten.view_as_complex",
-    "aten.unfold",
-    "aten.detach",
-    "aten.unflatten",
-    "aten.view_as",
-    "aten.expand_as",
-    "aten.movedim",
-    "aten.swapaxes",
-    "aten.indices",
-    "aten.values",
-    // FX's getitem on a multi-output node (exporters may keep it as a node).
+// Views the schemas (ops/op_writes.h) cannot name: FX's getitem on a
+// multi-output node (exporters may keep it as a node).
+constexpr std::array<std::string_view, 3> kViewPackets = {
     "getitem",
     "operator.getitem",
     "_operator.getitem",
+};
+
+// Ops whose schema says their output may alias the input, which in the
+// graphs that print them copy: each returns self only when nothing is to
+// be done (the layout, device or dtype already right), and a graph keeps
+// such a call because something is.
+constexpr std::array<std::string_view, 11> kCopyingAliasPackets = {
+    "aten.contiguous",                  // copies unless already contiguous
+    "aten.to",                          // copies unless dtype and device already match
+    "aten.cpu",                         // copies unless already on the CPU
+    "aten.cuda",                        // copies unless already on the GPU
+    "aten.pin_memory",                  // copies into pinned memory
+    "aten.coalesce",                    // a sparse tensor's coalesced copy
+    "aten.resolve_conj",                // materializes a conjugate view
+    "aten.resolve_neg",                 // materializes a negative view
+    "aten._autocast_to_full_precision", // casts under autocast
+    "aten._autocast_to_reduced_precision",
+    "aten.as_tensor", // copies unless dtype and device match
 };
 
 // Ops that read only a tensor's metadata (sizes, strides), never its data.
@@ -171,7 +161,10 @@ bool is_compute_target(std::string_view t) {
   return contains(kComputePackets, overload_packet(t));
 }
 bool is_view_target(std::string_view t) {
-  return contains(kViewPackets, overload_packet(t));
+  const std::string_view p = overload_packet(t);
+  if (contains(kCopyingAliasPackets, p))
+    return false;
+  return is_schema_view(p) || contains(kViewPackets, p);
 }
 bool is_pointwise_target(std::string_view t) {
   return contains(kPointwisePackets, overload_packet(t));

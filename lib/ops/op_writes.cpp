@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace osched {
 namespace {
@@ -39,6 +40,22 @@ WriteTable parse(std::string_view text) {
 }
 
 } // namespace
+
+bool is_schema_view(std::string_view packet) {
+  static const std::unordered_set<std::string_view> views = [] {
+    std::unordered_set<std::string_view> v;
+    std::string_view text = op_views_text();
+    while (!text.empty()) {
+      const size_t eol = text.find('\n');
+      const std::string_view line = text.substr(0, eol);
+      text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+      if (!line.empty() && line[0] != '#')
+        v.insert(line);
+    }
+    return v;
+  }();
+  return views.count(packet) > 0;
+}
 
 const std::vector<SchemaWrite>* schema_writes(std::string_view target) {
   static const WriteTable table = parse(op_writes_text());

@@ -1,7 +1,9 @@
 #pragma once
-// The arguments each PyTorch op writes in place, as its schema marks them
-// (`Tensor(a!)`): schemas/torch_op_writes.tsv, dumped from the pinned
-// PyTorch (scripts/torch/dump_op_writes.py) and embedded by the build.
+// What PyTorch's op schemas say about aliasing: the arguments each op
+// writes in place (`Tensor(a!)`, schemas/torch_op_writes.tsv) and the ops
+// whose output aliases an input (`-> Tensor(a)`, schemas/torch_op_views.tsv),
+// dumped from the pinned PyTorch (scripts/torch/dump_op_writes.py) and
+// embedded by the build.
 
 #include <string_view>
 #include <vector>
@@ -18,7 +20,11 @@ struct SchemaWrite {
 // whose schema writes nothing or which is not in the file.
 const std::vector<SchemaWrite>* schema_writes(std::string_view target);
 
-// The embedded file's text (op_writes_data.cpp, generated).
+// Is the op (overload packet, "aten.view") a view by its schema?
+bool is_schema_view(std::string_view packet);
+
+// The embedded files' text (op_writes_data.cpp, generated).
 std::string_view op_writes_text();
+std::string_view op_views_text();
 
 } // namespace osched
