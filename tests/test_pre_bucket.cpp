@@ -27,9 +27,16 @@ json tensor(const std::string& dtype, std::vector<int64_t> shape) {
   return {{"dtype", dtype}, {"shape", shape}, {"stride", stride}, {"device", "cuda:0"}};
 }
 
-json node(const std::string& name, const std::string& target, json args, json val) {
-  return {
-      {"name", name}, {"op", "call_function"}, {"target", target}, {"args", args}, {"val", val}};
+// `args` as a vector: clang reads a one-element braced list given as a
+// json as that element, not as an array of it.
+json node(const std::string& name, const std::string& target, std::vector<json> args, json val) {
+  json n = json::object();
+  n["name"] = name;
+  n["op"] = "call_function";
+  n["target"] = target;
+  n["args"] = json(std::move(args));
+  n["val"] = std::move(val);
+  return n;
 }
 
 json node_ref(const std::string& name) {
@@ -69,7 +76,7 @@ struct FsdpForward {
       nodes.push_back(node("ag" + s + "_wait", "_c10d_functional.wait_tensor.default",
                            {node_ref("ag" + s)}, tensor("bfloat16", {4 * n})));
       if (pin_layer1 && i == 1)
-        nodes.back()["control_deps"] = {"act0"};
+        nodes.back()["control_deps"] = json::array({"act0"});
       nodes.push_back(node("act" + s, "aten.mul.Tensor",
                            {node_ref(act), node_ref("ag" + s + "_wait")},
                            tensor("bfloat16", {4 * n})));
@@ -89,10 +96,11 @@ struct FsdpForward {
                          tensor("bfloat16", {n})));
     nodes.push_back(node("rs_out", "prims.convert_element_type.default",
                          {node_ref("rs_wait"), "torch.float32"}, tensor("float32", {n})));
-    nodes.push_back({{"name", "output"},
-                     {"op", "output"},
-                     {"target", "output"},
-                     {"args", {json::array({node_ref("rs_out"), node_ref("ag_act_wait")})}}});
+    nodes.push_back(
+        {{"name", "output"},
+         {"op", "output"},
+         {"target", "output"},
+         {"args", json::array({json::array({node_ref("rs_out"), node_ref("ag_act_wait")})})}});
     json g = {{"format", "overlap-sched.graph"},
               {"version", 1},
               {"world_size", 4},
