@@ -474,7 +474,10 @@ TEST_CASE("import-fx: every literal PyTorch prints in an argument") {
         clone: "f32[4, 8][8, 1]cuda:0" = torch.ops.aten.clone.default(full, memory_format = torch.contiguous_format)
         getitem: "f32[4, 4][8, 1]cuda:0" = arg0_1[(slice(None, None, None), slice(None, 4, None))]
         getitem_1: "f32[4, 8][8, 1]cuda:0" = arg0_1[(Ellipsis, None)]
-        return (ne, clone, getitem, getitem_1)
+        mul: "c64[4][1]cuda:0" = torch.ops.aten.mul.Scalar(arg2_1, 1j)
+        add: "c64[4][1]cuda:0" = torch.ops.aten.add.Scalar(mul, (1.5+2j))
+        sub: "c64[4][1]cuda:0" = torch.ops.aten.sub.Scalar(add, -2.5j)
+        return (ne, clone, getitem, getitem_1, sub)
 )";
   const Graph g = import_fx_text(text, "lit.py", {}).graph;
   const double inf = std::numeric_limits<double>::infinity();
@@ -491,6 +494,10 @@ TEST_CASE("import-fx: every literal PyTorch prints in an argument") {
   CHECK(index.items()[1].str() == "slice(None, 4, None)");
   CHECK(node(g, "getitem_1").args[1].items()[0].str() == "Ellipsis");
   CHECK(node(g, "getitem_1").args[1].items()[1].kind == Value::Kind::Null);
+  // Complex numbers, which the format cannot hold as numbers: Python's text.
+  CHECK(node(g, "mul").args[1].str() == "1j");
+  CHECK(node(g, "add").args[1].str() == "(1.5+2j)");
+  CHECK(node(g, "sub").args[1].str() == "-2.5j");
   // torch.fx's dtype abbreviations, with torch's item sizes.
   CHECK(node(g, "arg1_1").output()->dtype == DType::UInt64);
   CHECK(dtype_itemsize(DType::UInt64) == 8);

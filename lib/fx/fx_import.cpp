@@ -2,8 +2,10 @@
 #include "graph/nonfinite.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <set>
 #include <unordered_map>
@@ -262,6 +264,8 @@ private:
     case FxExpr::Kind::Int:
       return Value::integer(e.i);
     case FxExpr::Kind::Float:
+      if (!e.text.empty()) // an imaginary literal: the format has no complex numbers
+        return Value::string(e.text);
       if (!std::isfinite(e.f)) // a literal past double's range, not a printed inf
         fail(line, "number out of range");
       return Value::real(e.f);
@@ -319,6 +323,10 @@ private:
         return Value::real(-std::numeric_limits<double>::infinity());
       [[fallthrough]];
     case FxExpr::Kind::BinOp: {
+      // A complex number ((1+2j), -1.5j): Python's text of it, as printed.
+      if (is_complex_literal(e))
+        return Value::string(e.kind == FxExpr::Kind::BinOp ? "(" + complex_text(e) + ")"
+                                                           : complex_text(e));
       std::string why;
       if (auto k = eval_fx_dim(e, {}, &why))
         return Value::integer(*k);
@@ -330,6 +338,44 @@ private:
       fail(line, "subscript inside an argument");
     }
     fail(line, "unsupported argument");
+  }
+
+  // Numbers joined by + and -, one of them imaginary.
+  static bool is_complex_literal(const FxExpr& e) {
+    bool imaginary = false;
+    std::function<bool(const FxExpr&)> numeric = [&](const FxExpr& x) {
+      if (x.kind == FxExpr::Kind::Int)
+        return true;
+      if (x.kind == FxExpr::Kind::Float) {
+        imaginary |= !x.text.empty();
+        return true;
+      }
+      if (x.kind == FxExpr::Kind::Neg)
+        return x.items.size() == 1 && numeric(x.items[0]);
+      if (x.kind == FxExpr::Kind::BinOp && (x.text == "+" || x.text == "-"))
+        return x.items.size() == 2 && numeric(x.items[0]) && numeric(x.items[1]);
+      return false;
+    };
+    return numeric(e) && imaginary;
+  }
+
+  // Python's text of such a number: (1+2j), -1.5j.
+  static std::string complex_text(const FxExpr& e) {
+    switch (e.kind) {
+    case FxExpr::Kind::Int:
+      return std::to_string(e.i);
+    case FxExpr::Kind::Float: {
+      if (!e.text.empty())
+        return e.text;
+      char buf[32];
+      const auto r = std::to_chars(buf, buf + sizeof buf, e.f);
+      return std::string(buf, r.ptr);
+    }
+    case FxExpr::Kind::Neg:
+      return "-" + complex_text(e.items[0]);
+    default:
+      return complex_text(e.items[0]) + e.text + complex_text(e.items[1]);
+    }
   }
 
   Value name_value(const std::string& name, int line) {

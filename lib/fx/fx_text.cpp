@@ -159,6 +159,14 @@ private:
       if (c != '_')
         text += c;
     Token t;
+    // An imaginary literal (1j, 2.5e3J): kept as Python writes it.
+    if (p_ < s_.size() && (s_[p_] == 'j' || s_[p_] == 'J')) {
+      ++p_;
+      t.kind = Token::Kind::Float;
+      t.f = std::strtod(text.c_str(), nullptr);
+      t.text = text + "j";
+      return t;
+    }
     if (!is_float) {
       errno = 0;
       unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
@@ -383,6 +391,8 @@ private:
       FxExpr inner = unary(depth + 1);
       if (inner.kind == FxExpr::Kind::Float) {
         inner.f = -inner.f;
+        if (!inner.text.empty()) // an imaginary literal's text: -2.5j
+          inner.text = inner.text[0] == '-' ? inner.text.substr(1) : "-" + inner.text;
         return inner;
       }
       FxExpr e;
@@ -475,6 +485,7 @@ private:
     case Token::Kind::Float:
       e.kind = FxExpr::Kind::Float;
       e.f = t.f;
+      e.text = std::move(t.text); // "2j" for an imaginary literal, else empty
       return e;
     case Token::Kind::String:
       e.kind = FxExpr::Kind::String;
@@ -777,6 +788,8 @@ std::string fx_expr_text(const FxExpr& e) {
   case FxExpr::Kind::Int:
     return std::to_string(e.i);
   case FxExpr::Kind::Float: {
+    if (!e.text.empty()) // an imaginary literal, as written
+      return e.text;
     std::string s = std::to_string(e.f);
     return s;
   }

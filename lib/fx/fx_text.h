@@ -46,7 +46,7 @@ struct FxExpr {
   Kind kind = Kind::Name;
   int64_t i = 0;
   double f = 0;
-  std::string text;                                   // String/Name/Attr path/BinOp operator
+  std::string text; // String/Name/Attr path/BinOp operator; an imaginary Float's literal ("2j")
   std::vector<FxExpr> items;                          // Call args, List items, operands
   std::vector<std::pair<std::string, FxExpr>> kwargs; // Call keyword arguments
   bool tuple = false;                                 // List written with parentheses
