@@ -44,9 +44,9 @@ private:
   const std::vector<OverlapInterval>& colls_;
   const BucketOptions& opts_;
   // What index() finds (declared before the thread that fills them).
-  std::vector<bool> is_hiding_;       // hiding nodes of any collective
-  std::vector<char> timeline_of_;     // collective starts and waits
-  std::vector<NodeId> opaque_before_; // ops collectives keep their place around, in [0, i)
+  std::vector<bool> is_hiding_;   // hiding nodes of any collective
+  std::vector<char> timeline_of_; // collective starts and waits
+  OpaquePositions opaque_;        // ops collectives keep their place around
   bool can_move_ = true;
   std::optional<WrittenBuffers> written_;
   // Per group, (position, coll) of its starts and of its waits, sorted.
@@ -276,12 +276,11 @@ private:
     return true;
   }
 
-  bool is_opaque(NodeId v) const { return opaque_before_[v + 1] > opaque_before_[v]; }
+  bool is_opaque(NodeId v) const { return opaque_.at(v); }
 
   // Is there an opaque op strictly between positions a and b?
   bool crosses_opaque(NodeId a, NodeId b) const {
-    const NodeId lo = std::min(a, b), hi = std::max(a, b);
-    return hi > lo + 1 && opaque_before_[hi] - opaque_before_[lo + 1] > 0;
+    return opaque_.any_in(std::min(a, b) + 1, std::max(a, b) - 1);
   }
 
   // Would moving the members' starts to s and waits to w cross an opaque op?
@@ -339,11 +338,7 @@ void Planner::index() {
   for (const auto& c : colls_)
     for (NodeId h : c.hiding)
       is_hiding_[h] = true;
-  opaque_before_.assign(g_.nodes.size() + 1, 0);
-  for (const OpaqueOp& op : find_opaque_ops(g_, parse_assume_pure(opts_.assume_pure)))
-    opaque_before_[op.node + 1] = 1;
-  for (NodeId i = 0; i < g_.size(); ++i)
-    opaque_before_[i + 1] += opaque_before_[i];
+  opaque_ = OpaquePositions(g_, parse_assume_pure(opts_.assume_pure));
   timeline_of_.assign(g_.nodes.size(), false);
   for (const auto& c : colls_) {
     timeline_of_[c.start] = true;

@@ -69,7 +69,7 @@ public:
     find_candidates();
     if (plan_.collectives.empty())
       return std::move(plan_);
-    mark_opaque_ops();
+    opaque_ = OpaquePositions(g_, parse_assume_pure(opts_.assume_pure));
     cut_runs();
     return std::move(plan_);
   }
@@ -91,7 +91,7 @@ private:
   uint32_t stamp_ = 0;
   std::vector<NodeId> stack_;
   std::vector<Candidate> candidates_; // parallel to plan_.collectives
-  std::vector<NodeId> opaque_before_; // opaque ops in [0, i)
+  OpaquePositions opaque_;
   std::map<std::pair<std::string, int>, int64_t> caps_;
   PreBucketPlan plan_;
 
@@ -176,11 +176,8 @@ private:
       if (!info)
         continue;
       const size_t index = issued[info->group]++;
-      if (info->kind == CollectiveKind::AllToAll || info->kind == CollectiveKind::Broadcast ||
-          !info->input_bytes || *info->input_bytes <= 0)
-        continue;
       std::optional<std::string> key = bucket_key(g_, v, info);
-      if (!key)
+      if (!key || *info->input_bytes <= 0) // sizes below scale by the input
         continue;
       const CollectiveUses uses = collective_uses(g_, data_users, v);
       if (uses.waits.size() != 1 || uses.other >= 0)
@@ -215,14 +212,6 @@ private:
     }
   }
 
-  void mark_opaque_ops() {
-    opaque_before_.assign(g_.nodes.size() + 1, 0);
-    for (const OpaqueOp& op : find_opaque_ops(g_, parse_assume_pure(opts_.assume_pure)))
-      opaque_before_[op.node + 1] = 1;
-    for (NodeId i = 0; i < g_.size(); ++i)
-      opaque_before_[i + 1] += opaque_before_[i];
-  }
-
   int64_t cap_of(const CollectiveInfo& c) {
     auto [it, fresh] = caps_.try_emplace({c.group, static_cast<int>(c.kind)}, 0);
     if (fresh) {
@@ -230,11 +219,6 @@ private:
       plan_.caps.push_back({c.group, std::string(collective_kind_name(c.kind)), it->second});
     }
     return it->second;
-  }
-
-  // Members' positions from the first start to the last wait hold no opaque op.
-  bool spans_opaque(NodeId lo, NodeId hi) const {
-    return opaque_before_[hi + 1] - opaque_before_[lo] > 0;
   }
 
   void cut_runs() {
@@ -260,7 +244,8 @@ private:
       const int64_t cap = cap_of(c.info);
       const bool joins = !o.members.empty() && o.key == c.key && o.measure + c.measure <= cap &&
                          o.bytes + iv.size_bytes <= opts_.max_bucket_bytes &&
-                         !spans_opaque(std::min(o.lo, iv.start), std::max(o.hi, iv.wait)) &&
+                         // no opaque op from the first start to the last wait
+                         !opaque_.any_in(std::min(o.lo, iv.start), std::max(o.hi, iv.wait)) &&
                          (!opts_.preserve_group_order || c.issued == o.last_issued + 1);
       if (!joins) {
         close(o.members);

@@ -147,13 +147,17 @@ std::optional<int64_t> concrete_numel(const std::vector<Dim>& shape) {
   return n;
 }
 
-constexpr std::array<std::string_view, 37> kSameShapePackets = {
+constexpr std::array<std::string_view, 41> kSameShapePackets = {
     "aten.index_put",
     "aten.index_put_",
     "aten._unsafe_index_put",
     "aten.scatter",
     "aten.scatter_add",
     "aten.index_copy",
+    "aten.slice_scatter", // self with src written into part of it
+    "aten.select_scatter",
+    "aten.diagonal_scatter",
+    "aten.as_strided_scatter",
     "aten.clone",
     "aten.contiguous",
     "aten._to_copy",
@@ -975,12 +979,13 @@ std::optional<InferredVal> rule_convert(const Ctx& c, std::string_view, const Te
 
 // Copies laid out as their input (preserve_format, or self.clone() inside).
 bool keeps_layout(std::string_view p) {
-  static constexpr std::array<std::string_view, 14> k = {
-      "aten.clone",       "aten.lift_fresh_copy",   "aten.copy",
-      "aten.zeros_like",  "aten.ones_like",         "aten.empty_like",
-      "aten.full_like",   "aten.rand_like",         "aten.randn_like",
-      "aten.index_put",   "aten._unsafe_index_put", "aten.scatter",
-      "aten.scatter_add", "aten.index_copy"};
+  static constexpr std::array<std::string_view, 18> k = {
+      "aten.clone",          "aten.lift_fresh_copy",   "aten.copy",
+      "aten.zeros_like",     "aten.ones_like",         "aten.empty_like",
+      "aten.full_like",      "aten.rand_like",         "aten.randn_like",
+      "aten.index_put",      "aten._unsafe_index_put", "aten.scatter",
+      "aten.scatter_add",    "aten.index_copy",        "aten.slice_scatter",
+      "aten.select_scatter", "aten.diagonal_scatter",  "aten.as_strided_scatter"};
   return std::find(k.begin(), k.end(), p) != k.end();
 }
 
@@ -996,16 +1001,6 @@ std::optional<InferredVal> rule_same_shape(const Ctx& c, std::string_view p, con
     m.stride = std::move(*st);
   else if (keeps_layout(p))
     m.stride = preserved_strides(*x);
-  return single(std::move(m));
-}
-
-// aten.slice_scatter, select_scatter, diagonal_scatter, as_strided_scatter:
-// `self` with `src` written into part of it, a new tensor laid out as self.
-std::optional<InferredVal> rule_scatter_into(const Ctx& c, std::string_view, const TensorMeta* x) {
-  if (!x)
-    return std::nullopt;
-  TensorMeta m = fresh(x->shape, x->dtype, device_of(c, x));
-  m.stride = preserved_strides(*x);
   return single(std::move(m));
 }
 
@@ -1489,9 +1484,6 @@ const std::unordered_map<std::string_view, ShapeRule>& shape_rules() {
     add({"aten.unsqueeze"}, rule_unsqueeze, Needs::Tensor);
     add({"aten.squeeze"}, rule_squeeze, Needs::Tensor);
     add({"aten.slice", "aten.narrow"}, rule_slice, Needs::Tensor);
-    add({"aten.slice_scatter", "aten.select_scatter", "aten.diagonal_scatter",
-         "aten.as_strided_scatter"},
-        rule_scatter_into, Needs::Tensor);
     add({"aten.select"}, rule_select, Needs::Tensor);
     add({"aten.embedding"}, rule_embedding, Needs::Tensor);
     add({"aten.native_layer_norm"}, rule_native_layer_norm, Needs::Tensor);

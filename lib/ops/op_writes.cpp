@@ -9,16 +9,24 @@ namespace {
 
 using WriteTable = std::unordered_map<std::string_view, std::vector<SchemaWrite>>;
 
-// TARGET<TAB>INDEX:NAME[:kw],... per line; '#' starts a comment line.
-WriteTable parse(std::string_view text) {
-  WriteTable t;
+// The files' lines but empty ones and '#' comments, each passed to fn.
+template <typename Fn> void for_each_data_line(std::string_view text, Fn&& fn) {
   while (!text.empty()) {
     const size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
+    const std::string_view line = text.substr(0, eol);
     text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    if (!line.empty() && line[0] != '#')
+      fn(line);
+  }
+}
+
+// TARGET<TAB>INDEX:NAME[:kw],... per line.
+WriteTable parse(std::string_view text) {
+  WriteTable t;
+  for_each_data_line(text, [&](std::string_view line) {
     const size_t tab = line.find('\t');
-    if (line.empty() || line[0] == '#' || tab == std::string_view::npos)
-      continue;
+    if (tab == std::string_view::npos)
+      return;
     std::vector<SchemaWrite>& writes = t[line.substr(0, tab)];
     std::string_view rest = line.substr(tab + 1);
     while (!rest.empty()) {
@@ -35,7 +43,7 @@ WriteTable parse(std::string_view text) {
       }
       writes.push_back(w);
     }
-  }
+  });
   return t;
 }
 
@@ -44,14 +52,7 @@ WriteTable parse(std::string_view text) {
 bool is_schema_view(std::string_view packet) {
   static const std::unordered_set<std::string_view> views = [] {
     std::unordered_set<std::string_view> v;
-    std::string_view text = op_views_text();
-    while (!text.empty()) {
-      const size_t eol = text.find('\n');
-      const std::string_view line = text.substr(0, eol);
-      text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-      if (!line.empty() && line[0] != '#')
-        v.insert(line);
-    }
+    for_each_data_line(op_views_text(), [&](std::string_view line) { v.insert(line); });
     return v;
   }();
   return views.count(packet) > 0;

@@ -296,8 +296,6 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
     po.assume_pure = config.scheduler.assume_pure;
     po.preserve_group_order = config.scheduler.preserve_group_order;
     pre = pre_bucket(in.graph, po, collective_time(in.graph, est));
-    if (pre && pre->plan.buckets.empty())
-      pre.reset();
     if (pre)
       pre->seconds = seconds_since(t);
   }

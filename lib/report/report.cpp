@@ -117,10 +117,6 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
     for (BucketSummary& b : r.bucketing->buckets)
       if (const std::optional<NodeId> at = written.find(b.name))
         b.exposed_ms = report_round(sim.collective_exposed_ms[static_cast<size_t>(*at)]);
-    if (r.bucketing->pre_bucketing)
-      for (BucketSummary& b : r.bucketing->pre_bucketing->buckets)
-        if (const std::optional<NodeId> at = written.find(b.name))
-          b.exposed_ms = report_round(sim.collective_exposed_ms[static_cast<size_t>(*at)]);
   }
 
   const StepLowerBound b = step_lower_bound(written, plan, critical_path_ms(written, rt));

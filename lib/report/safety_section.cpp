@@ -1,6 +1,5 @@
 #include "report/safety_section.h"
 
-#include <functional>
 #include <unordered_map>
 
 #include "safety/group_sequence.h"
@@ -58,22 +57,17 @@ void compare_group_orders(ReportSafety& s, const GroupOrders& input, const Graph
     for (const BucketSummary& b : *buckets)
       bucket_of[b.name] = &b;
   // The written orders, each bucket standing for its members (a bucket
-  // made after scheduling may hold one made before).
+  // never holds another: bucketing/bucket_key.h).
   GroupOrders out = group_orders(written);
-  std::function<void(const std::string&, std::vector<std::string>&)> expand =
-      [&](const std::string& name, std::vector<std::string>& into) {
-        auto b = bucket_of.find(name);
-        if (b == bucket_of.end()) {
-          into.push_back(name);
-          return;
-        }
-        for (const std::string& m : b->second->members)
-          expand(m, into);
-      };
   for (auto& [group, names] : out) {
     std::vector<std::string> expanded;
-    for (const std::string& name : names)
-      expand(name, expanded);
+    for (std::string& name : names) {
+      auto b = bucket_of.find(name);
+      if (b == bucket_of.end())
+        expanded.push_back(std::move(name));
+      else
+        expanded.insert(expanded.end(), b->second->members.begin(), b->second->members.end());
+    }
     names = std::move(expanded);
   }
   s.groups.clear();

@@ -53,4 +53,12 @@ std::vector<std::pair<NodeId, NodeId>> barrier_edges(const Graph& g,
   return edges;
 }
 
+OpaquePositions::OpaquePositions(const Graph& g, const AssumePure& pure)
+    : before_(g.nodes.size() + 1, 0) {
+  for (const OpaqueOp& op : find_opaque_ops(g, pure))
+    before_[op.node + 1] = 1;
+  for (NodeId i = 0; i < g.size(); ++i)
+    before_[i + 1] += before_[i];
+}
+
 } // namespace osched

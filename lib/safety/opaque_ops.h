@@ -31,6 +31,20 @@ std::vector<OpaqueOp> find_opaque_ops(const Graph& g, const AssumePure& pure);
 std::vector<std::pair<NodeId, NodeId>> barrier_edges(const Graph& g,
                                                      const std::vector<OpaqueOp>& ops);
 
+// Where a graph's opaque ops are, for constant-time range questions (the
+// bucket planners ask one per placement they try).
+class OpaquePositions {
+public:
+  OpaquePositions() = default;
+  OpaquePositions(const Graph& g, const AssumePure& pure);
+  bool at(NodeId v) const { return before_[v + 1] > before_[v]; }
+  // Is there an opaque op at a position in [lo, hi]? (false when hi < lo)
+  bool any_in(NodeId lo, NodeId hi) const { return hi >= lo && before_[hi + 1] > before_[lo]; }
+
+private:
+  std::vector<NodeId> before_; // opaque ops in [0, i)
+};
+
 // Is node `n` a collective start or a wait (the nodes opaque ops hold)?
 bool is_collective_anchor(const Node& n);
 
