@@ -425,6 +425,8 @@ private:
       ok = t == kFixed64 && w.fixed64(v);
       double d = 0;
       std::memcpy(&d, &v, sizeof d);
+      if (std::isnan(d)) // one NaN, whatever its bits: every reader and writer agrees
+        d = std::numeric_limits<double>::quiet_NaN();
       out = Value::real(d); // inf and nan too (graph/nonfinite.h)
       break;
     }
