@@ -3,6 +3,7 @@
 // run_guarded, which maps exceptions to exit codes and one-line errors.
 
 #include <functional>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -22,5 +23,16 @@ void add_import_fx_command(CLI::App& app, int& exit_code);
 void add_diff_command(CLI::App& app, int& exit_code);
 void add_batch_command(CLI::App& app, int& exit_code);
 void add_calibrate_command(CLI::App& app, int& exit_code);
+
+struct Command {
+  const char* name;
+  void (*add)(CLI::App& app, int& exit_code);
+};
+
+// The commands main() registers. Registering one costs more than the rest of
+// a small run (CLI11 checks each new option against the others), so a command
+// line that names a command registers that one alone, `--version` none, and
+// anything else (help, a typo) all of them, so help and errors list them.
+std::vector<Command> commands_to_register(int argc, char** argv);
 
 } // namespace osched::cli

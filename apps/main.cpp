@@ -39,16 +39,8 @@ int main(int argc, char** argv) {
       "  overlap-sched import-fx testdata/fx/fsdp_post_grad.py -o /tmp/fsdp.json");
 
   int exit_code = osched::cli::kOk;
-  osched::cli::add_validate_command(app, exit_code);
-  osched::cli::add_convert_command(app, exit_code);
-  osched::cli::add_stats_command(app, exit_code);
-  osched::cli::add_verify_command(app, exit_code);
-  osched::cli::add_check_ranks_command(app, exit_code);
-  osched::cli::add_schedule_command(app, exit_code);
-  osched::cli::add_import_fx_command(app, exit_code);
-  osched::cli::add_diff_command(app, exit_code);
-  osched::cli::add_batch_command(app, exit_code);
-  osched::cli::add_calibrate_command(app, exit_code);
+  for (const osched::cli::Command& command : osched::cli::commands_to_register(argc, argv))
+    command.add(app, exit_code);
 
   // Logs go to stderr so stdout stays clean for "-" outputs.
   auto logger = spdlog::stderr_color_mt("overlap-sched");

@@ -2,12 +2,17 @@
 # Idempotent: installs the Debian packages overlap-sched builds and tests with,
 # and the PyTorch virtual environment (.venv-torch) the bridge, its tests and
 # scripts/bench/vs_torch.sh use. A second run changes nothing and costs ~1 s.
-# Usage: scripts/install-deps.sh [--no-torch]   (--no-torch: the packages only)
+# Usage: scripts/install-deps.sh [--no-torch | --build]
+#   --no-torch: the Debian packages only; --build: only those that build the
+#   overlap-sched binary and its plugins (the quick start).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS=(cmake g++ make zlib1g-dev libcli11-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
-      libspdlog-dev catch2 libopenmpi-dev openmpi-bin python3 python3-venv python3-jsonschema
-      clang-14 libclang-rt-14-dev clang-format-14 chromium libsimdjson-dev libxxhash-dev)
+      libspdlog-dev libopenmpi-dev libsimdjson-dev libxxhash-dev)
+if [[ ${1:-} != --build ]]; then
+  PKGS+=(catch2 openmpi-bin python3 python3-venv python3-pip python3-jsonschema clang-14
+         libclang-rt-14-dev clang-format-14 chromium)
+fi
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,7 +25,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-[[ ${1:-} == --no-torch ]] && exit 0
+[[ ${1:-} == --no-torch || ${1:-} == --build ]] && exit 0
 
 # PyTorch from PyPI, pinned. The Linux wheel is a CUDA build; it runs on the
 # CPU, and its nvidia-* dependencies are what `import torch` loads.

@@ -1,4 +1,4 @@
-"""The PyTorch bridge (scripts/torch/overlap_sched_torch.py) on PyTorch 2.x
+"""The PyTorch bridge (the overlap_sched package) on PyTorch 2.x
 (the pinned wheel in .venv-torch): FSDP-, TP- and MoE-style steps that call
 the real `_c10d_functional` collectives are traced with make_fx under the fake
 process group, exported, scheduled by the real binary and reordered; both
@@ -14,15 +14,26 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "scripts", "torch"))
+# OSCHED_TEST_INSTALLED=1: test the installed package (the wheel), not this
+# checkout's sources.
+INSTALLED = os.environ.get("OSCHED_TEST_INSTALLED") == "1"
+if not INSTALLED:
+    sys.path.insert(0, os.path.join(HERE, "..", "scripts", "torch"))
 
 import torch  # noqa: E402
 from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
 
-import overlap_sched_torch as ost  # noqa: E402
-import torch_models as tm  # noqa: E402
+import overlap_sched  # noqa: E402
+from overlap_sched import example_models as tm  # noqa: E402
+from overlap_sched import torch_bridge as ost  # noqa: E402
 
-TOOL = os.environ["OSCHED_BINARY"]
+# The binary under test: the build's (ctest sets OSCHED_BINARY), or the one
+# installed with the package.
+TOOL = overlap_sched.binary()
+if INSTALLED:
+    for path in (overlap_sched.__file__, TOOL):
+        assert os.path.realpath(path).startswith(os.path.realpath(sys.prefix) + os.sep), \
+            f"{path} is not in the environment the package was installed into"
 GROUPS = tm.init_fake_world({"0": 8, "1": 4})
 C10D = "_c10d_functional."
 
@@ -568,11 +579,27 @@ class Bridge(unittest.TestCase):
         self.assertIn("--max-in-flight-gb", p.uuid())
 
     def test_demo_command(self):
-        r = subprocess.run([sys.executable, os.path.join(HERE, "..", "scripts", "torch",
-                                                         "overlap_sched_torch.py"),
-                            "demo", "--tool", TOOL], capture_output=True, text=True)
+        env = dict(os.environ)
+        if not INSTALLED:
+            env["PYTHONPATH"] = os.path.join(HERE, "..", "scripts", "torch")
+        r = subprocess.run([sys.executable, "-m", "overlap_sched.torch_bridge", "demo",
+                            "--tool", TOOL], capture_output=True, text=True, env=env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("outputs identical: True", r.stdout)
+
+
+class PackageTest(unittest.TestCase):
+    def test_run_and_errors(self):
+        r = overlap_sched.run(["--version"])
+        self.assertEqual(r.stdout.strip(), "overlap-sched " + overlap_sched.__version__)
+        with self.assertRaises(overlap_sched.RunError) as e:
+            overlap_sched.run(["validate", "/nonexistent/graph.json"])
+        self.assertEqual(e.exception.returncode, 2)
+        self.assertIn("/nonexistent/graph.json", str(e.exception))
+
+    def test_bridge_names_from_the_package(self):
+        self.assertIs(overlap_sched.OverlapSchedPass, ost.OverlapSchedPass)
+        self.assertIs(overlap_sched.export_graph, ost.export_graph)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,10 @@
 
 For each graph, traced with make_fx in fake mode (the corpus repros of
 ../shared/corpus/autoparallel as autoparallel's harness runs them, and 2-D
-FSDP x TP decoder steps of several depths from scripts/torch/torch_models.py,
+FSDP x TP decoder steps of several depths from scripts/torch/overlap_sched/example_models.py,
 on an 8 x 8 mesh and on a 32 x 8 mesh whose FSDP group spans hosts):
 
- 1. export the GraphModule (scripts/torch/overlap_sched_torch.py) and run the
+ 1. export the GraphModule (the overlap_sched package's bridge) and run the
     tool on it with collective bucketing, timing the whole process;
  2. run PyTorch's pass on the same GraphModule with bucketing on and
     custom_runtime_estimation returning the tool's estimate of every node
@@ -67,7 +67,7 @@ def generated_graph(layers, dp=8):
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    import torch_models as tm
+    from overlap_sched import example_models as tm
 
     groups = tm.init_fake_world({"0": dp, "1": 8})
     # CPU fake tensors: the autograd engine would ask for a CUDA context.
@@ -114,7 +114,7 @@ def inductor_order(gm, inputs, tool, table_args, decompose):
     from torch.fx.experimental.proxy_tensor import make_fx
     from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
-    import overlap_sched_torch as ost
+    from overlap_sched import torch_bridge as ost
 
     scheduled = []
 
@@ -209,7 +209,7 @@ def simulate(tool, graph, table, work, tag):
 
 
 def row(name, gm, table, tool, keep=None):
-    import overlap_sched_torch as ost
+    from overlap_sched import torch_bridge as ost
     from torch._inductor.fx_passes.overlap_scheduling import schedule_overlap_bucketing
 
     table_args = ["--collective-table", table] if table else []

@@ -43,7 +43,7 @@ def build(name):
     import torch
     import torch.distributed._functional_collectives as funcol
 
-    import torch_models as tm
+    from overlap_sched import example_models as tm
 
     groups = tm.init_fake_world({"0": 8, "1": 4})
     torch.manual_seed(0)

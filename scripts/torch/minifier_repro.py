@@ -6,7 +6,7 @@ collective table it names.
     mod.Repro()(*inputs)   # under inputs[0].fake_mode
 
 The repro's process groups are registered under their names in PyTorch's
-fake process group (torch_models.init_fake_world), so its functional
+fake process group (overlap_sched.example_models.init_fake_world), so its functional
 collectives trace. With keep_values, the source is loaded without its
 `; x = None` frees, so every intermediate stays bound in forward's locals.
 """
@@ -21,7 +21,7 @@ def load_repro(path, keep_values=False):
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
-    import torch_models as tm
+    from overlap_sched import example_models as tm
 
     with open(path) as f:
         src = f.read()

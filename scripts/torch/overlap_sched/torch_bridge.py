@@ -9,7 +9,7 @@ OverlapSchedPass(...)         a post_grad_custom_post_pass for torch._inductor t
                               and pins its order; .inductor_options() for torch.compile
 
 Command line:
-  python3 scripts/torch/overlap_sched_torch.py demo [--tool build/overlap-sched] [--keep DIR]
+  python3 -m overlap_sched.torch_bridge demo [--tool build/overlap-sched] [--keep DIR]
 traces a small FSDP-style model with make_fx, exports it, schedules it with the tool, applies
 the order and checks that both GraphModules compute the same outputs.
 """
@@ -26,7 +26,7 @@ import torch
 import torch.fx
 from torch._inductor.custom_graph_pass import CustomGraphPass
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from . import _binary
 
 FORMAT = "overlap-sched.graph"
 
@@ -516,6 +516,7 @@ def pin_order(gm_or_graph):
 def _schedule_graph(gm, tool, args, workdir, pin, export_kwargs):
     """export_graph -> `tool schedule` -> apply_schedule: (report, [(name,
     target)] of the written graph in its order)."""
+    tool = tool or _binary.binary()
     with tempfile.TemporaryDirectory(dir=workdir) as d:
         src, out, report = (os.path.join(d, f) for f in ("in.json", "out.json", "report.json"))
         export_graph(gm, src, **export_kwargs)
@@ -530,9 +531,10 @@ def _schedule_graph(gm, tool, args, workdir, pin, export_kwargs):
             return json.load(f), written
 
 
-def schedule_with_tool(gm, tool="overlap-sched", args=(), workdir=None, pin=False,
+def schedule_with_tool(gm, tool=None, args=(), workdir=None, pin=False,
                        **export_kwargs):
-    """export_graph -> `tool schedule` -> apply_schedule. Returns the report (dict)."""
+    """export_graph -> `tool schedule` -> apply_schedule. Returns the report (dict).
+    tool: the binary's path; by default overlap_sched.binary()."""
     return _schedule_graph(gm, tool, args, workdir, pin, export_kwargs)[0]
 
 
@@ -574,16 +576,17 @@ class OverlapSchedPass(CustomGraphPass):
     """post_grad_custom_post_pass that reorders Inductor's post-grad graph with
     overlap-sched and pins the result so Inductor runs it in that order:
 
-        p = OverlapSchedPass(tool="overlap-sched", args=["--max-in-flight-gb", "2"])
+        p = OverlapSchedPass(args=["--max-in-flight-gb", "2"])
         compiled = torch.compile(step, options=p.inductor_options())
 
     inductor_options() also turns off, for that compile, Inductor's own
     passes that would reorder collectives again. Set as a global
     post_grad_custom_post_pass instead, the pass warns when one of them is on.
+    tool: the binary's path; by default overlap_sched.binary().
     """
 
-    def __init__(self, tool="overlap-sched", args=(), pin=True, **export_kwargs):
-        self.tool = tool
+    def __init__(self, tool=None, args=(), pin=True, **export_kwargs):
+        self.tool = tool or _binary.binary()
         self.args = list(args)
         self.pin = pin
         self.export_kwargs = export_kwargs
@@ -620,14 +623,15 @@ class OverlapSchedPass(CustomGraphPass):
 
 # --- demo / self-check --------------------------------------------------------
 
-def demo(tool, keep=None):
-    """Traces an FSDP-style step (torch_models.fsdp_step) with make_fx under
+def demo(tool=None, keep=None):
+    """Traces an FSDP-style step (example_models.fsdp_step) with make_fx under
     the fake process group, schedules it with the tool, applies the order and
     checks both GraphModules compute the same outputs."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    import torch_models as tm
+    from . import example_models as tm
 
+    tool = tool or _binary.binary()
     groups = tm.init_fake_world({"0": 8})
     x, shards = tm.fsdp_inputs()
 
@@ -658,7 +662,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("demo", help="trace, export, schedule, apply and compare a small model")
-    d.add_argument("--tool", default="overlap-sched", help="path of the overlap-sched binary")
+    d.add_argument("--tool", help="path of the overlap-sched binary (default: overlap_sched.binary())")
     d.add_argument("--keep", help="directory to keep the exported and scheduled graphs in")
     a = p.parse_args(argv)
     if a.cmd == "demo":
