@@ -12,8 +12,8 @@ if [[ ${1:-} == --reuse-build ]]; then
   shift
   werror=OFF
   [[ -n ${CI:-} ]] && werror=ON
-  args=(-C build-dir=build -C cmake.define.OSCHED_BUILD_TESTS=ON
-        -C cmake.define.OSCHED_WERROR=$werror)
+  args=(--config-settings=build-dir=build --config-settings=cmake.define.OSCHED_BUILD_TESTS=ON
+        --config-settings=cmake.define.OSCHED_WERROR=$werror)
   export CMAKE_GENERATOR="Unix Makefiles" # build.sh's generator
 fi
 mkdir -p dist

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "format/graph_file.h"
@@ -716,4 +717,24 @@ TEST_CASE("chunks rendered on two threads come out in order, errors stop both th
                         },
                         [](std::string_view) {}),
                     "render failed");
+}
+
+TEST_CASE("protobuf: a NaN argument with any bits reads as the one quiet NaN") {
+  // fuzz_proto_graph's find: a NaN whose payload differs from the canonical
+  // quiet NaN was kept by the direct path and canonicalized by the general
+  // one (through JSON's {"float": "nan"}), so the two wrote different bytes.
+  Graph g = read_graph_file(source_path("testdata/fsdp_tiny.json"));
+  g.nodes[1].args = {Value::real(1.5)};
+  std::string pb = graph_to_proto_bytes(g);
+  const std::string one_and_half("\x21\x00\x00\x00\x00\x00\x00\xf8\x3f", 9); // float_value 1.5
+  const size_t at = pb.find(one_and_half);
+  REQUIRE(at != std::string::npos);
+  pb.replace(at, one_and_half.size(), std::string("\x21\x00\x00\x00\x00\xad\x00\xf8\x7f", 9));
+  for (bool general : {false, true}) {
+    const Graph read = general ? graph_from_proto_bytes_general(pb) : graph_from_proto_bytes(pb);
+    const double d = read.nodes[1].args.at(0).f;
+    const double quiet = std::numeric_limits<double>::quiet_NaN();
+    CHECK(std::memcmp(&d, &quiet, sizeof d) == 0);
+    CHECK(graph_to_proto_bytes(read) == graph_to_proto_bytes_general(read));
+  }
 }
