@@ -1,8 +1,6 @@
 #include "ranks/rank_context.h"
 
 #include <cstdlib>
-#include <exception>
-#include <stdexcept>
 
 #include "ranks/device_error.h"
 
