@@ -279,7 +279,8 @@ TEST_CASE("prefix simulator: a candidate's step equals a full simulation's, to t
   CHECK(prefix.reset(order) == simulate_step(plan, order).step_ms);
   std::mt19937 rng(7);
   const size_t n = order.size();
-  int differing = 0, unchanged = 0;
+  const double reference = simulate_step(plan, order).step_ms;
+  int differing = 0, unchanged = 0, stopped_early = 0;
   for (int i = 0; i < 400; ++i) {
     size_t first = rng() % n, last = first + rng() % 40;
     last = std::min(last, n - 1);
@@ -289,10 +290,20 @@ TEST_CASE("prefix simulator: a candidate's step equals a full simulation's, to t
                    trial.begin() + static_cast<std::ptrdiff_t>(last) + 1, rng);
     const double full = simulate_step(plan, trial).step_ms;
     CHECK(prefix.step_ms(trial, first, last) == full);
-    (full == simulate_step(plan, order).step_ms ? unchanged : differing)++;
+    (full == reference ? unchanged : differing)++;
+    // A search's question: exact when shorter, else no shorter (possibly
+    // proven before the end).
+    const double shorter = prefix.shorter_step_ms(trial, first, last);
+    if (full < reference) {
+      CHECK(shorter == full);
+    } else {
+      CHECK((shorter == reference || shorter == full));
+      stopped_early += shorter == reference && full > reference;
+    }
   }
   CHECK(differing > 0); // the shuffles did change some steps
   CHECK(unchanged > 0);
+  CHECK(stopped_early > 0);
   // After a reset to another order, candidates are judged against it.
   std::vector<NodeId> other = order;
   std::reverse(other.begin() + 10, other.begin() + 30);

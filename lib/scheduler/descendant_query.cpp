@@ -4,8 +4,44 @@
 
 namespace osched {
 
+namespace {
+
+// Each node's row is its users' rows together, plus its own bit: users come
+// later in id order, so one pass from the last node fills every row.
+void build_descendant_bits(const DependencyGraph& dg, CollectiveChains& c, size_t max_words) {
+  const auto n = static_cast<size_t>(dg.size());
+  int32_t bits = 0;
+  for (size_t v = 0; v < n; ++v)
+    if (c.chain[v] >= 0)
+      ++bits;
+  const size_t words = (static_cast<size_t>(bits) + 63) / 64;
+  if (bits == 0 || n * words > max_words)
+    return;
+  c.words = words;
+  c.bit.assign(n, -1);
+  int32_t next = 0;
+  for (size_t v = 0; v < n; ++v)
+    if (c.chain[v] >= 0)
+      c.bit[v] = next++;
+  c.reaches.assign(n * words, 0);
+  for (size_t v = n; v-- > 0;) {
+    uint64_t* row = c.reaches.data() + v * words;
+    auto [b, e] = dg.users(static_cast<NodeId>(v));
+    for (auto p = b; p != e; ++p) {
+      const uint64_t* from = c.reaches.data() + static_cast<size_t>(*p) * words;
+      for (size_t w = 0; w < words; ++w)
+        row[w] |= from[w];
+    }
+    if (c.bit[v] >= 0)
+      row[static_cast<size_t>(c.bit[v]) / 64] |= uint64_t{1} << (c.bit[v] % 64);
+  }
+}
+
+} // namespace
+
 CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<NodeId> starts,
-                                         const std::vector<char>& can_overlap) {
+                                         const std::vector<char>& can_overlap,
+                                         size_t max_bit_words) {
   const NodeId n = dg.size();
   CollectiveChains c;
   c.latest_overlap_ancestor = latest_ancestors_in(dg, can_overlap);
@@ -23,6 +59,7 @@ CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<
     c.chain[static_cast<size_t>(s)] = chain;
     prev = s;
   }
+  build_descendant_bits(dg, c, max_bit_words);
   return c;
 }
 
@@ -71,6 +108,15 @@ DescendantQuery::DescendantQuery(const DependencyGraph& dg, const CollectiveChai
 void DescendantQuery::classify(NodeId from, const std::vector<NodeId>& candidates,
                                std::vector<char>& is_descendant) {
   is_descendant.assign(candidates.size(), 0);
+  if (chains_.words > 0) {
+    const uint64_t* row = chains_.reaches.data() + static_cast<size_t>(from) * chains_.words;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      const NodeId c = candidates[i];
+      const int32_t b = chains_.bit[static_cast<size_t>(c)];
+      is_descendant[i] = c > from && b >= 0 && ((row[b / 64] >> (b % 64)) & 1) != 0;
+    }
+    return;
+  }
   if (mark_.empty())
     mark_.assign(static_cast<size_t>(dg_.size()), 0);
   ++stamp_;

@@ -18,7 +18,13 @@
 // run of single users ends, and a candidate on that run is a descendant
 // outright (a long unary chain ahead of a collective cost a walk down the
 // whole chain at every node of it).
+//
+// Where the graph is small enough, none of that runs: each node keeps a bit
+// per collective start it reaches, built in one reverse pass (O(E * C/64)
+// word operations, at most kDescendantBitWords words), and a query reads
+// its candidates' bits. The walk serves the graphs past that size.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -34,12 +40,22 @@ struct CollectiveChains {
   // -1 for other nodes. Chain ids grow with graph order; each member but
   // the first of a chain is reachable from the member before.
   std::vector<int32_t> chain;
+  // Where they fit: per start with a chain, its bit (-1 for other nodes),
+  // and per node the bits of the starts it reaches, `words` words a node.
+  std::vector<int32_t> bit;
+  size_t words = 0;
+  std::vector<uint64_t> reaches;
 };
 
+// The largest descendant table built (32 MiB).
+constexpr size_t kDescendantBitWords = size_t{1} << 22;
+
 // `starts`: the collectives' start nodes; `can_overlap[v]`: whether v can
-// be a node queries start from.
+// be a node queries start from. The bits are built when the graph's nodes
+// times the words its starts need is at most `max_bit_words`.
 CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<NodeId> starts,
-                                         const std::vector<char>& can_overlap);
+                                         const std::vector<char>& can_overlap,
+                                         size_t max_bit_words = kDescendantBitWords);
 
 class DescendantQuery {
 public:

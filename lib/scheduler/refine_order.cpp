@@ -27,7 +27,8 @@ public:
       : deps_(deps), order_(order), pos_(pos), mark_(order.size(), 0) {}
 
   // The node at `from` and its inputs placed in [to, from), just before
-  // the node now at `to`; the rest keep their order.
+  // the node now at `to`; the rest keep their order. Writes `out` in
+  // [to, from] only: elsewhere it must hold the order already.
   void hoist(size_t from, size_t to, std::vector<NodeId>& out) {
     mark_[order_[from]] = 1;
     for (size_t i = from + 1; i-- > to;) {
@@ -39,20 +40,19 @@ public:
         if (static_cast<size_t>(pos_[*p]) >= to)
           mark_[*p] = 1;
     }
-    out.assign(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(to));
+    size_t at = to;
     for (size_t i = to; i <= from; ++i)
       if (mark_[order_[i]])
-        out.push_back(order_[i]);
+        out[at++] = order_[i];
     for (size_t i = to; i <= from; ++i)
       if (!mark_[order_[i]])
-        out.push_back(order_[i]);
+        out[at++] = order_[i];
       else
         mark_[order_[i]] = 0;
-    out.insert(out.end(), order_.begin() + static_cast<std::ptrdiff_t>(from) + 1, order_.end());
   }
 
   // The node at `from` and its users in (from, to] placed just after the
-  // node now at `to`.
+  // node now at `to`. Writes `out` in [from, to] only.
   void sink(size_t from, size_t to, std::vector<NodeId>& out) {
     mark_[order_[from]] = 1;
     for (size_t i = from; i <= to; ++i) {
@@ -64,16 +64,15 @@ public:
         if (static_cast<size_t>(pos_[*p]) <= to)
           mark_[*p] = 1;
     }
-    out.assign(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(from));
+    size_t at = from;
     for (size_t i = from; i <= to; ++i)
       if (!mark_[order_[i]])
-        out.push_back(order_[i]);
+        out[at++] = order_[i];
     for (size_t i = from; i <= to; ++i)
       if (mark_[order_[i]]) {
-        out.push_back(order_[i]);
+        out[at++] = order_[i];
         mark_[order_[i]] = 0;
       }
-    out.insert(out.end(), order_.begin() + static_cast<std::ptrdiff_t>(to) + 1, order_.end());
   }
 
 private:
@@ -151,7 +150,8 @@ public:
         build_(a.deps, order_, pos_), prefix_(plan) {}
 
   RefineResult run() {
-    index();
+    index(0, n_);
+    trial_ = order_;
     r_.step_ms_before = best_ = simulate_step(plan_, order_).step_ms;
     r_.peak_bytes = memory_peak(a_.storages, order_);
     prefix_.reset(order_);
@@ -177,9 +177,19 @@ public:
   }
 
 private:
-  void index() {
-    for (size_t i = 0; i < n_; ++i)
+  void index(size_t first, size_t end) {
+    for (size_t i = first; i < end; ++i)
       pos_[static_cast<size_t>(order_[i])] = static_cast<NodeId>(i);
+  }
+
+  // trial_ equals order_ but in [first, last]: the window of the last
+  // candidate built, which the next one overwrites.
+  void restore_trial() {
+    std::copy(order_.begin() + static_cast<std::ptrdiff_t>(changed_first_),
+              order_.begin() + static_cast<std::ptrdiff_t>(changed_last_) + 1,
+              trial_.begin() + static_cast<std::ptrdiff_t>(changed_first_));
+    changed_first_ = 0;
+    changed_last_ = 0;
   }
 
   bool out_of_budget() {
@@ -196,14 +206,16 @@ private:
   // and within the limit.
   bool keep_if_better(size_t first, size_t last) {
     ++r_.trials;
-    const double step = prefix_.step_ms(trial_, first, last);
+    changed_first_ = first;
+    changed_last_ = last;
+    const double step = prefix_.shorter_step_ms(trial_, first, last);
     if (step >= best_ - 1e-9)
       return false;
     const int64_t peak = memory_peak(a_.storages, trial_);
     if (peak > memory_limit_ || !within_caps(measure_limit_use(a_, trial_), caps_))
       return false;
-    order_.swap(trial_);
-    index();
+    order_.swap(trial_); // trial_ now holds the old order: it differs in the window
+    index(first, last + 1);
     prefix_.reset(order_);
     best_ = step;
     r_.peak_bytes = peak;
@@ -214,6 +226,7 @@ private:
   bool hoist(size_t from, size_t to) {
     if (to >= from || out_of_budget())
       return false;
+    restore_trial();
     build_.hoist(from, to, trial_);
     return keep_if_better(to, from);
   }
@@ -221,6 +234,7 @@ private:
   bool sink(size_t from, size_t to) {
     if (to <= from || out_of_budget())
       return false;
+    restore_trial();
     build_.sink(from, to, trial_);
     return keep_if_better(from, to);
   }
@@ -350,6 +364,7 @@ private:
   const int max_trials_;
   const size_t n_;
   std::vector<NodeId> order_, pos_, trial_;
+  size_t changed_first_ = 0, changed_last_ = 0;
   MoveBuilder build_;
   PrefixSimulator prefix_; // candidates differ from order_ only within the positions moved over
   RefineResult r_;

@@ -75,17 +75,31 @@ void PrefixSimulator::restore(const State& s) {
   stream_free_ = s.stream_free;
 }
 
-bool PrefixSimulator::same_as(const State& s) {
-  if (!s.kept || t_ != s.t || stream_free_ != s.stream_free)
-    return false;
+// Both states hold the same collectives in flight: the same nodes ran
+// before this position, in another order.
+PrefixSimulator::Versus PrefixSimulator::compare(const State& s) {
+  if (!s.kept)
+    return Versus::Unknown;
+  bool same = t_ == s.t, no_earlier = t_ >= s.t;
+  for (size_t g = 0; g < stream_free_.size() && no_earlier; ++g) {
+    same &= stream_free_[g] == s.stream_free[g];
+    no_earlier &= stream_free_[g] >= s.stream_free[g];
+  }
+  if (!no_earlier)
+    return Versus::Unknown;
   scratch_.clear();
   for (NodeId v : issued_)
     if (finish_[v] >= 0)
       scratch_.emplace_back(v, finish_[v]);
   if (scratch_.size() != s.in_flight.size())
-    return false;
+    return Versus::Unknown;
   std::sort(scratch_.begin(), scratch_.end());
-  return scratch_ == s.in_flight;
+  for (size_t i = 0; i < scratch_.size(); ++i) {
+    if (scratch_[i].first != s.in_flight[i].first || scratch_[i].second < s.in_flight[i].second)
+      return Versus::Unknown;
+    same &= scratch_[i].second == s.in_flight[i].second;
+  }
+  return same ? Versus::Same : Versus::NoEarlier;
 }
 
 // Collectives nobody waited on still finish before the step ends.
@@ -113,6 +127,16 @@ double PrefixSimulator::reset(const std::vector<NodeId>& reference) {
 }
 
 double PrefixSimulator::step_ms(const std::vector<NodeId>& order, size_t first, size_t last) {
+  return resume(order, first, last, false);
+}
+
+double PrefixSimulator::shorter_step_ms(const std::vector<NodeId>& order, size_t first,
+                                        size_t last) {
+  return resume(order, first, last, true);
+}
+
+double PrefixSimulator::resume(const std::vector<NodeId>& order, size_t first, size_t last,
+                               bool stop_no_shorter) {
   const size_t n = order.size();
   size_t k = std::min(first / every_, states_.size() - 1);
   while (k > 0 && !states_[k].kept)
@@ -124,10 +148,12 @@ double PrefixSimulator::step_ms(const std::vector<NodeId>& order, size_t first, 
     const size_t stop = std::min(n, next * every_);
     run(order, pos, stop);
     pos = stop;
-    if (pos > last && next < states_.size() && same_as(states_[next]))
+    if (pos <= last || next >= states_.size())
+      continue;
+    const Versus v = compare(states_[next]);
+    if (v == Versus::Same || (v == Versus::NoEarlier && stop_no_shorter))
       return reference_step_;
   }
   return finish_step();
 }
-
 } // namespace osched

@@ -7,8 +7,16 @@
 // same position (from there on both run the same nodes the same way). The
 // step equals simulate_step(plan, order).step_ms to the bit: the same
 // operations run on the same values in the same order.
+//
+// A search needs only the candidates that are shorter. The simulation is
+// max-plus (every time is a maximum of earlier times plus runtimes), so past
+// the window the rest of the step is a max-plus function of the state: a
+// candidate whose every time in its state (the compute stream, each group's
+// stream, each collective in flight) is no earlier than the reference's at
+// the same position ends no earlier either, and shorter_step_ms stops there.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sim/simulate.h"
@@ -24,6 +32,9 @@ public:
   // The step of `order`, equal to the reference outside positions
   // [first, last].
   double step_ms(const std::vector<NodeId>& order, size_t first, size_t last);
+  // The same step where it is shorter than the reference's; otherwise the
+  // reference's step, returned as soon as the state proves it no shorter.
+  double shorter_step_ms(const std::vector<NodeId>& order, size_t first, size_t last);
 
 private:
   struct State {
@@ -47,7 +58,10 @@ private:
   void run(const std::vector<NodeId>& order, size_t from, size_t to);
   void capture(State& s);
   void restore(const State& s);
-  bool same_as(const State& s);
+  // How the running state stands against a kept state of the reference.
+  enum class Versus : uint8_t { Same, NoEarlier, Unknown };
+  Versus compare(const State& s);
+  double resume(const std::vector<NodeId>& order, size_t first, size_t last, bool stop_no_shorter);
   double finish_step();
 };
 
