@@ -4,44 +4,8 @@
 
 namespace osched {
 
-namespace {
-
-// Each node's row is its users' rows together, plus its own bit: users come
-// later in id order, so one pass from the last node fills every row.
-void build_descendant_bits(const DependencyGraph& dg, CollectiveChains& c, size_t max_words) {
-  const auto n = static_cast<size_t>(dg.size());
-  int32_t bits = 0;
-  for (size_t v = 0; v < n; ++v)
-    if (c.chain[v] >= 0)
-      ++bits;
-  const size_t words = (static_cast<size_t>(bits) + 63) / 64;
-  if (bits == 0 || n * words > max_words)
-    return;
-  c.words = words;
-  c.bit.assign(n, -1);
-  int32_t next = 0;
-  for (size_t v = 0; v < n; ++v)
-    if (c.chain[v] >= 0)
-      c.bit[v] = next++;
-  c.reaches.assign(n * words, 0);
-  for (size_t v = n; v-- > 0;) {
-    uint64_t* row = c.reaches.data() + v * words;
-    auto [b, e] = dg.users(static_cast<NodeId>(v));
-    for (auto p = b; p != e; ++p) {
-      const uint64_t* from = c.reaches.data() + static_cast<size_t>(*p) * words;
-      for (size_t w = 0; w < words; ++w)
-        row[w] |= from[w];
-    }
-    if (c.bit[v] >= 0)
-      row[static_cast<size_t>(c.bit[v]) / 64] |= uint64_t{1} << (c.bit[v] % 64);
-  }
-}
-
-} // namespace
-
 CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<NodeId> starts,
-                                         const std::vector<char>& can_overlap,
-                                         size_t max_bit_words) {
+                                         const std::vector<char>& can_overlap) {
   const NodeId n = dg.size();
   CollectiveChains c;
   c.latest_overlap_ancestor = latest_ancestors_in(dg, can_overlap);
@@ -59,12 +23,18 @@ CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<
     c.chain[static_cast<size_t>(s)] = chain;
     prev = s;
   }
-  build_descendant_bits(dg, c, max_bit_words);
+  c.rank.assign(static_cast<size_t>(n), -1);
+  for (NodeId s : starts)
+    if (c.chain[static_cast<size_t>(s)] >= 0) {
+      c.rank[static_cast<size_t>(s)] = static_cast<int32_t>(c.chained.size());
+      c.chained.push_back(s);
+    }
   return c;
 }
 
-DescendantQuery::DescendantQuery(const DependencyGraph& dg, const CollectiveChains& chains)
-    : dg_(dg), chains_(chains) {
+DescendantQuery::DescendantQuery(const DependencyGraph& dg, const CollectiveChains& chains,
+                                 bool window)
+    : dg_(dg), chains_(chains), use_window_(window) {
   const NodeId n = dg.size();
   run_end_.resize(static_cast<size_t>(n));
   // Children of each node in the forest, as offsets (CSR).
@@ -108,15 +78,73 @@ DescendantQuery::DescendantQuery(const DependencyGraph& dg, const CollectiveChai
 void DescendantQuery::classify(NodeId from, const std::vector<NodeId>& candidates,
                                std::vector<char>& is_descendant) {
   is_descendant.assign(candidates.size(), 0);
-  if (chains_.words > 0) {
-    const uint64_t* row = chains_.reaches.data() + static_cast<size_t>(from) * chains_.words;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      const NodeId c = candidates[i];
-      const int32_t b = chains_.bit[static_cast<size_t>(c)];
-      is_descendant[i] = c > from && b >= 0 && ((row[b / 64] >> (b % 64)) & 1) != 0;
+  if (use_window_) {
+    int32_t first = -1, last = -1; // ranks of the candidates that may descend
+    for (NodeId c : candidates)
+      if (may_descend(from, c)) {
+        const int32_t r = chains_.rank[static_cast<size_t>(c)];
+        first = first < 0 ? r : first;
+        last = r;
+      }
+    if (first < 0)
+      return;
+    if (window_holds(from, first, last)) {
+      for (size_t i = 0; i < candidates.size(); ++i)
+        if (may_descend(from, candidates[i]))
+          is_descendant[i] = window_bit(from, chains_.rank[static_cast<size_t>(candidates[i])]);
+      return;
     }
-    return;
   }
+  classify_by_walk(from, candidates, is_descendant);
+}
+
+bool DescendantQuery::window_holds(NodeId from, int32_t first_rank, int32_t last_rank) {
+  if (last_rank - first_rank >= kWindowBits)
+    return false;
+  if (base_ >= 0 && first_rank >= base_ && last_rank < base_ + kWindowBits && from >= lo_ &&
+      from <= hi_)
+    return true;
+  // Move it: a quarter of its spare room before the first candidate, over
+  // the nodes from as far before `from` as `from` is before the window's
+  // end (queries drift forward). Windows filled stop once they have cost
+  // kWindowRowsPerNode rows a node: the walk alone is linear too.
+  const auto& chained = chains_.chained;
+  const int32_t spare = kWindowBits - (last_rank - first_rank + 1);
+  const int32_t base = std::max(0, first_rank - spare / 4);
+  const int32_t end = std::min<int32_t>(base + kWindowBits, static_cast<int32_t>(chained.size()));
+  const NodeId hi = chained[static_cast<size_t>(end - 1)];
+  if (hi - from > kWindowNodes / 2)
+    return false;
+  const NodeId lo = std::max<NodeId>(0, from - (hi - from) - 64);
+  const int64_t rows = hi - lo + 1;
+  if (rows_filled_ + rows > kWindowRowsPerNode * static_cast<int64_t>(dg_.size()) + kWindowNodes)
+    return false;
+  rows_filled_ += rows;
+  lo_ = lo;
+  base_ = base;
+  hi_ = hi;
+  rows_.assign(static_cast<size_t>(hi_ - lo_ + 1) * kWords, 0);
+  // Users come later in id order: one pass from the window's end fills
+  // every row from the rows of users within it.
+  for (NodeId v = hi_; v >= lo_; --v) {
+    uint64_t* row = rows_.data() + static_cast<size_t>(v - lo_) * kWords;
+    auto [b, e] = dg_.users(v);
+    for (auto p = b; p != e; ++p) {
+      if (*p > hi_)
+        continue;
+      const uint64_t* user = rows_.data() + static_cast<size_t>(*p - lo_) * kWords;
+      for (size_t w = 0; w < kWords; ++w)
+        row[w] |= user[w];
+    }
+    const int32_t r = chains_.rank[static_cast<size_t>(v)];
+    if (r >= base_ && r < base_ + kWindowBits)
+      row[static_cast<size_t>(r - base_) / 64] |= uint64_t{1} << ((r - base_) % 64);
+  }
+  return true;
+}
+
+void DescendantQuery::classify_by_walk(NodeId from, const std::vector<NodeId>& candidates,
+                                       std::vector<char>& is_descendant) {
   if (mark_.empty())
     mark_.assign(static_cast<size_t>(dg_.size()), 0);
   ++stamp_;

@@ -19,12 +19,16 @@
 // outright (a long unary chain ahead of a collective cost a walk down the
 // whole chain at every node of it).
 //
-// Where the graph is small enough, none of that runs: each node keeps a bit
-// per collective start it reaches, built in one reverse pass (O(E * C/64)
-// word operations, at most kDescendantBitWords words), and a query reads
-// its candidates' bits. The walk serves the graphs past that size.
+// Most queries need none of that. The candidates of one opportunity are a
+// few hundred consecutive starts, and the next opportunity asks about
+// nearly the same ones from a node a little further on: for a window of
+// kWindowBits consecutive starts, each node from a little before the
+// querying node up to the window's last start keeps a bit per start it
+// reaches, filled in one reverse pass over those nodes. A query inside the
+// window reads its candidates' bits; the window moves on when the
+// candidates leave it, and the walk answers what it cannot hold (candidates
+// spread wider than the window, a querying node far before it).
 
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -40,26 +44,21 @@ struct CollectiveChains {
   // -1 for other nodes. Chain ids grow with graph order; each member but
   // the first of a chain is reachable from the member before.
   std::vector<int32_t> chain;
-  // Where they fit: per start with a chain, its bit (-1 for other nodes),
-  // and per node the bits of the starts it reaches, `words` words a node.
-  std::vector<int32_t> bit;
-  size_t words = 0;
-  std::vector<uint64_t> reaches;
+  // The starts with a chain in id order, and per node its place among
+  // them (-1 for other nodes).
+  std::vector<NodeId> chained;
+  std::vector<int32_t> rank;
 };
 
-// The largest descendant table built (32 MiB).
-constexpr size_t kDescendantBitWords = size_t{1} << 22;
-
 // `starts`: the collectives' start nodes; `can_overlap[v]`: whether v can
-// be a node queries start from. The bits are built when the graph's nodes
-// times the words its starts need is at most `max_bit_words`.
+// be a node queries start from.
 CollectiveChains build_collective_chains(const DependencyGraph& dg, std::vector<NodeId> starts,
-                                         const std::vector<char>& can_overlap,
-                                         size_t max_bit_words = kDescendantBitWords);
+                                         const std::vector<char>& can_overlap);
 
 class DescendantQuery {
 public:
-  DescendantQuery(const DependencyGraph& dg, const CollectiveChains& chains);
+  // Without `window`, every query walks (for tests: both answer the same).
+  DescendantQuery(const DependencyGraph& dg, const CollectiveChains& chains, bool window = true);
 
   // is_descendant[i]: whether candidates[i] is reachable from `from`, a node
   // that can_overlap accepted. Candidates in increasing id order.
@@ -74,6 +73,14 @@ private:
   // from the users the previous walk left past its bound; with
   // `keep_beyond`, the users past this bound are kept for the next.
   void walk(NodeId bound, bool keep_beyond);
+  void classify_by_walk(NodeId from, const std::vector<NodeId>& candidates,
+                        std::vector<char>& is_descendant);
+  // Whether the window answers this query, moved first if need be.
+  bool window_holds(NodeId from, int32_t first_rank, int32_t last_rank);
+  bool window_bit(NodeId v, int32_t rank) const {
+    const size_t b = static_cast<size_t>(rank - base_);
+    return (rows_[static_cast<size_t>(v - lo_) * kWords + b / 64] >> (b % 64)) & 1;
+  }
 
   // Is c on the run of single users from v (v itself included)?
   bool on_single_user_run(NodeId c, NodeId v) const {
@@ -91,6 +98,18 @@ private:
   std::vector<uint32_t> mark_;
   uint32_t stamp_ = 0;
   std::vector<NodeId> stack_, beyond_;
+  // The window: starts of rank [base_, base_ + kWindowBits), and the bits
+  // of nodes lo_..hi_ (hi_ the window's last start), kWords per node.
+  static constexpr int32_t kWindowBits = 512;
+  static constexpr size_t kWords = kWindowBits / 64;
+  // The most nodes a window covers: past it, the walk answers.
+  static constexpr NodeId kWindowNodes = 1 << 15;
+  static constexpr int64_t kWindowRowsPerNode = 32;
+  int64_t rows_filled_ = 0;
+  const bool use_window_;
+  int32_t base_ = -1;
+  NodeId lo_ = 0, hi_ = -1;
+  std::vector<uint64_t> rows_;
 };
 
 } // namespace osched
