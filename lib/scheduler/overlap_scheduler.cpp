@@ -156,14 +156,14 @@ private:
   double wasted_compute_ = 0;
   DescendantQuery descendants_;
   // Per candidate of one opportunity, in graph order: its start, its colls_
-  // index, and whether it descends from the overlap node; and the starts in
-  // the policy's order. The loop finds each candidate's entry in these small
-  // arrays instead of reading node-indexed tables. One set per nesting
+  // index, and whether it descends from the overlap node; and their
+  // positions in the policy's order. The loop reads these small arrays
+  // instead of node-indexed tables. One set per nesting
   // level: placing a candidate can finish an exposed wait, which hides
   // collectives of its own.
   struct Candidates {
-    std::vector<NodeId> starts, ordered;
-    std::vector<int32_t> idx;
+    std::vector<NodeId> starts;
+    std::vector<int32_t> idx, order;
     std::vector<char> is_descendant;
     std::vector<NodeId> path; // scratch for the candidate being placed
   };
@@ -339,17 +339,6 @@ private:
     return remaining;
   }
 
-  // The entry of `start` among the candidates: the same position when the
-  // policy kept graph order (the usual case), else found by binary search
-  // (the starts are sorted).
-  static size_t candidate_entry(const Candidates& cs, NodeId start, size_t position,
-                                bool kept_order) {
-    if (kept_order)
-      return position;
-    return static_cast<size_t>(std::lower_bound(cs.starts.begin(), cs.starts.end(), start) -
-                               cs.starts.begin());
-  }
-
   bool wait_is_hidden(NodeId wait, NodeId overlap) const {
     const auto& c = colls_[a_.collective_of[wait]];
     return !is_exposed(c) &&
@@ -417,14 +406,12 @@ private:
     descendants_.classify(overlap, cs.starts, cs.is_descendant);
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
-    cs.ordered.assign(cs.starts.begin(), cs.starts.end());
-    policy_.order_candidates(ctx_, cs.ordered);
-    const bool kept_order = cs.ordered == cs.starts;
-    for (size_t k = 0; k < cs.ordered.size(); ++k) {
-      const NodeId start = cs.ordered[k];
+    policy_.order_candidates(ctx_, cs.starts, cs.order);
+    for (const int32_t at : cs.order) {
+      const auto entry = static_cast<size_t>(at);
+      const NodeId start = cs.starts[entry];
       if (scheduled_[start])
         continue;
-      const size_t entry = candidate_entry(cs, start, k, kept_order);
       const int32_t idx = cs.idx[entry];
       auto& c = colls_[idx];
       double& avail = remaining[candidate_info_[idx].group];

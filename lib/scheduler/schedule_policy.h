@@ -39,9 +39,10 @@ public:
   virtual std::string_view name() const = 0;
   // Priority of node `n` when it becomes ready.
   virtual ReadyScore ready_score(const PolicyContext& ctx, NodeId n) const = 0;
-  // Reorders the candidate collective starts of one overlap opportunity
-  // into the order they are tried.
-  virtual void order_candidates(const PolicyContext& ctx, std::vector<NodeId>& starts) const = 0;
+  // The order the candidate collective starts of one overlap opportunity
+  // (given in graph order) are tried in, as positions into `starts`.
+  virtual void order_candidates(const PolicyContext& ctx, const std::vector<NodeId>& starts,
+                                std::vector<int32_t>& order) const = 0;
   // True when a score depends on how many readers a node's inputs have
   // left: the mechanism then offers each ready node that becomes the last
   // reader of a buffer to rescore_last_reader.

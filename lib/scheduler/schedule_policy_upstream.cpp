@@ -27,26 +27,27 @@ ReadyScore UpstreamPolicy::ready_score(const PolicyContext& ctx, NodeId n) const
   return {a.dom[n], local, n};
 }
 
-void UpstreamPolicy::order_candidates(const PolicyContext& ctx, std::vector<NodeId>& starts) const {
+void UpstreamPolicy::order_candidates(const PolicyContext& ctx, const std::vector<NodeId>& starts,
+                                      std::vector<int32_t>& order) const {
   const ScheduleAnalysis& a = ctx.analysis;
-  // (not a reduce-scatter, dom, node) packed in one integer, read once per
-  // candidate instead of three lookups per comparison: 1 + 31 + 32 bits
-  // (dom and node ids are non-negative int32).
+  // (not a reduce-scatter, dom, position) packed in one integer, read once
+  // per candidate instead of three lookups per comparison: 1 + 31 + 32 bits
+  // (dom is a non-negative int32). The starts come in graph order, so the
+  // position breaks ties as the node id does.
   thread_local std::vector<uint64_t> keys;
   keys.resize(starts.size());
   for (size_t k = 0; k < starts.size(); ++k) {
     const NodeId s = starts[k];
     const bool rs = a.collectives[a.collective_of[s]].kind == CollectiveKind::ReduceScatter;
-    keys[k] =
-        (uint64_t{!rs} << 63) | (static_cast<uint64_t>(a.dom[s]) << 32) | static_cast<uint32_t>(s);
+    keys[k] = (uint64_t{!rs} << 63) | (static_cast<uint64_t>(a.dom[s]) << 32) | k;
   }
+  order.resize(starts.size());
   // Candidates arrive in node order, where dom mostly grows too: often
   // already in order, and a check is far cheaper than a sort.
-  if (std::is_sorted(keys.begin(), keys.end()))
-    return;
-  std::sort(keys.begin(), keys.end());
+  if (!std::is_sorted(keys.begin(), keys.end()))
+    std::sort(keys.begin(), keys.end());
   for (size_t k = 0; k < starts.size(); ++k)
-    starts[k] = static_cast<NodeId>(keys[k] & 0xffffffffu);
+    order[k] = static_cast<int32_t>(keys[k] & 0xffffffffu);
 }
 
 std::unique_ptr<SchedulePolicy> make_upstream_policy() {

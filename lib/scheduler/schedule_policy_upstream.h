@@ -14,7 +14,8 @@ public:
   ReadyScore ready_score(const PolicyContext& ctx, NodeId n) const override;
   // Reduce-scatters first (they release memory), then by the compute they
   // block, then in graph order.
-  void order_candidates(const PolicyContext& ctx, std::vector<NodeId>& starts) const override;
+  void order_candidates(const PolicyContext& ctx, const std::vector<NodeId>& starts,
+                        std::vector<int32_t>& order) const override;
 };
 
 } // namespace osched
