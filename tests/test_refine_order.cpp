@@ -311,6 +311,18 @@ TEST_CASE("prefix simulator: a candidate's step equals a full simulation's, to t
   std::vector<NodeId> trial = other;
   std::swap(trial[n / 2], trial[n / 2 + 1]);
   CHECK(prefix.step_ms(trial, n / 2, n / 2 + 1) == simulate_step(plan, trial).step_ms);
+  // A kept move: the new reference is simulated again from its window on,
+  // and candidates are judged against it.
+  std::vector<NodeId> moved = other;
+  std::reverse(moved.begin() + static_cast<std::ptrdiff_t>(n / 3),
+               moved.begin() + static_cast<std::ptrdiff_t>(n / 3 + 25));
+  CHECK(prefix.update(moved, n / 3) == simulate_step(plan, moved).step_ms);
+  for (size_t at : {size_t{5}, n / 3 + 3, n - 30}) {
+    trial = moved;
+    std::reverse(trial.begin() + static_cast<std::ptrdiff_t>(at),
+                 trial.begin() + static_cast<std::ptrdiff_t>(at + 12));
+    CHECK(prefix.step_ms(trial, at, at + 11) == simulate_step(plan, trial).step_ms);
+  }
 }
 
 TEST_CASE("policy: --policy names an order search; upstream stops at the greedy, improved "

@@ -147,7 +147,7 @@ public:
               int64_t memory_limit, const LimitUse& caps, int max_trials)
       : a_(a), plan_(plan), rt_(a.runtimes), memory_limit_(memory_limit), caps_(caps),
         max_trials_(max_trials), n_(order.size()), order_(std::move(order)), pos_(n_),
-        build_(a.deps, order_, pos_), prefix_(plan) {}
+        failed_(a.collectives.size()), build_(a.deps, order_, pos_), prefix_(plan) {}
 
   RefineResult run() {
     index(0, n_);
@@ -163,11 +163,19 @@ public:
         if (out_of_budget())
           break;
         const double exposure = sim.collective_exposed_ms[c->start];
+        FailedAttempt& failed = failed_[static_cast<size_t>(&*c - a_.collectives.data())];
+        if (failed.still_fails(exposure, kept_))
+          continue;
+        tried_first_ = n_;
+        tried_last_ = 0;
         const bool moved = hoist_start(*c, exposure);
         const bool sunk = sink_wait(*c, exposure);
         if (moved || sunk || relieve_stream(*c)) {
           improved = true;
           times_stale_ = true;
+          failed.valid = false;
+        } else {
+          failed = {true, exposure, kept_.size(), tried_first_, tried_last_};
         }
       }
     }
@@ -208,15 +216,18 @@ private:
     ++r_.trials;
     changed_first_ = first;
     changed_last_ = last;
+    tried_first_ = std::min(tried_first_, first);
+    tried_last_ = std::max(tried_last_, last);
     const double step = prefix_.shorter_step_ms(trial_, first, last);
     if (step >= best_ - 1e-9)
       return false;
     const int64_t peak = memory_peak(a_.storages, trial_);
     if (peak > memory_limit_ || !within_caps(measure_limit_use(a_, trial_), caps_))
       return false;
+    kept_.emplace_back(first, last);
     order_.swap(trial_); // trial_ now holds the old order: it differs in the window
     index(first, last + 1);
-    prefix_.reset(order_);
+    prefix_.update(order_, first);
     best_ = step;
     r_.peak_bytes = peak;
     ++r_.moves;
@@ -365,6 +376,28 @@ private:
   const size_t n_;
   std::vector<NodeId> order_, pos_, trial_;
   size_t changed_first_ = 0, changed_last_ = 0;
+  // The windows of the moves kept so far, in order.
+  std::vector<std::pair<size_t, size_t>> kept_;
+  // A collective whose moves all failed is not tried again while its
+  // exposure stays the same and no kept move touched the positions its
+  // trials spanned: its trials would build the same orders again (a move
+  // elsewhere leaves these positions as they were).
+  struct FailedAttempt {
+    bool valid = false;
+    double exposure = 0;
+    size_t kept = 0; // kept_.size() then
+    size_t first = 0, last = 0;
+    bool still_fails(double now, const std::vector<std::pair<size_t, size_t>>& kept) const {
+      if (!valid || now != exposure)
+        return false;
+      for (size_t k = this->kept; k < kept.size(); ++k)
+        if (kept[k].first <= last && first <= kept[k].second)
+          return false;
+      return true;
+    }
+  };
+  std::vector<FailedAttempt> failed_;
+  size_t tried_first_ = 0, tried_last_ = 0; // the span of the current collective's trials
   MoveBuilder build_;
   PrefixSimulator prefix_; // candidates differ from order_ only within the positions moved over
   RefineResult r_;

@@ -25,6 +25,7 @@ void PrefixSimulator::run(const std::vector<NodeId>& order, size_t from, size_t 
       const double start = std::max(t_, free);
       free = finish_[v] = start + plan_.ms[v];
       issued_.push_back(v);
+      ++in_flight_;
       break;
     }
     case Role::Reader:
@@ -35,6 +36,7 @@ void PrefixSimulator::run(const std::vector<NodeId>& order, size_t from, size_t 
           if (finish_[src] > t_)
             t_ = finish_[src];
           finish_[src] = -1;
+          --in_flight_;
         }
       }
       // As simulate_step: every node with a runtime runs on the compute stream.
@@ -71,6 +73,7 @@ void PrefixSimulator::restore(const State& s) {
     finish_[v] = f;
     issued_.push_back(v);
   }
+  in_flight_ = s.in_flight.size();
   t_ = s.t;
   stream_free_ = s.stream_free;
 }
@@ -85,19 +88,14 @@ PrefixSimulator::Versus PrefixSimulator::compare(const State& s) {
     same &= stream_free_[g] == s.stream_free[g];
     no_earlier &= stream_free_[g] >= s.stream_free[g];
   }
-  if (!no_earlier)
+  if (!no_earlier || in_flight_ != s.in_flight.size())
     return Versus::Unknown;
-  scratch_.clear();
-  for (NodeId v : issued_)
-    if (finish_[v] >= 0)
-      scratch_.emplace_back(v, finish_[v]);
-  if (scratch_.size() != s.in_flight.size())
-    return Versus::Unknown;
-  std::sort(scratch_.begin(), scratch_.end());
-  for (size_t i = 0; i < scratch_.size(); ++i) {
-    if (scratch_[i].first != s.in_flight[i].first || scratch_[i].second < s.in_flight[i].second)
+  // The same count of the same set: each of the state's is in flight here.
+  for (const auto& [v, f] : s.in_flight) {
+    const double now = finish_[static_cast<size_t>(v)];
+    if (now < f)
       return Versus::Unknown;
-    same &= scratch_[i].second == s.in_flight[i].second;
+    same &= now == f;
   }
   return same ? Versus::Same : Versus::NoEarlier;
 }
@@ -118,7 +116,22 @@ double PrefixSimulator::reset(const std::vector<NodeId>& reference) {
   start.kept = true;
   restore(start);
   states_.assign(n / every_ + 1, State{});
-  for (size_t k = 0; k < states_.size(); ++k) {
+  return simulate_reference(reference, 0);
+}
+
+double PrefixSimulator::update(const std::vector<NodeId>& reference, size_t first) {
+  size_t k = std::min(first / every_, states_.size() - 1);
+  while (k > 0 && !states_[k].kept)
+    --k;
+  restore(states_[k]);
+  run(reference, k * every_, std::min(reference.size(), (k + 1) * every_));
+  return simulate_reference(reference, k + 1);
+}
+
+// From the running state, which is the one before position k * every_.
+double PrefixSimulator::simulate_reference(const std::vector<NodeId>& reference, size_t k) {
+  const size_t n = reference.size();
+  for (; k < states_.size(); ++k) {
     capture(states_[k]);
     run(reference, k * every_, std::min(n, (k + 1) * every_));
   }

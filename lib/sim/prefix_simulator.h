@@ -29,6 +29,9 @@ public:
 
   // Simulates `reference` and returns its step.
   double reset(const std::vector<NodeId>& reference);
+  // The same for a reference equal to the last one before position
+  // `first`: simulated again from there only.
+  double update(const std::vector<NodeId>& reference, size_t first);
   // The step of `order`, equal to the reference outside positions
   // [first, last].
   double step_ms(const std::vector<NodeId>& order, size_t first, size_t last);
@@ -53,9 +56,11 @@ private:
   std::vector<double> stream_free_;
   std::vector<double> finish_; // per node: >= 0 while a collective is in flight
   std::vector<NodeId> issued_; // collectives whose finish_ may be set
+  size_t in_flight_ = 0;       // of them, those with finish_ set
   std::vector<std::pair<NodeId, double>> scratch_;
 
   void run(const std::vector<NodeId>& order, size_t from, size_t to);
+  double simulate_reference(const std::vector<NodeId>& reference, size_t k);
   void capture(State& s);
   void restore(const State& s);
   // How the running state stands against a kept state of the reference.
