@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memory/memory_tracker.h"
+#include "memory/window_peak.h"
 #include "scheduler/schedule_analysis.h"
 #include "sim/prefix_simulator.h"
 #include "sim/simulate.h"
@@ -147,13 +148,14 @@ public:
               int64_t memory_limit, const LimitUse& caps, int max_trials)
       : a_(a), plan_(plan), rt_(a.runtimes), memory_limit_(memory_limit), caps_(caps),
         max_trials_(max_trials), n_(order.size()), order_(std::move(order)), pos_(n_),
-        failed_(a.collectives.size()), build_(a.deps, order_, pos_), prefix_(plan) {}
+        failed_(a.collectives.size()), build_(a.deps, order_, pos_), prefix_(plan),
+        peak_(a.storages, pos_) {}
 
   RefineResult run() {
     index(0, n_);
     trial_ = order_;
     r_.step_ms_before = best_ = simulate_step(plan_, order_).step_ms;
-    r_.peak_bytes = memory_peak(a_.storages, order_);
+    r_.peak_bytes = peak_.reset(order_);
     prefix_.reset(order_);
     for (bool improved = true; improved && !out_of_budget();) {
       improved = false;
@@ -221,13 +223,14 @@ private:
     const double step = prefix_.shorter_step_ms(trial_, first, last);
     if (step >= best_ - 1e-9)
       return false;
-    const int64_t peak = memory_peak(a_.storages, trial_);
+    const int64_t peak = peak_.peak(trial_, first, last);
     if (peak > memory_limit_ || !within_caps(measure_limit_use(a_, trial_), caps_))
       return false;
     kept_.emplace_back(first, last);
     order_.swap(trial_); // trial_ now holds the old order: it differs in the window
     index(first, last + 1);
     prefix_.update(order_, first);
+    peak_.accept();
     best_ = step;
     r_.peak_bytes = peak;
     ++r_.moves;
@@ -400,6 +403,7 @@ private:
   size_t tried_first_ = 0, tried_last_ = 0; // the span of the current collective's trials
   MoveBuilder build_;
   PrefixSimulator prefix_; // candidates differ from order_ only within the positions moved over
+  WindowPeak peak_;        // likewise
   RefineResult r_;
   double best_ = 0;
   StreamTimes st_;
