@@ -89,6 +89,7 @@ public:
       schedulable[k] = colls_[k].schedulable;
     unscheduled_collectives_.emplace(schedulable);
     candidate_info_.resize(colls_.size());
+    refusals_.resize(colls_.size());
     for (size_t k = 0; k < colls_.size(); ++k)
       candidate_info_[k] = {colls_[k].start, a.group_of[k], a.dom[colls_[k].start]};
     in_degree_.resize(n);
@@ -162,7 +163,7 @@ private:
   // level: placing a candidate can finish an exposed wait, which hides
   // collectives of its own.
   struct Candidates {
-    std::vector<NodeId> starts;
+    std::vector<NodeId> starts, ordered_starts; // the latter: those `order` was made for
     std::vector<int32_t> idx, order;
     std::vector<char> is_descendant;
     std::vector<NodeId> path; // scratch for the candidate being placed
@@ -214,10 +215,18 @@ private:
   // Keeps the three most recent distinct reasons, newest first: the last
   // attempts are the ones nearest the collective's actual position.
   void note(int32_t idx, ExposureReason why, NodeId at, NodeId blocker = -1) {
-    if (refusals_.empty())
-      refusals_.resize(colls_.size());
     RecentNotes& r = refusals_[idx];
     const ExposureNote n{why, at, blocker};
+    if (debug_log_)
+      spdlog::debug("no overlap for {} at {}: {}", g_.nodes[colls_[idx].start].name,
+                    g_.nodes[at].name, exposure_reason_name(why));
+    // The usual case, a new note over three older ones: the oldest drops.
+    if (r.count == 3 && !(r.notes[0] == n) && !(r.notes[1] == n) && !(r.notes[2] == n)) {
+      r.notes[2] = r.notes[1];
+      r.notes[1] = r.notes[0];
+      r.notes[0] = n;
+      return;
+    }
     // Shift the newer ones down over this note's old place, or over the
     // oldest when it is new (dropped once there are three).
     int pos = 0;
@@ -231,9 +240,6 @@ private:
     for (; pos > 0; --pos)
       r.notes[pos] = r.notes[pos - 1];
     r.notes[0] = n;
-    if (debug_log_)
-      spdlog::debug("no overlap for {} at {}: {}", g_.nodes[colls_[idx].start].name,
-                    g_.nodes[at].name, exposure_reason_name(why));
   }
 
   void schedule(NodeId n) {
@@ -406,7 +412,12 @@ private:
     descendants_.classify(overlap, cs.starts, cs.is_descendant);
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
-    policy_.order_candidates(ctx_, cs.starts, cs.order);
+    // Consecutive opportunities mostly offer the same candidates: their
+    // order is the policy's for the same starts.
+    if (cs.starts != cs.ordered_starts) {
+      policy_.order_candidates(ctx_, cs.starts, cs.order);
+      cs.ordered_starts = cs.starts;
+    }
     for (const int32_t at : cs.order) {
       const auto entry = static_cast<size_t>(at);
       const NodeId start = cs.starts[entry];

@@ -40,7 +40,9 @@ public:
   // Priority of node `n` when it becomes ready.
   virtual ReadyScore ready_score(const PolicyContext& ctx, NodeId n) const = 0;
   // The order the candidate collective starts of one overlap opportunity
-  // (given in graph order) are tried in, as positions into `starts`.
+  // (given in graph order) are tried in, as positions into `starts`. It
+  // depends on the starts alone: the mechanism reuses it when the next
+  // opportunity offers the same starts.
   virtual void order_candidates(const PolicyContext& ctx, const std::vector<NodeId>& starts,
                                 std::vector<int32_t>& order) const = 0;
   // True when a score depends on how many readers a node's inputs have
