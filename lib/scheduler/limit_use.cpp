@@ -7,42 +7,46 @@
 namespace osched {
 
 LimitUse measure_limit_use(const ScheduleAnalysis& a, const std::vector<NodeId>& order) {
-  LimitUse use;
-  const size_t n = order.size();
-  // Compute nodes before each position, and each node's position.
-  std::vector<int64_t> computes_before(n + 1, 0);
-  std::vector<size_t> pos(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    const auto v = static_cast<size_t>(order[i]);
-    pos[v] = i;
-    computes_before[i + 1] = computes_before[i] + (a.kind[v] == NodeKind::Compute ? 1 : 0);
-  }
-  // The greedy moves (and counts) schedulable collectives only: each gets
-  // its index among them, in graph order.
-  std::vector<int32_t> dense(a.collectives.size(), -1);
-  size_t c = 0;
+  return LimitMeter(a).measure(order);
+}
+
+LimitMeter::LimitMeter(const ScheduleAnalysis& a) : a_(a), dense_(a.collectives.size(), -1) {
   for (size_t k = 0; k < a.collectives.size(); ++k)
     if (a.collectives[k].schedulable && a.collectives[k].wait >= 0)
-      dense[k] = static_cast<int32_t>(c++);
-  // Collectives started so far, by that index (a Fenwick tree).
-  std::vector<int32_t> started(c + 1, 0);
+      dense_[k] = static_cast<int32_t>(counted_++);
+}
+
+LimitUse LimitMeter::measure(const std::vector<NodeId>& order) {
+  const ScheduleAnalysis& a = a_;
+  LimitUse use;
+  const size_t n = order.size();
+  computes_before_.resize(n + 1);
+  pos_.resize(n);
+  computes_before_[0] = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto v = static_cast<size_t>(order[i]);
+    pos_[v] = i;
+    computes_before_[i + 1] = computes_before_[i] + (a.kind[v] == NodeKind::Compute ? 1 : 0);
+  }
+  const size_t c = counted_;
+  started_.assign(c + 1, 0);
   auto add_started = [&](size_t k) {
     for (size_t i = k + 1; i <= c; i += i & (~i + 1))
-      ++started[i];
+      ++started_[i];
   };
   auto started_before = [&](size_t k) { // among indices [0, k)
     int64_t s = 0;
     for (size_t i = k; i > 0; i -= i & (~i + 1))
-      s += started[i];
+      s += started_[i];
     return s;
   };
   int64_t in_flight = 0;
   for (size_t i = 0; i < n; ++i) {
     const NodeId v = order[i];
     const int32_t of = a.collective_of[static_cast<size_t>(v)];
-    if (of < 0 || dense[static_cast<size_t>(of)] < 0)
+    if (of < 0 || dense_[static_cast<size_t>(of)] < 0)
       continue;
-    const size_t k = static_cast<size_t>(dense[static_cast<size_t>(of)]);
+    const size_t k = static_cast<size_t>(dense_[static_cast<size_t>(of)]);
     const CollectiveOutcome& col = a.collectives[static_cast<size_t>(of)];
     if (col.start == v) {
       in_flight += col.memory_bytes;
@@ -51,10 +55,10 @@ LimitUse measure_limit_use(const ScheduleAnalysis& a, const std::vector<NodeId>&
       add_started(k);
       const int32_t dom = a.dom[static_cast<size_t>(v)];
       if (dom != kOffComputePath) {
-        const size_t blocked = pos[static_cast<size_t>(a.compute_nodes[static_cast<size_t>(dom)])];
+        const size_t blocked = pos_[static_cast<size_t>(a.compute_nodes[static_cast<size_t>(dom)])];
         if (blocked > i)
           use.compute_pre_fetch =
-              std::max(use.compute_pre_fetch, computes_before[blocked] - computes_before[i]);
+              std::max(use.compute_pre_fetch, computes_before_[blocked] - computes_before_[i]);
       }
     }
     if (col.wait == v)

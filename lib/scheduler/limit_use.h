@@ -29,6 +29,24 @@ struct LimitUse {
 
 LimitUse measure_limit_use(const ScheduleAnalysis& a, const std::vector<NodeId>& order);
 
+// The same for many orders of one analysis (a search's candidates): what
+// the orders share is indexed once and the working arrays are reused.
+class LimitMeter {
+public:
+  explicit LimitMeter(const ScheduleAnalysis& a);
+  LimitUse measure(const std::vector<NodeId>& order);
+
+private:
+  const ScheduleAnalysis& a_;
+  // The greedy moves (and counts) schedulable collectives only: each gets
+  // its index among them, in graph order (-1 for the rest).
+  std::vector<int32_t> dense_;
+  size_t counted_ = 0;
+  std::vector<int64_t> computes_before_; // compute nodes before each position
+  std::vector<size_t> pos_;              // each node's position
+  std::vector<int32_t> started_;         // a Fenwick tree over dense indices
+};
+
 // The most a policy after the greedy may use: each option's limit, or the
 // greedy order's own use where that is higher.
 LimitUse limit_caps(const SchedulerOptions& options, const LimitUse& greedy);

@@ -149,7 +149,7 @@ public:
       : a_(a), plan_(plan), rt_(a.runtimes), memory_limit_(memory_limit), caps_(caps),
         max_trials_(max_trials), n_(order.size()), order_(std::move(order)), pos_(n_),
         failed_(a.collectives.size()), build_(a.deps, order_, pos_), prefix_(plan),
-        peak_(a.storages, pos_) {}
+        peak_(a.storages, pos_), limits_(a) {}
 
   RefineResult run() {
     index(0, n_);
@@ -224,7 +224,7 @@ private:
     if (step >= best_ - 1e-9)
       return false;
     const int64_t peak = peak_.peak(trial_, first, last);
-    if (peak > memory_limit_ || !within_caps(measure_limit_use(a_, trial_), caps_))
+    if (peak > memory_limit_ || !within_caps(limits_.measure(trial_), caps_))
       return false;
     kept_.emplace_back(first, last);
     order_.swap(trial_); // trial_ now holds the old order: it differs in the window
@@ -404,6 +404,7 @@ private:
   MoveBuilder build_;
   PrefixSimulator prefix_; // candidates differ from order_ only within the positions moved over
   WindowPeak peak_;        // likewise
+  LimitMeter limits_;
   RefineResult r_;
   double best_ = 0;
   StreamTimes st_;
