@@ -15,6 +15,7 @@
 #include "cost/estimator.h"
 #include "format/graph_file.h"
 #include "report/exposure_text.h"
+#include "scheduler/ancestor_bits.h"
 #include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
 #include "scheduler/overlap_scheduler.h"
@@ -478,7 +479,8 @@ TEST_CASE("potential overlap: exact on branchy DAGs (the coverage proof and the 
   }
 }
 
-TEST_CASE("bounded ancestor query agrees with the plain walk for every member of the class") {
+TEST_CASE("bounded ancestor query and ancestor bits agree with the plain walk for every member "
+          "of the class") {
   for (uint32_t seed : {1u, 2u, 3u}) {
     std::mt19937 rng(seed);
     const NodeId n = 600;
@@ -493,6 +495,9 @@ TEST_CASE("bounded ancestor query agrees with the plain walk for every member of
     for (auto& m : member)
       m = rng() % (seed + 2) == 0;
     const std::vector<NodeId> latest = latest_ancestors_in(dg, member);
+    const AncestorBits bits(dg, member);
+    REQUIRE(bits.answers());
+    CHECK_FALSE(AncestorBits(dg, member, 0).answers()); // no room: callers walk
     int related = 0, unrelated = 0;
     for (NodeId a = 0; a < n; ++a) {
       if (!member[static_cast<size_t>(a)])
@@ -502,6 +507,7 @@ TEST_CASE("bounded ancestor query agrees with the plain walk for every member of
         const bool want = dg.is_ancestor(a, b);
         INFO("seed " << seed << " a " << a << " b " << b);
         REQUIRE(dg.is_ancestor_bounded(a, b, latest) == want);
+        REQUIRE(bits.is_ancestor(a, b) == want);
         (want ? related : unrelated)++;
       }
     }

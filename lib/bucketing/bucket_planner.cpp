@@ -12,6 +12,7 @@
 #include "ops/collective_info.h"
 #include "ops/op_table.h"
 #include "safety/opaque_ops.h"
+#include "scheduler/ancestor_bits.h"
 #include "scheduler/dependency_graph.h"
 
 namespace osched {
@@ -33,6 +34,7 @@ public:
     indexing_.get();
     other_mark_.assign(colls.size(), 0);
     latest_timeline_ancestor_ = latest_ancestors_in(dg_, timeline_of_);
+    timeline_bits_.emplace(dg_, timeline_of_);
   }
 
   std::vector<Bucket> run();
@@ -68,6 +70,8 @@ private:
   // back from the later node enters only nodes with that one at or below
   // their bound, and most queries end before a step.
   std::vector<NodeId> latest_timeline_ancestor_;
+  // The same questions answered by bits, where the table fits.
+  std::optional<AncestorBits> timeline_bits_;
   std::unordered_set<NodeId> claimed_; // nodes an earlier bucket moves: no second move
   // Scratch of preserves_intervals, kept between calls.
   mutable std::vector<size_t> others_, members_;
@@ -106,6 +110,10 @@ private:
 
   // Is the start or wait `a` an ancestor of `b`?
   bool timeline_ancestor(NodeId a, NodeId b) const {
+    if (a < 0 || b < 0 || a >= b)
+      return false;
+    if (timeline_bits_->answers() && timeline_of_[static_cast<size_t>(a)])
+      return timeline_bits_->is_ancestor(a, b);
     return dg_.is_ancestor_bounded(a, b, latest_timeline_ancestor_);
   }
   bool related(NodeId a, NodeId b) const {
