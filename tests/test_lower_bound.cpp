@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cost/estimator.h"
+#include "format/graph_file.h"
 #include "scheduler/lower_bound.h"
 #include "sim/simulate.h"
 #include "test_support.h"
@@ -127,6 +129,13 @@ TEST_CASE("lower bound: no order of a small random graph simulates below it (all
     RandomGraph r = random_graph(rng, 3 + static_cast<int>(rng() % 3));
     INFO("trial " << trial);
     const StepLowerBound b = step_lower_bound(r.g, r.rt, critical_path_ms(r.g, r.rt));
+    // The batched bits and the walk per collective (given room for every
+    // walk) find the same blocking collectives.
+    const StepLowerBound walked =
+        step_lower_bound(r.g, r.rt, critical_path_ms(r.g, r.rt), int64_t{1} << 40);
+    CHECK(walked.complete);
+    CHECK(walked.blocking_comm_ms == b.blocking_comm_ms);
+    CHECK(walked.step_ms == b.step_ms);
     const double best = best_step(r.g, r.rt);
     CHECK(best >= b.step_ms - 1e-9);
     tight += best <= b.step_ms + 1e-9;
@@ -161,4 +170,58 @@ TEST_CASE("lower bound: blocking transfers of two groups may run at once, so the
   CHECK(b.blocking_comm_ms == Approx(2.0));
   CHECK(b.step_ms == Approx(3.0));
   CHECK(best_step(g, rt) == Approx(3.0));
+}
+
+TEST_CASE("lower bound: the batched bits find the blocking collectives the walks find, on the "
+          "bundled graphs and a generated 2-D step") {
+  AnalyticalEstimator analytical(default_hardware());
+  for (const char* file : {"testdata/example_llama_fsdp.json", "testdata/fsdp_tiny.json",
+                           "testdata/tp_two_groups.json"}) {
+    INFO(file);
+    const Graph g = read_graph_file(test::source_path(file));
+    const RuntimeTable rt = estimate_runtimes(g, nullptr, nullptr, analytical);
+    const double cp = critical_path_ms(g, rt);
+    const StepLowerBound bits = step_lower_bound(g, rt, cp);
+    const StepLowerBound walked = step_lower_bound(g, rt, cp, int64_t{1} << 40);
+    CHECK(bits.complete);
+    CHECK(walked.complete);
+    CHECK(bits.blocking_comm_ms == walked.blocking_comm_ms);
+    CHECK(bits.step_ms == walked.step_ms);
+  }
+}
+
+TEST_CASE("lower bound: a chain of 100 all-reduces, each between two matmuls, blocks throughout "
+          "(two batches of bits)") {
+  // x -> mm0 -> ar0 -> w0 -> mm1 -> ar1 -> ... : every matmul comes before or
+  // after every all-reduce, so each of the 100 (1 ms) blocks; the compute
+  // is 101 matmuls of 0.5 ms. By hand: 50.5 + 100 ms.
+  std::string nodes = R"({"name":"x","op":"placeholder","target":"x",)" + std::string(kMeta) +
+                      "}," +
+                      node("mm0", "aten.mm.default", node_ref_json("x") + "," + node_ref_json("x"));
+  std::vector<double> ms{0, 0.5};
+  for (int i = 0; i < 100; ++i) {
+    const std::string k = std::to_string(i), prev = "mm" + k, next = "mm" + std::to_string(i + 1);
+    nodes += "," +
+             node("ar" + k, "_c10d_functional.all_reduce.default",
+                  node_ref_json(prev) + R"(,"sum","a")") +
+             "," + node("w" + k, "_c10d_functional.wait_tensor.default", node_ref_json("ar" + k)) +
+             "," + node(next, "aten.mm.default", node_ref_json("w" + k) + "," + node_ref_json("x"));
+    ms.insert(ms.end(), {1.0, 0.0, 0.5});
+  }
+  const Graph g = graph_from_json_text(
+      R"({"format":"overlap-sched.graph","version":1,"world_size":4,
+      "process_groups":{"a":{"ranks":[0,1,2,3]}},"nodes":[)" +
+      nodes +
+      R"(,{"name":"output","op":"output","target":"output","args":[[{"node":"mm100"}]]}]})");
+  RuntimeTable rt;
+  ms.push_back(0);
+  rt.ms = ms;
+  rt.source.assign(rt.ms.size(), RuntimeSource::Custom);
+  const double cp = critical_path_ms(g, rt);
+  const StepLowerBound bits = step_lower_bound(g, rt, cp);
+  const StepLowerBound walked = step_lower_bound(g, rt, cp, int64_t{1} << 40);
+  CHECK(bits.compute_ms == Approx(50.5));
+  CHECK(bits.blocking_comm_ms == Approx(100.0));
+  CHECK(bits.step_ms == Approx(150.5));
+  CHECK(walked.blocking_comm_ms == bits.blocking_comm_ms);
 }

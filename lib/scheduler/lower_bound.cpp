@@ -13,6 +13,76 @@ StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double c
   return step_lower_bound(g, make_simulation_plan(g, rt), critical_path_ms, work_limit);
 }
 
+namespace {
+
+// Which collectives block the whole compute stream, 64 at a time: per node,
+// a bit for each collective of the batch it is an ancestor of (one pass
+// from the last node over its users) or that it descends from a reader of
+// (one pass from the first over its inputs); a collective blocks when every
+// stream node holds its bit in one of the two. Ancestors and such
+// descendants never overlap (the graph is acyclic), as the walk's shared
+// marks assume. O((N + E) * C / 64) word operations.
+std::vector<char> blocking_by_bits(const SimulationPlan& plan, const std::vector<char>& on_stream,
+                                   const InputLists& inputs, const UserLists& users) {
+  const size_t n = on_stream.size();
+  const std::vector<NodeId>& colls = plan.collectives;
+  std::vector<char> blocking(colls.size(), 0);
+  std::vector<int32_t> bit(n, -1);
+  std::vector<uint64_t> before(n), after(n);
+  for (size_t first = 0; first < colls.size(); first += 64) {
+    const size_t count = std::min<size_t>(64, colls.size() - first);
+    for (size_t j = 0; j < count; ++j)
+      bit[static_cast<size_t>(colls[first + j])] = static_cast<int32_t>(j);
+    for (size_t v = n; v-- > 0;) {
+      uint64_t m = 0;
+      auto [b, e] = users.of(static_cast<NodeId>(v));
+      for (const NodeId* u = b; u != e; ++u) {
+        m |= before[static_cast<size_t>(*u)];
+        if (bit[static_cast<size_t>(*u)] >= 0)
+          m |= uint64_t{1} << bit[static_cast<size_t>(*u)];
+      }
+      before[v] = m;
+    }
+    uint64_t all = count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+    for (size_t v = 0; v < n; ++v) {
+      uint64_t m = 0;
+      for (int64_t k = plan.blocks_offset[v]; k < plan.blocks_offset[v + 1]; ++k) {
+        const int32_t j = bit[static_cast<size_t>(plan.blocks_on[static_cast<size_t>(k)])];
+        if (j >= 0)
+          m |= uint64_t{1} << j;
+      }
+      auto [b, e] = inputs.of(static_cast<NodeId>(v));
+      for (const NodeId* p = b; p != e; ++p)
+        m |= after[static_cast<size_t>(*p)];
+      after[v] = m;
+      if (on_stream[v])
+        all &= before[v] | after[v];
+    }
+    for (size_t j = 0; j < count; ++j) {
+      blocking[first + j] = (all >> j) & 1;
+      bit[static_cast<size_t>(colls[first + j])] = -1;
+    }
+  }
+  return blocking;
+}
+
+StepLowerBound finish_bound(StepLowerBound& b, const std::map<std::string, double>& per_group,
+                            const std::map<std::string, double>& blocking_per_group) {
+  b.group_comm_ms = per_group;
+  for (const auto& [group, ms] : per_group)
+    if (ms > b.busiest_group_comm_ms) {
+      b.busiest_group_comm_ms = ms;
+      b.busiest_group = group;
+    }
+  for (const auto& [group, ms] : blocking_per_group)
+    b.blocking_comm_ms = std::max(b.blocking_comm_ms, ms);
+  b.step_ms = std::max({b.compute_ms + b.blocking_comm_ms, b.busiest_group_comm_ms,
+                        b.critical_path_ms, b.compute_ms});
+  return b;
+}
+
+} // namespace
+
 StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
                                 int64_t work_limit) {
   using Role = SimulationPlan::Role;
@@ -31,8 +101,26 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
   std::map<std::string, double> per_group, blocking_per_group;
   const InputLists inputs = build_input_lists(g); // data and control: every order keeps them
   const UserLists users = build_user_lists(g, inputs);
+  const bool default_limit = work_limit < 0;
   if (work_limit < 0)
     work_limit = 2 * static_cast<int64_t>(n + inputs.inputs.size()) + (int64_t{1} << 20);
+  // Where the batches cost no more than the walks may, they answer every
+  // collective at once.
+  const int64_t batches = (static_cast<int64_t>(plan.collectives.size()) + 63) / 64;
+  if (default_limit &&
+      batches * 2 * static_cast<int64_t>(n + inputs.inputs.size()) <= 2 * work_limit) {
+    const std::vector<char> blocking = blocking_by_bits(plan, on_stream, inputs, users);
+    for (size_t k = 0; k < plan.collectives.size(); ++k) {
+      const NodeId c = plan.collectives[k];
+      const std::string group = collective_group_name(g.nodes[static_cast<size_t>(c)]).value_or("");
+      const double ms = plan.ms[static_cast<size_t>(c)];
+      per_group[group] += ms;
+      ++b.group_collectives[group];
+      if (blocking[k])
+        blocking_per_group[group] += ms;
+    }
+    return finish_bound(b, per_group, blocking_per_group);
+  }
   // Nodes that block on each collective (the simulation's readers of it),
   // grouped by collective.
   std::vector<std::pair<NodeId, NodeId>> blocked_by; // (collective, reader)
@@ -95,17 +183,7 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
     if (before + after == stream_nodes)
       blocking_per_group[group] += ms;
   }
-  b.group_comm_ms = per_group;
-  for (const auto& [group, ms] : per_group)
-    if (ms > b.busiest_group_comm_ms) {
-      b.busiest_group_comm_ms = ms;
-      b.busiest_group = group;
-    }
-  for (const auto& [group, ms] : blocking_per_group)
-    b.blocking_comm_ms = std::max(b.blocking_comm_ms, ms);
-  b.step_ms = std::max({b.compute_ms + b.blocking_comm_ms, b.busiest_group_comm_ms,
-                        b.critical_path_ms, b.compute_ms});
-  return b;
+  return finish_bound(b, per_group, blocking_per_group);
 }
 
 } // namespace osched

@@ -14,9 +14,11 @@
 //   collectives run one after another, so the step is at least the compute
 //   plus the largest group's blocking sum. (Two groups' blocking transfers
 //   may run at once: they are not added.)
-// Finding blocking collectives walks the graph once per collective; past a
-// work limit (by default a few times the graph's size, so the cost stays
-// linear) the rest count as not blocking, which keeps the bound a bound.
+// Blocking collectives are found 64 at a time by two passes of bit masks
+// over the graph where those passes cost no more than a few times the
+// graph's size; otherwise by a walk per collective, and past a work limit
+// (by default a few times the graph's size, so the cost stays linear) the
+// rest count as not blocking, which keeps the bound a bound.
 
 #include <cstdint>
 #include <map>
