@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include "ops/collective.h"
 #include "sim/simulate.h"
 
 namespace osched {
@@ -112,7 +111,8 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
     const std::vector<char> blocking = blocking_by_bits(plan, on_stream, inputs, users);
     for (size_t k = 0; k < plan.collectives.size(); ++k) {
       const NodeId c = plan.collectives[k];
-      const std::string group = collective_group_name(g.nodes[static_cast<size_t>(c)]).value_or("");
+      const std::string& group =
+          plan.group_names[static_cast<size_t>(plan.group[static_cast<size_t>(c)])];
       const double ms = plan.ms[static_cast<size_t>(c)];
       per_group[group] += ms;
       ++b.group_collectives[group];
@@ -166,7 +166,8 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
     return found;
   };
   for (NodeId c : plan.collectives) {
-    const std::string group = collective_group_name(g.nodes[static_cast<size_t>(c)]).value_or("");
+    const std::string& group =
+        plan.group_names[static_cast<size_t>(plan.group[static_cast<size_t>(c)])];
     const double ms = plan.ms[static_cast<size_t>(c)];
     per_group[group] += ms;
     ++b.group_collectives[group];

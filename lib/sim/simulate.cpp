@@ -51,6 +51,9 @@ SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt) {
     }
   }
   p.groups = static_cast<int32_t>(groups.size());
+  p.group_names.resize(groups.size());
+  for (const auto& [name, index] : groups)
+    p.group_names[static_cast<size_t>(index)] = name;
   p.blocks_offset.assign(n + 1, 0);
   for (NodeId v = 0; v < g.size(); ++v) {
     if (p.role[v] == Role::Reader || p.role[v] == Role::Compute)
@@ -88,6 +91,7 @@ SimulationPlan permute_plan(const SimulationPlan& plan, const std::vector<NodeId
       p.collectives.push_back(static_cast<NodeId>(i));
   }
   p.groups = plan.groups;
+  p.group_names = plan.group_names;
   return p;
 }
 

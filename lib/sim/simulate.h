@@ -4,6 +4,7 @@
 // collectives in issue order; a wait blocks the compute stream until its
 // collective finishes.
 
+#include <string>
 #include <vector>
 
 #include "cost/estimator.h"
@@ -73,6 +74,7 @@ struct SimulationPlan {
   std::vector<NodeId> blocks_on;
   std::vector<NodeId> collectives; // in node order
   int32_t groups = 0;
+  std::vector<std::string> group_names; // by stream index
 };
 SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt);
 
