@@ -56,7 +56,7 @@ int run(ScheduleArgs& a, CLI::App& cmd) {
   run.record_timelines = !a.trace.empty() || !a.html.empty();
   run.trim_heap_between_phases = true; // one job, on this thread
   const GraphFormat in_format = format_flag("--format", a.in_format);
-  const GraphFormat out_format = format_flag("--format", a.out_format);
+  const GraphFormat out_format = format_flag("--out-format", a.out_format);
 
   ScheduleJobResult job = run_schedule_job(a.input, in_format, cfg, run);
   // Every rank computed the same result; rank 0 writes it unless asked for one per rank.

@@ -99,6 +99,15 @@ TEST_CASE("missing input file and bad options exit 2") {
   r = run_cli("validate --format yaml " + source_path("testdata/fsdp_tiny.json"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("unknown format 'yaml'") != std::string::npos);
+  // Each format flag's error names that flag.
+  r = run_cli("schedule " + source_path("testdata/fsdp_tiny.json") +
+              " -o /tmp/osched_never_written.json --out-format bogus");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--out-format: unknown format 'bogus'") != std::string::npos);
+  r = run_cli("schedule --format bogus " + source_path("testdata/fsdp_tiny.json") +
+              " -o /tmp/osched_never_written.json");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--format: unknown format 'bogus'") != std::string::npos);
   r = run_cli("frobnicate");
   CHECK(r.exit_code == 2);
 }

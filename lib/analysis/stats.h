@@ -27,7 +27,7 @@ struct GraphStats {
   int64_t other_nodes = 0;
   std::map<std::string, CollectiveGroupStats> groups;
   int64_t total_tensor_bytes = 0;    // distinct storages, each counted once
-  int64_t in_place_writers = 0;      // nodes that write an argument (graph/mutation.h)
+  int64_t in_place_writers = 0;      // nodes that write an argument (ops/mutation.h)
   int64_t nodes_without_shape = 0;   // tensor ops with no metadata (costed as 0)
   std::vector<std::string> warnings; // e.g. unrecognised ops in collective namespaces
 };

@@ -526,7 +526,7 @@ void write_proto(const Graph& g, const std::function<void(std::string_view)>& em
   namespace wire = google::protobuf::internal;
   const uint32_t tag = wire::WireFormatLite::MakeTag(
       pb::Graph::kNodesFieldNumber, wire::WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-  // Chunks of nodes on two threads for big graphs (io/chunked_render.h).
+  // Chunks of nodes on two threads for big graphs (text/chunked_render.h).
   render_in_order(
       g.nodes.size(), kNodesPerChunk, kParallelWriteMinNodes,
       [&](size_t begin, size_t end_node, std::string& buffer) {

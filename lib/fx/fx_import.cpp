@@ -252,7 +252,7 @@ private:
 
   // `depth`: lists around this value inside the argument. The graph format
   // holds an argument's lists at JSON level 5 and deeper, within the
-  // 64-level limit every reader keeps (io/json_limits.h).
+  // 64-level limit every reader keeps (text/json_limits.h).
   // A node reference, itself a JSON object, sits one level below its list.
   static constexpr int kMaxArgumentNesting = kMaxJsonDepth - 6;
 

@@ -1,8 +1,8 @@
 #pragma once
-// FX text -> graph format: turns a printed FX graph (see io/fx_text.h for
+// FX text -> graph format: turns a printed FX graph (see fx/fx_text.h for
 // the forms) into a validated Graph. Annotations give metadata; without
 // them (minifier repros) placeholders take theirs from `load_args` and
-// other nodes from shape propagation (io/fx_shape_infer.h). Process groups
+// other nodes from shape propagation (fx/fx_shape_infer.h). Process groups
 // come from the collectives' group_name/group_size arguments, or from the
 // caller's explicit rank lists.
 
@@ -66,7 +66,7 @@ struct FxImportResult {
 };
 
 // `file` names the input in errors. A TORCH_TRACE log is read through its
-// graph records (io/fx_trace_log.h). Throws FxImportError.
+// graph records (fx/fx_trace_log.h). Throws FxImportError.
 FxImportResult import_fx_text(const std::string& text, const std::string& file,
                               const FxImportOptions& opts);
 

@@ -45,7 +45,7 @@ struct NodeAttrs {
   std::vector<NodeId> control_deps;
   std::optional<std::vector<std::string>> tags;
   // Arguments written in place, as the exporter states them; absent: the
-  // built-in table of mutating ops decides (graph/mutation.h).
+  // built-in table of mutating ops decides (ops/mutation.h).
   std::optional<std::vector<MutatedArg>> mutates;
   nlohmann::json meta;  // null when absent
   nlohmann::json extra; // unknown fields (null when none)

@@ -49,7 +49,7 @@ struct StorageMap {
   // Per node: storages the node allocates, and storages it reads (deduplicated).
   NodeStorageLists allocates;
   NodeStorageLists reads;
-  // Per node: storages it writes in place (graph/mutation.h), deduplicated.
+  // Per node: storages it writes in place (ops/mutation.h), deduplicated.
   NodeStorageLists writes;
   // Per storage: how many (node, storage) reads there are in the graph.
   std::vector<int32_t> read_count;

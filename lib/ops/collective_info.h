@@ -2,7 +2,7 @@
 // One decoded view of a collective node: what it is (kind, group, group
 // size, reduce op, dtype) and how big (input, in-flight and transferred
 // bytes). Every pass reads collectives through this, so argument positions,
-// group rules and sizing live in one place (graph/collective.cpp holds the
+// group rules and sizing live in one place (ops/collective.cpp holds the
 // per-op signature table this decodes with).
 
 #include <cstdint>

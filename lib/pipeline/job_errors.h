@@ -2,7 +2,7 @@
 // Failures of a job the caller must tell apart (the CLI maps them to exit
 // codes): bad input (graph, options, config, estimates) and outputs that
 // could not be written. Graph and device errors have their own types
-// (io/graph_error.h, ranks/device_error.h).
+// (validate/graph_error.h, ranks/device_error.h).
 
 #include <stdexcept>
 

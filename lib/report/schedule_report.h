@@ -3,8 +3,8 @@
 // finishes, optional ones present only when that pass ran. Every figure
 // about the result (counts, per-collective exposure, the step, the bound)
 // describes the written graph, from one simulation of it
-// (report/written_graph.h); the greedy's own accounting, with upstream's
-// meanings, sits apart in `greedy`. Its JSON (byte-
+// (describe_written_graph, report/report.h); the greedy's own accounting,
+// with upstream's meanings, sits apart in `greedy`. Its JSON (byte-
 // identical for identical input and options) and the stderr summary are
 // both written from this struct (report/report_json.h, report/report_summary.h).
 // Times are rounded to 6 decimals when filled, so both show the same values.

@@ -1,6 +1,6 @@
 #pragma once
 // A step no order of the graph can beat under the simulation's rules
-// (scheduler/simulate.h), whatever the scheduler does. Four facts each give
+// (sim/simulate.h), whatever the scheduler does. Four facts each give
 // a bound; the largest is reported:
 // - compute: the compute stream runs every node with a runtime once, one
 //   at a time, so the step is at least their sum;
