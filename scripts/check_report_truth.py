@@ -5,8 +5,10 @@ scheduling that written graph again finds before it moves anything.
 For every golden case (scripts/golden.py's list: each bundled graph under
 its option sets), `schedule` runs once, then again on the graph it wrote,
 with the same options. The second run's "before" figures must equal the
-first run's "after" ones: step, exposed communication, peak memory, and
-each collective's exposure (a bucket's on the bucket). The step must also
+first run's "after" ones: step, exposed communication, peak memory,
+each collective's exposure (a bucket's on the bucket), and the counts (the
+written graph's collectives, fully and partially exposed, which the second
+run lists with their exposure before it moves anything). The step must also
 be at least the lower bound.
 
   scripts/check_report_truth.py BIN
@@ -60,6 +62,18 @@ def check_case(binary, name, graph, args, tmp):
             same("collective %s exposed_ms" % c["name"], c["exposed_ms"], again[c["name"]]["exposed_ms_before"])
     for b in (first.get("bucketing") or {}).get("buckets", []):
         same("bucket %s exposed_ms" % b["name"], b["exposed_ms"], again[b["name"]]["exposed_ms_before"])
+    # The counts, from the second run's list of the written graph's collectives.
+    listed = second["collectives"]
+    full = sum(1 for c in listed
+               if c["exposed_ms_before"] > 0 and c["exposed_ms_before"] >= c["estimated_ms"] - TOL)
+    partial = sum(1 for c in listed if 0 < c["exposed_ms_before"] < c["estimated_ms"] - TOL)
+    counts = first["counts"]
+    same("counts.collectives", counts["collectives"], len(listed))
+    same("counts.exposed", counts["exposed"], full)
+    same("counts.partially_exposed", counts["partially_exposed"], partial)
+    for c in first["collectives"]:
+        if "bucket" in c and c["exposed_ms"] != 0:
+            problems.append("bucket member %s carries exposure of its own" % c["name"])
     if s1["step_ms_after"] < first["lower_bound"]["step_ms"] - TOL:
         problems.append("step %s below the lower bound %s" % (s1["step_ms_after"], first["lower_bound"]["step_ms"]))
     if s1["step_ms_before"] < first["lower_bound"]["step_ms"] - TOL and "bucketing" not in first:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include "report/exposure_text.h"
 #include "scheduler/lower_bound.h"
@@ -90,11 +91,33 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   r.simulation.exposed_comm_ms_after = report_round(sim.exposed_comm_ms);
 
   // Each collective's exposure where it is in the written graph; a bucket's
-  // members are gone from it, and the bucket carries theirs.
+  // members are gone from it, and the bucket carries theirs. The counts are
+  // of the written graph's collectives: those kept, and the buckets.
+  std::unordered_map<std::string, const BucketSummary*> bucket_of;
+  if (r.bucketing)
+    for (const BucketSummary& b : r.bucketing->buckets)
+      for (const std::string& m : b.members)
+        bucket_of[m] = &b;
+  r.counts.collectives = 0;
   r.counts.exposed = r.counts.partially_exposed = 0;
+  auto count = [&](double exposed_ms, double estimated_ms) {
+    ++r.counts.collectives;
+    if (exposed_ms > 0 && exposed_ms >= estimated_ms - 1e-9)
+      ++r.counts.exposed;
+    else if (exposed_ms > 0)
+      ++r.counts.partially_exposed;
+  };
   for (ReportCollective& c : r.collectives) {
     const std::optional<NodeId> at = written.find(c.name);
-    const double ms = at ? sim.collective_exposed_ms[static_cast<size_t>(*at)] : 0.0;
+    if (!at) {
+      auto b = bucket_of.find(c.name);
+      c.bucket = b == bucket_of.end() ? std::nullopt : std::optional<std::string>(b->second->name);
+      c.exposed_ms = 0;
+      c.exposed = false;
+      c.why_exposed.clear();
+      continue;
+    }
+    const double ms = sim.collective_exposed_ms[static_cast<size_t>(*at)];
     c.exposed_ms = report_round(ms);
     c.exposed = ms > 0;
     if (!c.exposed)
@@ -106,17 +129,17 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
                                   ? "queued behind its group's earlier collectives"
                                   : "too little compute ran between its start and its wait in "
                                     "the written order");
-    if (ms > 0 && ms >= c.estimated_ms - 1e-9)
-      ++r.counts.exposed;
-    else if (ms > 0)
-      ++r.counts.partially_exposed;
+    count(ms, plan.ms[static_cast<size_t>(*at)]); // unrounded, as `ms` is
   }
   if (r.bucketing) {
     r.bucketing->simulated_step_ms = r.simulation.step_ms_after;
     r.bucketing->exposed_comm_ms = r.simulation.exposed_comm_ms_after;
     for (BucketSummary& b : r.bucketing->buckets)
-      if (const std::optional<NodeId> at = written.find(b.name))
-        b.exposed_ms = report_round(sim.collective_exposed_ms[static_cast<size_t>(*at)]);
+      if (const std::optional<NodeId> at = written.find(b.name)) {
+        const double ms = sim.collective_exposed_ms[static_cast<size_t>(*at)];
+        b.exposed_ms = report_round(ms);
+        count(ms, plan.ms[static_cast<size_t>(*at)]);
+      }
   }
 
   const StepLowerBound b = step_lower_bound(written, plan, critical_path_ms(written, rt));

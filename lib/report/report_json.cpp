@@ -127,6 +127,8 @@ nlohmann::json collective_json(const ReportCollective& c) {
                       {"greedy_exposed_ms", c.greedy_exposed_ms},
                       {"hidden_by", c.hidden_by},
                       {"schedulable", c.schedulable}};
+  if (c.bucket)
+    e["bucket"] = *c.bucket;
   if (c.wait)
     e["wait"] = *c.wait;
   if (c.exposed)
@@ -228,7 +230,11 @@ struct PrettyWriter {
   // Keys in sorted order, as collective_json has them.
   void collective(const ReportCollective& c, int depth) {
     out += '{';
-    key("bytes", depth + 1, true);
+    if (c.bucket) {
+      key("bucket", depth + 1, true);
+      string(*c.bucket);
+    }
+    key("bytes", depth + 1, !c.bucket);
     integer(c.bytes);
     key("estimate_source", depth + 1, false);
     string(c.estimate_source);

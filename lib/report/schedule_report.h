@@ -29,8 +29,9 @@ struct ReportInputSection {
   int64_t nodes = 0, rank = 0, world_size = 1;
 };
 
-// Of the input's collectives, in the written graph's simulation: fully
-// exposed (the compute stream waited its whole transfer), partially.
+// The written graph's collectives (a bucket counts once, its members not at
+// all), and of them, in its simulation: fully exposed (the compute stream
+// waited its whole transfer), partially; the input's unschedulable ones.
 struct ReportCounts {
   size_t collectives = 0;
   int exposed = 0, partially_exposed = 0, unschedulable = 0;
@@ -84,6 +85,9 @@ struct ReportCollective {
   int64_t bytes = 0;
   double estimated_ms = 0;
   std::string estimate_source;
+  // The bucket it was merged into after scheduling: it is not in the written
+  // graph, and the bucket carries its exposure.
+  std::optional<std::string> bucket;
   // In the written graph's simulation (0 for a bucket's member: the bucket
   // carries its exposure); the greedy's accounting apart.
   double exposed_ms = 0, greedy_exposed_ms = 0;
