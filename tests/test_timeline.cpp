@@ -107,6 +107,26 @@ TEST_CASE("timeline: --html writes a self-contained page, the same on every run"
   CHECK(page.find("https://") == std::string::npos);
 }
 
+TEST_CASE("timeline: --html lists an exposed bucket among the exposed collectives") {
+  // Three all-gathers (1 ms each by the estimates) merged into one bucket;
+  // only three small adds run beside them, so its transfer is exposed: the
+  // written graph has one collective, exposed, and its members are not in it.
+  TempDir tmp;
+  CliResult r = run_cli(
+      "schedule " + source_path("testdata/scenarios/basic_all_gather_bucketing.json") + " -o " +
+      tmp.file("s.json") + " --html " + tmp.file("p.html") + " --report " + tmp.file("r.json") +
+      " -q --collective-bucketing "
+      "--runtime-estimates " +
+      source_path("testdata/scenarios/estimates_unit.json"));
+  REQUIRE(r.exit_code == 0);
+  const std::string report = read_text(tmp.file("r.json"));
+  REQUIRE(report.find("\"bucket\": \"bucket0_all_gather\"") != std::string::npos);
+  const std::string page = read_text(tmp.file("p.html"));
+  CHECK(page.find("<td>bucket0_all_gather</td>") != std::string::npos);
+  CHECK(page.find("a bucket of 3 collectives") != std::string::npos);
+  CHECK(page.find("None: every collective is hidden") == std::string::npos);
+}
+
 TEST_CASE("timeline: --trace and --html are refused where they would clash") {
   TempDir tmp;
   const std::string g = source_path("testdata/fsdp_tiny.json");

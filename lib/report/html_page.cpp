@@ -285,6 +285,17 @@ std::string schedule_html(const ScheduleReport& r, const Timeline& original,
       rows << (i ? "<br>" : "") << html(c.why_exposed[i]);
     rows << "</td></tr>\n";
   }
+  // Buckets are collectives of the written graph too; their members are not.
+  if (r.bucketing)
+    for (const BucketSummary& b : r.bucketing->buckets) {
+      if (!(b.exposed_ms > 0))
+        continue;
+      ++shown;
+      rows << "<tr><td>" << html(b.name) << "</td><td>" << html(b.kind) << "</td><td>"
+           << html(b.group) << "</td><td class=\"num\">" << b.size_bytes
+           << "</td><td class=\"num\"></td><td class=\"num\">" << num(b.exposed_ms)
+           << "</td><td>a bucket of " << b.members.size() << " collectives</td></tr>\n";
+    }
   if (shown == 0) {
     o << "<p>None: every collective is hidden behind compute.</p>\n";
   } else {
