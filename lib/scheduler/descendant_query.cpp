@@ -79,19 +79,26 @@ void DescendantQuery::classify(NodeId from, const std::vector<NodeId>& candidate
                                std::vector<char>& is_descendant) {
   is_descendant.assign(candidates.size(), 0);
   if (use_window_) {
-    int32_t first = -1, last = -1; // ranks of the candidates that may descend
-    for (NodeId c : candidates)
-      if (may_descend(from, c)) {
-        const int32_t r = chains_.rank[static_cast<size_t>(c)];
-        first = first < 0 ? r : first;
-        last = r;
-      }
-    if (first < 0)
+    // The ranks of the first and last candidates that may descend (ranks
+    // grow with node ids, as the candidates do).
+    size_t lo = 0, hi = candidates.size();
+    while (lo < hi && !may_descend(from, candidates[lo]))
+      ++lo;
+    while (hi > lo && !may_descend(from, candidates[hi - 1]))
+      --hi;
+    if (lo == hi)
       return;
-    if (window_holds(from, first, last)) {
-      for (size_t i = 0; i < candidates.size(); ++i)
-        if (may_descend(from, candidates[i]))
-          is_descendant[i] = window_bit(from, chains_.rank[static_cast<size_t>(candidates[i])]);
+    const int32_t* rank = chains_.rank.data();
+    if (window_holds(from, rank[candidates[lo]], rank[candidates[hi - 1]])) {
+      const uint64_t* row = rows_.data() + static_cast<size_t>(from - lo_) * kWords;
+      const NodeId* latest = chains_.latest_overlap_ancestor.data();
+      for (size_t i = lo; i < hi; ++i) {
+        const NodeId c = candidates[i];
+        if (c > from && from <= latest[c]) {
+          const auto b = static_cast<size_t>(rank[c] - base_);
+          is_descendant[i] = static_cast<char>((row[b / 64] >> (b % 64)) & 1);
+        }
+      }
       return;
     }
   }

@@ -38,8 +38,8 @@ struct ExposureNote {
   ExposureReason why;
   NodeId at = -1;      // the node it could have overlapped, or the reader
   NodeId blocker = -1; // the node in its way, for path refusals
-  bool operator==(const ExposureNote& o) const {
-    return why == o.why && at == o.at && blocker == o.blocker;
+  bool operator==(const ExposureNote& o) const { // `at` first: it differs most often
+    return at == o.at && why == o.why && blocker == o.blocker;
   }
 };
 

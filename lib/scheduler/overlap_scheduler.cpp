@@ -151,7 +151,8 @@ private:
   std::vector<int32_t> in_degree_;
   std::vector<NodeId> order_;
   std::optional<UnscheduledList> unscheduled_collectives_; // colls_ indices
-  std::vector<int32_t> in_flight_;                         // colls_ indices, in issue order
+  uint64_t issued_ = 0;            // collectives issued so far: the list's version
+  std::vector<int32_t> in_flight_; // colls_ indices, in issue order
   int64_t in_flight_bytes_ = 0;
   int32_t current_compute_index_ = 0;
   double wasted_compute_ = 0;
@@ -165,6 +166,10 @@ private:
   struct Candidates {
     std::vector<NodeId> starts, ordered_starts; // the latter: those `order` was made for
     std::vector<int32_t> idx, order;
+    // What `starts` were gathered under (gather()).
+    uint64_t gathered_version = ~uint64_t{0};
+    int32_t gathered_excluded = -2;
+    int64_t gathered_until = 0;
     std::vector<char> is_descendant;
     std::vector<NodeId> path; // scratch for the candidate being placed
   };
@@ -275,6 +280,7 @@ private:
     in_flight_.push_back(idx);
     in_flight_bytes_ += colls_[idx].memory_bytes;
     unscheduled_collectives_->erase(idx);
+    ++issued_;
     schedule(n);
   }
 
@@ -378,6 +384,32 @@ private:
     projected_->add(current_compute_index_, dom, c.memory_bytes);
   }
 
+  void gather(Candidates& cs, int32_t excluded) {
+    cs.starts.clear();
+    cs.idx.clear();
+    cs.gathered_version = issued_;
+    cs.gathered_excluded = excluded;
+    cs.gathered_until = std::numeric_limits<int64_t>::max();
+    int i = 0;
+    for (int32_t idx = unscheduled_collectives_->first(); idx >= 0;
+         idx = unscheduled_collectives_->next(idx)) {
+      if (i++ > opt_.max_coll_distance)
+        break;
+      const CandidateInfo& info = candidate_info_[idx];
+      if (info.group == excluded)
+        continue;
+      if (info.dom != kOffComputePath &&
+          info.dom - current_compute_index_ > opt_.max_compute_pre_fetch) {
+        // In once the compute index reaches dom - max_compute_pre_fetch.
+        cs.gathered_until = std::min(cs.gathered_until,
+                                     static_cast<int64_t>(info.dom) - opt_.max_compute_pre_fetch);
+        continue;
+      }
+      cs.starts.push_back(info.start);
+      cs.idx.push_back(idx);
+    }
+  }
+
   void schedule_collectives_for_overlap(NodeId overlap, std::vector<double>& remaining,
                                         int32_t excluded) {
     if (std::none_of(remaining.begin(), remaining.end(), [](double r) { return r > 0; }))
@@ -390,23 +422,13 @@ private:
       size_t& depth;
       ~Leave() { --depth; }
     } leave{depth_};
-    // The next max_coll_distance + 1 unscheduled collectives, in graph order.
-    cs.starts.clear();
-    cs.idx.clear();
-    int i = 0;
-    for (int32_t idx = unscheduled_collectives_->first(); idx >= 0;
-         idx = unscheduled_collectives_->next(idx)) {
-      if (i++ > opt_.max_coll_distance)
-        break;
-      const CandidateInfo& info = candidate_info_[idx];
-      if (info.group == excluded)
-        continue;
-      if (info.dom != kOffComputePath &&
-          info.dom - current_compute_index_ > opt_.max_compute_pre_fetch)
-        continue;
-      cs.starts.push_back(info.start);
-      cs.idx.push_back(idx);
-    }
+    // The next max_coll_distance + 1 unscheduled collectives, in graph
+    // order: the last opportunity's at this depth while no collective was
+    // issued since, the same group is excluded and none the pre-fetch
+    // distance left out has come within it.
+    if (cs.gathered_version != issued_ || cs.gathered_excluded != excluded ||
+        current_compute_index_ >= cs.gathered_until)
+      gather(cs, excluded);
     // A candidate can never be an ancestor of `overlap`: everything
     // `overlap` reads is scheduled already, the candidate is not.
     descendants_.classify(overlap, cs.starts, cs.is_descendant);
