@@ -36,8 +36,8 @@ enum class ExposureReason : uint8_t {
 
 struct ExposureNote {
   ExposureReason why;
-  NodeId at = -1;      // the node it could have overlapped, or the reader
-  NodeId blocker = -1; // the node in its way, for path refusals
+  NodeId at = -1;                                // the node it could have overlapped, or the reader
+  NodeId blocker = -1;                           // the node in its way, for path refusals
   bool operator==(const ExposureNote& o) const { // `at` first: it differs most often
     return at == o.at && why == o.why && blocker == o.blocker;
   }
