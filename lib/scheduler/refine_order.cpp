@@ -221,7 +221,7 @@ private:
     tried_first_ = std::min(tried_first_, first);
     tried_last_ = std::max(tried_last_, last);
     const double step = prefix_.shorter_step_ms(trial_, first, last);
-    if (step >= best_ - 1e-9)
+    if (step >= best_ - kShorterMs)
       return false;
     const int64_t peak = peak_.peak(trial_, first, last);
     if (peak > memory_limit_ || !within_caps(limits_.measure(trial_), caps_))
@@ -229,9 +229,8 @@ private:
     kept_.emplace_back(first, last);
     order_.swap(trial_); // trial_ now holds the old order: it differs in the window
     index(first, last + 1);
-    prefix_.update(order_, first);
+    best_ = prefix_.update(order_, first, last); // exact, where `step` came off the tails
     peak_.accept();
-    best_ = step;
     r_.peak_bytes = peak;
     ++r_.moves;
     return true;
