@@ -157,8 +157,11 @@ public:
     r_.step_ms_before = best_ = simulate_step(plan_, order_).step_ms;
     r_.peak_bytes = peak_.reset(order_);
     prefix_.reset(order_);
-    for (bool improved = true; improved && !out_of_budget();) {
-      improved = false;
+    // Rounds skip collectives whose trials would repeat; the search ends
+    // only after a round that tried every one found nothing.
+    for (bool improved = true, skipped = false; (improved || skipped) && !out_of_budget();) {
+      const bool skip = improved;
+      improved = skipped = false;
       const SimulationResult sim = simulate_step(plan_, order_);
       times_stale_ = true;
       for (const CollectiveOutcome* c : most_exposed_first(sim)) {
@@ -166,8 +169,10 @@ public:
           break;
         const double exposure = sim.collective_exposed_ms[c->start];
         FailedAttempt& failed = failed_[static_cast<size_t>(&*c - a_.collectives.data())];
-        if (failed.still_fails(exposure, kept_))
+        if (skip && failed.still_fails(exposure, kept_)) {
+          skipped = true;
           continue;
+        }
         tried_first_ = n_;
         tried_last_ = 0;
         const bool moved = hoist_start(*c, exposure);
