@@ -82,6 +82,41 @@ struct LateGather {
   }
 };
 
+// Each node's position in `order`.
+std::vector<NodeId> positions_of(const std::vector<NodeId>& order) {
+  std::vector<NodeId> pos(order.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    pos[static_cast<size_t>(order[i])] = static_cast<NodeId>(i);
+  return pos;
+}
+
+// Positions [first, last] of `order` put in a random valid order: each node
+// after its inputs in the window (`pos`: positions in `order`).
+void reorder_window(std::vector<NodeId>& order, const std::vector<NodeId>& pos,
+                    const DependencyGraph& deps, size_t first, size_t last, std::mt19937& rng) {
+  std::vector<NodeId> left(order.begin() + static_cast<std::ptrdiff_t>(first),
+                           order.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+  std::vector<char> placed(order.size(), 0);
+  for (size_t at = first; at <= last; ++at) {
+    std::vector<size_t> ready;
+    for (size_t k = 0; k < left.size(); ++k) {
+      auto [b, e] = deps.inputs(left[k]);
+      bool ok = true;
+      for (auto p = b; p != e; ++p) {
+        const auto q = static_cast<size_t>(pos[static_cast<size_t>(*p)]);
+        ok &= q < first || q > last || placed[static_cast<size_t>(*p)];
+      }
+      if (ok)
+        ready.push_back(k);
+    }
+    REQUIRE_FALSE(ready.empty());
+    const size_t k = ready[rng() % ready.size()];
+    order[at] = left[k];
+    placed[static_cast<size_t>(left[k])] = 1;
+    left.erase(left.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+}
+
 } // namespace
 
 TEST_CASE("refine: the exposed gather is issued early enough to hide (4 ms -> 3 ms)") {
@@ -337,12 +372,7 @@ TEST_CASE("prefix simulator: a valid candidate's step by the tails is its full s
   for (std::vector<NodeId> reference :
        {original, schedule_overlap(g, rt, SchedulerOptions{}).order}) {
     const size_t n = reference.size();
-    std::vector<NodeId> pos(n);
-    auto index = [&] {
-      for (size_t i = 0; i < n; ++i)
-        pos[static_cast<size_t>(reference[i])] = static_cast<NodeId>(i);
-    };
-    index();
+    std::vector<NodeId> pos = positions_of(reference);
     PrefixSimulator prefix(plan);
     double ref_step = prefix.reset(reference);
     for (int i = 0; i < 300; ++i) {
@@ -350,28 +380,7 @@ TEST_CASE("prefix simulator: a valid candidate's step by the tails is its full s
       if (first > last)
         continue;
       std::vector<NodeId> trial = reference;
-      // A random topological order of the window's nodes.
-      std::vector<NodeId> left(trial.begin() + static_cast<std::ptrdiff_t>(first),
-                               trial.begin() + static_cast<std::ptrdiff_t>(last) + 1);
-      std::vector<char> placed(n, 0);
-      for (size_t at = first; at <= last; ++at) {
-        std::vector<size_t> ready;
-        for (size_t k = 0; k < left.size(); ++k) {
-          auto [b, e] = deps.inputs(left[k]);
-          bool ok = true;
-          for (auto p = b; p != e; ++p) {
-            const auto q = static_cast<size_t>(pos[static_cast<size_t>(*p)]);
-            ok &= q < first || q > last || placed[static_cast<size_t>(*p)];
-          }
-          if (ok)
-            ready.push_back(k);
-        }
-        REQUIRE_FALSE(ready.empty());
-        const size_t k = ready[rng() % ready.size()];
-        trial[at] = left[k];
-        placed[static_cast<size_t>(left[k])] = 1;
-        left.erase(left.begin() + static_cast<std::ptrdiff_t>(k));
-      }
+      reorder_window(trial, pos, deps, first, last, rng);
       const double full = simulate_step(plan, trial).step_ms;
       const double got = prefix.shorter_step_ms(trial, first, last);
       INFO("window " << first << ".." << last);
@@ -384,7 +393,7 @@ TEST_CASE("prefix simulator: a valid candidate's step by the tails is its full s
       }
       if (i % 7 == 0) { // kept: the tails before the window are found again
         reference = trial;
-        index();
+        pos = positions_of(reference);
         ref_step = prefix.update(reference, first, last);
         CHECK(ref_step == simulate_step(plan, reference).step_ms);
       }
@@ -405,51 +414,22 @@ TEST_CASE("window peak: a candidate's peak equals a full replay's, and moves kep
   const DependencyGraph deps(g);
   std::vector<NodeId> order = schedule_overlap(g, rt, SchedulerOptions{}).order;
   const size_t n = order.size();
-  std::vector<NodeId> pos(n);
-  auto index = [&] {
-    for (size_t i = 0; i < n; ++i)
-      pos[static_cast<size_t>(order[i])] = static_cast<NodeId>(i);
-  };
-  index();
+  std::vector<NodeId> pos = positions_of(order);
   std::mt19937 rng(11);
-  // A random topological order of the window's nodes.
-  auto reorder_window = [&](std::vector<NodeId>& o, size_t first, size_t last) {
-    std::vector<NodeId> left(o.begin() + static_cast<std::ptrdiff_t>(first),
-                             o.begin() + static_cast<std::ptrdiff_t>(last) + 1);
-    std::vector<char> placed(n, 0);
-    for (size_t at = first; at <= last; ++at) {
-      std::vector<size_t> ready;
-      for (size_t k = 0; k < left.size(); ++k) {
-        auto [b, e] = deps.inputs(left[k]);
-        bool ok = true;
-        for (auto p = b; p != e; ++p) {
-          const auto q = static_cast<size_t>(pos[static_cast<size_t>(*p)]);
-          ok &= q < first || q > last || placed[static_cast<size_t>(*p)];
-        }
-        if (ok)
-          ready.push_back(k);
-      }
-      REQUIRE_FALSE(ready.empty());
-      const size_t k = ready[rng() % ready.size()];
-      o[at] = left[k];
-      placed[static_cast<size_t>(left[k])] = 1;
-      left.erase(left.begin() + static_cast<std::ptrdiff_t>(k));
-    }
-  };
   WindowPeak peak(map, pos);
   CHECK(peak.reset(order) == memory_peak(map, order));
   int differing = 0;
   for (int i = 0; i < 300; ++i) {
     const size_t first = rng() % n, last = std::min(n - 1, first + rng() % 60);
     std::vector<NodeId> trial = order;
-    reorder_window(trial, first, last);
+    reorder_window(trial, pos, deps, first, last, rng);
     const int64_t full = memory_peak(map, trial);
     INFO("window " << first << ".." << last);
     REQUIRE(peak.peak(trial, first, last) == full);
     differing += full != memory_peak(map, order);
     if (i % 10 == 0) { // kept: the trial becomes the reference
       order = trial;
-      index();
+      pos = positions_of(order); // WindowPeak reads `pos` by reference
       peak.accept();
     }
   }
