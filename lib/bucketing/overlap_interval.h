@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "scheduler/overlap_scheduler.h"
+#include "scheduler/schedule_result.h"
 
 namespace osched {
 

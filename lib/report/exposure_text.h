@@ -4,7 +4,7 @@
 #include <string>
 
 #include "graph/graph.h"
-#include "scheduler/overlap_scheduler.h"
+#include "scheduler/schedule_result.h"
 
 namespace osched {
 

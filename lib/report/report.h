@@ -11,7 +11,7 @@
 #include "cost/estimator.h"
 #include "graph/graph.h"
 #include "report/schedule_report.h"
-#include "scheduler/overlap_scheduler.h"
+#include "scheduler/schedule_result.h"
 #include "sim/simulate.h"
 
 namespace osched {

@@ -15,7 +15,7 @@ public:
   }
 };
 
-class LocalSearch final : public OrderSearch {
+class ImprovedSearch final : public OrderSearch {
 public:
   std::string_view name() const override { return "improved"; }
   std::optional<RefineResult> improve(const SearchInput& in,
@@ -34,7 +34,7 @@ std::unique_ptr<OrderSearch> order_search_for(OrderPolicy policy) {
   case OrderPolicy::Improved:
     break;
   }
-  return std::make_unique<LocalSearch>();
+  return std::make_unique<ImprovedSearch>();
 }
 
 } // namespace osched

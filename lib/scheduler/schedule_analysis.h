@@ -17,7 +17,7 @@
 #include "safety/opaque_ops.h"
 #include "scheduler/dependency_graph.h"
 #include "scheduler/options.h"
-#include "scheduler/overlap_scheduler.h"
+#include "scheduler/schedule_result.h"
 
 namespace osched {
 

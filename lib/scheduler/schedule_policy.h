@@ -15,8 +15,8 @@
 
 #include "memory/memory_tracker.h"
 #include "scheduler/options.h"
-#include "scheduler/overlap_scheduler.h"
 #include "scheduler/schedule_analysis.h"
+#include "scheduler/schedule_result.h"
 
 namespace osched {
 
