@@ -91,10 +91,9 @@ void DescendantQuery::classify(NodeId from, const std::vector<NodeId>& candidate
     const int32_t* rank = chains_.rank.data();
     if (window_holds(from, rank[candidates[lo]], rank[candidates[hi - 1]])) {
       const uint64_t* row = rows_.data() + static_cast<size_t>(from - lo_) * kWords;
-      const NodeId* latest = chains_.latest_overlap_ancestor.data();
       for (size_t i = lo; i < hi; ++i) {
         const NodeId c = candidates[i];
-        if (c > from && from <= latest[c]) {
+        if (may_descend(from, c)) {
           const auto b = static_cast<size_t>(rank[c] - base_);
           is_descendant[i] = static_cast<char>((row[b / 64] >> (b % 64)) & 1);
         }

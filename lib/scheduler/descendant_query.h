@@ -77,10 +77,6 @@ private:
                         std::vector<char>& is_descendant);
   // Whether the window answers this query, moved first if need be.
   bool window_holds(NodeId from, int32_t first_rank, int32_t last_rank);
-  bool window_bit(NodeId v, int32_t rank) const {
-    const size_t b = static_cast<size_t>(rank - base_);
-    return (rows_[static_cast<size_t>(v - lo_) * kWords + b / 64] >> (b % 64)) & 1;
-  }
 
   // Is c on the run of single users from v (v itself included)?
   bool on_single_user_run(NodeId c, NodeId v) const {

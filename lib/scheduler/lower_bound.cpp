@@ -65,62 +65,13 @@ std::vector<char> blocking_by_bits(const SimulationPlan& plan, const std::vector
   return blocking;
 }
 
-StepLowerBound finish_bound(StepLowerBound& b, const std::map<std::string, double>& per_group,
-                            const std::map<std::string, double>& blocking_per_group) {
-  b.group_comm_ms = per_group;
-  for (const auto& [group, ms] : per_group)
-    if (ms > b.busiest_group_comm_ms) {
-      b.busiest_group_comm_ms = ms;
-      b.busiest_group = group;
-    }
-  for (const auto& [group, ms] : blocking_per_group)
-    b.blocking_comm_ms = std::max(b.blocking_comm_ms, ms);
-  b.step_ms = std::max({b.compute_ms + b.blocking_comm_ms, b.busiest_group_comm_ms,
-                        b.critical_path_ms, b.compute_ms});
-  return b;
-}
-
-} // namespace
-
-StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
-                                int64_t work_limit) {
-  using Role = SimulationPlan::Role;
-  const size_t n = g.nodes.size();
-  StepLowerBound b;
-  b.critical_path_ms = critical_path_ms;
-  // The compute stream's nodes, as the simulation runs them.
-  std::vector<char> on_stream(n, 0);
-  int64_t stream_nodes = 0;
-  for (size_t v = 0; v < n; ++v)
-    if (plan.role[v] == Role::Compute || (plan.role[v] == Role::Reader && plan.ms[v] > 0)) {
-      on_stream[v] = 1;
-      ++stream_nodes;
-      b.compute_ms += plan.ms[v];
-    }
-  std::map<std::string, double> per_group, blocking_per_group;
-  const InputLists inputs = build_input_lists(g); // data and control: every order keeps them
-  const UserLists users = build_user_lists(g, inputs);
-  const bool default_limit = work_limit < 0;
-  if (work_limit < 0)
-    work_limit = 2 * static_cast<int64_t>(n + inputs.inputs.size()) + (int64_t{1} << 20);
-  // Where the batches cost no more than the walks may, they answer every
-  // collective at once.
-  const int64_t batches = (static_cast<int64_t>(plan.collectives.size()) + 63) / 64;
-  if (default_limit &&
-      batches * 2 * static_cast<int64_t>(n + inputs.inputs.size()) <= 2 * work_limit) {
-    const std::vector<char> blocking = blocking_by_bits(plan, on_stream, inputs, users);
-    for (size_t k = 0; k < plan.collectives.size(); ++k) {
-      const NodeId c = plan.collectives[k];
-      const std::string& group =
-          plan.group_names[static_cast<size_t>(plan.group[static_cast<size_t>(c)])];
-      const double ms = plan.ms[static_cast<size_t>(c)];
-      per_group[group] += ms;
-      ++b.group_collectives[group];
-      if (blocking[k])
-        blocking_per_group[group] += ms;
-    }
-    return finish_bound(b, per_group, blocking_per_group);
-  }
+// The same by a walk per collective over its ancestors and the
+// descendants of its readers, counting the stream nodes met; past
+// `work_limit` edges the rest count as not blocking and `complete` is false.
+std::vector<char> blocking_by_walks(const SimulationPlan& plan, const std::vector<char>& on_stream,
+                                    int64_t stream_nodes, const InputLists& inputs,
+                                    const UserLists& users, int64_t work_limit, bool& complete) {
+  const size_t n = on_stream.size();
   // Nodes that block on each collective (the simulation's readers of it),
   // grouped by collective.
   std::vector<std::pair<NodeId, NodeId>> blocked_by; // (collective, reader)
@@ -165,26 +116,74 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
     }
     return found;
   };
-  for (NodeId c : plan.collectives) {
-    const std::string& group =
-        plan.group_names[static_cast<size_t>(plan.group[static_cast<size_t>(c)])];
-    const double ms = plan.ms[static_cast<size_t>(c)];
-    per_group[group] += ms;
-    ++b.group_collectives[group];
+  std::vector<char> blocking(plan.collectives.size(), 0);
+  for (size_t k = 0; k < plan.collectives.size(); ++k) {
     if (work > work_limit) {
-      b.complete = false;
-      continue;
+      complete = false;
+      break;
     }
+    const NodeId c = plan.collectives[k];
     ++mark;
     seen[static_cast<size_t>(c)] = mark;
     auto [ib, ie] = inputs.of(c);
     const int64_t before = reach(ib, ie, inputs);
     const NodeId* rb = readers.data() + readers_at[static_cast<size_t>(c)];
     const int64_t after = reach(rb, readers.data() + readers_at[static_cast<size_t>(c) + 1], users);
-    if (before + after == stream_nodes)
-      blocking_per_group[group] += ms;
+    blocking[k] = before + after == stream_nodes;
   }
-  return finish_bound(b, per_group, blocking_per_group);
+  return blocking;
+}
+
+} // namespace
+
+StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
+                                int64_t work_limit) {
+  using Role = SimulationPlan::Role;
+  const size_t n = g.nodes.size();
+  StepLowerBound b;
+  b.critical_path_ms = critical_path_ms;
+  // The compute stream's nodes, as the simulation runs them.
+  std::vector<char> on_stream(n, 0);
+  int64_t stream_nodes = 0;
+  for (size_t v = 0; v < n; ++v)
+    if (plan.role[v] == Role::Compute || (plan.role[v] == Role::Reader && plan.ms[v] > 0)) {
+      on_stream[v] = 1;
+      ++stream_nodes;
+      b.compute_ms += plan.ms[v];
+    }
+  const InputLists inputs = build_input_lists(g); // data and control: every order keeps them
+  const UserLists users = build_user_lists(g, inputs);
+  // Where the batches of bits cost no more than the walks may (the default
+  // limit), they answer every collective at once.
+  const auto edges = static_cast<int64_t>(n + inputs.inputs.size());
+  const int64_t batches = (static_cast<int64_t>(plan.collectives.size()) + 63) / 64;
+  const bool by_bits = work_limit < 0 && batches * edges <= 2 * edges + (int64_t{1} << 20);
+  if (work_limit < 0)
+    work_limit = 2 * edges + (int64_t{1} << 20);
+  const std::vector<char> blocking =
+      by_bits
+          ? blocking_by_bits(plan, on_stream, inputs, users)
+          : blocking_by_walks(plan, on_stream, stream_nodes, inputs, users, work_limit, b.complete);
+  std::map<std::string, double> per_group, blocking_per_group;
+  for (size_t k = 0; k < plan.collectives.size(); ++k) {
+    const auto c = static_cast<size_t>(plan.collectives[k]);
+    const std::string& group = plan.group_names[static_cast<size_t>(plan.group[c])];
+    per_group[group] += plan.ms[c];
+    ++b.group_collectives[group];
+    if (blocking[k])
+      blocking_per_group[group] += plan.ms[c];
+  }
+  b.group_comm_ms = per_group;
+  for (const auto& [group, ms] : per_group)
+    if (ms > b.busiest_group_comm_ms) {
+      b.busiest_group_comm_ms = ms;
+      b.busiest_group = group;
+    }
+  for (const auto& [group, ms] : blocking_per_group)
+    b.blocking_comm_ms = std::max(b.blocking_comm_ms, ms);
+  b.step_ms = std::max({b.compute_ms + b.blocking_comm_ms, b.busiest_group_comm_ms,
+                        b.critical_path_ms, b.compute_ms});
+  return b;
 }
 
 } // namespace osched

@@ -426,8 +426,9 @@ private:
     // order: the last opportunity's at this depth while no collective was
     // issued since, the same group is excluded and none the pre-fetch
     // distance left out has come within it.
-    if (cs.gathered_version != issued_ || cs.gathered_excluded != excluded ||
-        current_compute_index_ >= cs.gathered_until)
+    const bool regathered = cs.gathered_version != issued_ || cs.gathered_excluded != excluded ||
+                            current_compute_index_ >= cs.gathered_until;
+    if (regathered)
       gather(cs, excluded);
     // A candidate can never be an ancestor of `overlap`: everything
     // `overlap` reads is scheduled already, the candidate is not.
@@ -435,8 +436,9 @@ private:
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
     // Consecutive opportunities mostly offer the same candidates: their
-    // order is the policy's for the same starts.
-    if (cs.starts != cs.ordered_starts) {
+    // order is the policy's for the same starts (unchanged unless gathered
+    // again, and often the same when they were).
+    if (regathered && cs.starts != cs.ordered_starts) {
       policy_.order_candidates(ctx_, cs.starts, cs.order);
       cs.ordered_starts = cs.starts;
     }

@@ -154,9 +154,8 @@ public:
   RefineResult run() {
     index(0, n_);
     trial_ = order_;
-    r_.step_ms_before = best_ = simulate_step(plan_, order_).step_ms;
+    r_.step_ms_before = best_ = prefix_.reset(order_); // simulate_step's, to the bit
     r_.peak_bytes = peak_.reset(order_);
-    prefix_.reset(order_);
     // Rounds skip collectives whose trials would repeat; the search ends
     // only after a round that tried every one found nothing.
     for (bool improved = true, skipped = false; (improved || skipped) && !out_of_budget();) {

@@ -81,6 +81,16 @@ void PrefixSimulator::restore(const State& s) {
   stream_free_ = s.stream_free;
 }
 
+// The last kept state at or before position `first` becomes the running
+// one; returns its index.
+size_t PrefixSimulator::restore_before(size_t first) {
+  size_t k = std::min(first / every_, states_.size() - 1);
+  while (k > 0 && !states_[k].kept)
+    --k;
+  restore(states_[k]);
+  return k;
+}
+
 // Both states hold the same collectives in flight: the same nodes ran
 // before this position, in another order.
 bool PrefixSimulator::same_as(const State& s) const {
@@ -115,10 +125,7 @@ double PrefixSimulator::reset(const std::vector<NodeId>& reference) {
 }
 
 double PrefixSimulator::update(const std::vector<NodeId>& reference, size_t first, size_t last) {
-  size_t k = std::min(first / every_, states_.size() - 1);
-  while (k > 0 && !states_[k].kept)
-    --k;
-  restore(states_[k]);
+  const size_t k = restore_before(first);
   run(reference, k * every_, std::min(reference.size(), (k + 1) * every_));
   const double step = simulate_reference(reference, k + 1);
   find_tails(reference, first, last);
@@ -241,10 +248,7 @@ double PrefixSimulator::step_by_tails(size_t q) const {
 
 double PrefixSimulator::shorter_step_ms(const std::vector<NodeId>& order, size_t first,
                                         size_t last) {
-  size_t k = std::min(first / every_, states_.size() - 1);
-  while (k > 0 && !states_[k].kept)
-    --k;
-  restore(states_[k]);
+  const size_t k = restore_before(first);
   const size_t q = std::min(order.size(), last + 1);
   run(order, k * every_, q);
   const double step = step_by_tails(q);
@@ -253,10 +257,7 @@ double PrefixSimulator::shorter_step_ms(const std::vector<NodeId>& order, size_t
 
 double PrefixSimulator::step_ms(const std::vector<NodeId>& order, size_t first, size_t last) {
   const size_t n = order.size();
-  size_t k = std::min(first / every_, states_.size() - 1);
-  while (k > 0 && !states_[k].kept)
-    --k;
-  restore(states_[k]);
+  const size_t k = restore_before(first);
   // Up to the first kept state past the window, then state by state.
   size_t pos = k * every_;
   for (size_t next = k + 1; pos < n; ++next) {

@@ -82,6 +82,7 @@ private:
   double simulate_reference(const std::vector<NodeId>& reference, size_t k);
   void capture(State& s);
   void restore(const State& s);
+  size_t restore_before(size_t first);
   bool same_as(const State& s) const;
   double finish_step();
   void find_tails(const std::vector<NodeId>& reference, size_t first, size_t last);
