@@ -22,13 +22,18 @@ nlohmann::json report(double step, double exposed, int64_t peak,
                       std::vector<std::tuple<std::string, double, double>> colls,
                       int buckets = -1) {
   nlohmann::json cs = nlohmann::json::array();
-  for (const auto& [name, est, exp] : colls)
+  int exposed_count = 0;
+  for (const auto& [name, est, exp] : colls) {
     cs.push_back({{"name", name}, {"estimated_ms", est}, {"exposed_ms", exp}});
+    exposed_count += exp > 0;
+  }
   nlohmann::json r = {
       {"simulation",
        {{"step_ms_after", step}, {"exposed_comm_ms_after", exposed}, {"compute_ms", 10.0}}},
       {"memory", {{"scheduled_peak_bytes", peak}}},
       {"greedy", {{"hideable_exposed_ms", 0.5}}},
+      {"counts",
+       {{"collectives", colls.size()}, {"exposed", exposed_count}, {"partially_exposed", 0}}},
       {"collectives", cs}};
   if (buckets >= 0)
     r["bucketing"] = {{"buckets", nlohmann::json::array()}};
@@ -99,6 +104,30 @@ TEST_CASE("diff: each threshold kind") {
     INFO(bad);
     CHECK_THROWS_AS(parse_thresholds(bad), ValueError);
   }
+}
+
+TEST_CASE("diff: counts come from the written graph's counts, and the gap to the bound gates") {
+  // With bucketing the per-collective list keeps merged members (no
+  // exposure of their own) while the written graph has the bucket: the
+  // counts section says 2 collectives, 1 exposed (the bucket).
+  auto base = report(20.0, 2.0, 1000, {{"ag0", 1.0, 0.0}, {"ag1", 1.0, 0.0}, {"rs0", 1.0, 0.0}});
+  auto next = base;
+  next["counts"] = {{"collectives", 2}, {"exposed", 0}, {"partially_exposed", 1}};
+  base["optimality"] = {{"gap_percent", 4.0}};
+  next["optimality"] = {{"gap_percent", 6.5}};
+  ReportDiff d = diff_reports(base, next);
+  CHECK(metric(d, "collectives").base == 3);
+  CHECK(metric(d, "collectives").next == 2);
+  CHECK(metric(d, "exposed_count").base == 0);
+  CHECK(metric(d, "exposed_count").next == 1);
+  CHECK(metric(d, "gap_percent").delta() == Approx(2.5));
+  CHECK(find_regressions(d, parse_thresholds("gap_percent>+2")).size() == 1);
+  CHECK(find_regressions(d, parse_thresholds("gap_percent>+3")).empty());
+  // A report made before the section existed: asking for it is an error.
+  base.erase("optimality");
+  d = diff_reports(base, next);
+  CHECK_THROWS_AS(find_regressions(d, parse_thresholds("gap_percent>+1")), ValueError);
+  CHECK(find_regressions(d, parse_thresholds("step_ms>+1")).empty());
 }
 
 TEST_CASE("diff: exit codes and formats through the CLI") {

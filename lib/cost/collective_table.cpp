@@ -91,9 +91,7 @@ const CollectiveTableRow* CollectiveTable::find(CollectiveKind kind, const std::
   return nullptr;
 }
 
-std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c, bool* extrapolated) const {
-  if (!c.input_bytes)
-    return std::nullopt;
+const CollectiveTableRow* CollectiveTable::row_for(const CollectiveInfo& c) const {
   auto mapped = group_mapping.find(c.group);
   const bool is_mapped = mapped != group_mapping.end();
   const std::string& group = is_mapped ? mapped->second : c.group;
@@ -101,7 +99,13 @@ std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c, bool* ex
   // their group size (the table was measured on another mesh), and an
   // all_reduce names no group size to match.
   const bool any_size = is_mapped || c.kind == CollectiveKind::AllReduce;
-  const CollectiveTableRow* row = find(c.kind, group, any_size ? -1 : c.group_size);
+  return find(c.kind, group, any_size ? -1 : c.group_size);
+}
+
+std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c, bool* extrapolated) const {
+  if (!c.input_bytes)
+    return std::nullopt;
+  const CollectiveTableRow* row = row_for(c);
   if (!row)
     return std::nullopt;
   const double mib = static_cast<double>(*c.input_bytes) / kMiB;

@@ -44,6 +44,8 @@ struct CollectiveTable {
   // `group_size` ranks (any size when negative), or nullptr.
   const CollectiveTableRow* find(CollectiveKind kind, const std::string& group,
                                  int group_size) const;
+  // The row that costs collective `c` (by its kind, group and size), or nullptr.
+  const CollectiveTableRow* row_for(const CollectiveInfo& c) const;
   // The collective's time, or nullopt when no row matches or its input size
   // is unknown (the caller's model then costs it). `extrapolated`, when
   // given, says whether the size lies past what the row was measured at.

@@ -46,7 +46,8 @@ int log2i(int64_t n) {
 
 // Time in microseconds for one (algo, proto), or a negative value when the
 // combination does not apply.
-double algo_time_us(const CollectiveShape& c, const HardwareSpec& hw, Algo algo, Proto proto) {
+double algo_time_us(const CollectiveShape& c, const HardwareSpec& hw, Algo algo, Proto proto,
+                    bool size_correction) {
   const int n_nodes = std::max(1, c.num_nodes);
   const int n_ranks = c.group_size;
   const int cc = static_cast<int>(hw.generation);
@@ -122,7 +123,7 @@ double algo_time_us(const CollectiveShape& c, const HardwareSpec& hw, Algo algo,
   } else if (c.kind == CollectiveKind::AllReduce) {
     lat += 2 * ((n_ranks / n_nodes - 1) * intra_lat + log2i(n_nodes) * inter_lat);
   }
-  if (algo == kTree && c.kind == CollectiveKind::AllReduce) {
+  if (size_correction && algo == kTree && c.kind == CollectiveKind::AllReduce) {
     int log_size = c.bytes >= 64 ? log2i(c.bytes >> 6) : 0;
     if (log_size >= 0 && log_size < 24)
       bandwidth *= kTreeCorrection[proto][log_size];
@@ -132,7 +133,9 @@ double algo_time_us(const CollectiveShape& c, const HardwareSpec& hw, Algo algo,
 
 } // namespace
 
-double estimate_nccl_ms(const CollectiveShape& c, const HardwareSpec& hw) {
+namespace {
+
+double fastest_ms(const CollectiveShape& c, const HardwareSpec& hw, bool size_correction) {
   if (c.group_size <= 1)
     return 0;
   double best = std::numeric_limits<double>::infinity();
@@ -149,12 +152,22 @@ double estimate_nccl_ms(const CollectiveShape& c, const HardwareSpec& hw) {
       if (hw.nccl_proto != NcclProtoChoice::Auto &&
           static_cast<int>(hw.nccl_proto) - 1 != static_cast<int>(proto))
         continue;
-      double t = algo_time_us(c, hw, algo, proto);
+      double t = algo_time_us(c, hw, algo, proto, size_correction);
       if (t >= 0 && t < best)
         best = t;
     }
   }
   return std::isfinite(best) ? best / 1000.0 : 0.0;
+}
+
+} // namespace
+
+double estimate_nccl_ms(const CollectiveShape& c, const HardwareSpec& hw) {
+  return fastest_ms(c, hw, true);
+}
+
+double nccl_ms_floor(const CollectiveShape& c, const HardwareSpec& hw) {
+  return fastest_ms(c, hw, false);
 }
 
 } // namespace osched

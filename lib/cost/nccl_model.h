@@ -20,4 +20,11 @@ struct CollectiveShape {
 // Milliseconds; 0 for single-rank groups.
 double estimate_nccl_ms(const CollectiveShape& c, const HardwareSpec& hw);
 
+// The same without the tree all-reduce's size correction (a factor of at
+// most 1 on its bandwidth): never above estimate_nccl_ms, and every
+// (algorithm, protocol) time is then a latency plus bytes over a bandwidth
+// that does not fall with size, so the floor never falls with size and its
+// time per byte never rises with it (bucketing/any_bucketing_bound.h).
+double nccl_ms_floor(const CollectiveShape& c, const HardwareSpec& hw);
+
 } // namespace osched

@@ -6,6 +6,7 @@
 #include <future>
 #include <numeric>
 
+#include "bucketing/any_bucketing_bound.h"
 #include "bucketing/bucketing_pass.h"
 #include "bucketing/overlap_deps.h"
 #include "bucketing/overlap_interval.h"
@@ -117,6 +118,8 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, const RunSettings&
   ri.before = &before;
   report = build_report(ri);
   report.policy = std::move(policy);
+  set_optimality_bound(report, any_bucketing_bound(in.graph, plan, rt, est.table, in.hardware,
+                                                   est.custom, est.measured != nullptr));
   if (std::string w = opaque_ops_warning(safety); !w.empty())
     report.warnings.push_back(std::move(w));
   report.safety = std::move(safety);

@@ -170,9 +170,34 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   lb.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
   lb.busiest_group = b.busiest_group;
   lb.critical_path_ms = report_round(b.critical_path_ms);
+  lb.through_collective_ms = report_round(b.through_collective_ms);
+  lb.through_collective = b.through_collective;
   lb.complete = b.complete;
   lb.gap_ms = report_round(std::max(0.0, sim.step_ms - b.step_ms));
   lb.gap_percent = b.step_ms > 0 ? std::round(100.0 * (lb.gap_ms / b.step_ms) * 1000) / 1000 : 0.0;
+  measure_optimality_gap(r.optimality, sim.step_ms);
+}
+
+void measure_optimality_gap(ReportOptimality& o, double step_ms) {
+  o.step_ms = report_round(step_ms);
+  o.gap_ms = report_round(std::max(0.0, step_ms - o.bound_ms));
+  o.gap_percent = o.bound_ms > 0 ? std::round(100.0 * (o.gap_ms / o.bound_ms) * 1000) / 1000 : 0.0;
+}
+
+void set_optimality_bound(ScheduleReport& r, const AnyBucketingBound& any) {
+  const StepLowerBound& b = any.bound;
+  ReportOptimality& o = r.optimality;
+  o.bound_ms = report_round(b.step_ms);
+  o.compute_ms = report_round(b.compute_ms);
+  o.blocking_comm_ms = report_round(b.blocking_comm_ms);
+  o.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
+  o.busiest_group = b.busiest_group;
+  o.critical_path_ms = report_round(b.critical_path_ms);
+  o.through_collective_ms = report_round(b.through_collective_ms);
+  o.through_collective = b.through_collective;
+  o.complete = b.complete;
+  o.pooled_collectives = any.pooled;
+  o.uncosted_collectives = any.uncosted;
 }
 
 } // namespace osched

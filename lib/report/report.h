@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bucketing/any_bucketing_bound.h"
 #include "cost/estimator.h"
 #include "graph/graph.h"
 #include "report/schedule_report.h"
@@ -35,6 +36,12 @@ ScheduleReport build_report(const ReportInputs& in);
 // (a bucket's on the bucket), the counts and the lower bound. So scheduling
 // the written graph again starts where this report ends.
 void describe_written_graph(ScheduleReport& r, const Graph& written, const RuntimeTable& rt);
+
+// The optimality section's bound, found on the input before scheduling;
+// describe_written_graph then measures the written step against it.
+void set_optimality_bound(ScheduleReport& r, const AnyBucketingBound& any);
+// The step against the bound: its gap (`step_ms` unrounded).
+void measure_optimality_gap(ReportOptimality& o, double step_ms);
 
 // Fixed precision keeps reports stable across platforms and easy to diff.
 double report_round(double v);

@@ -56,11 +56,10 @@ std::map<std::string, CollectiveView> collectives_of(const json& r) {
   return out;
 }
 
-double exposed_count(const std::map<std::string, CollectiveView>& cs) {
-  double n = 0;
-  for (const auto& [name, c] : cs)
-    n += c.exposed_ms > 0;
-  return n;
+// Collectives of the written graph with any exposure (a bucket counts once,
+// its members not at all), as the report's counts give them.
+double exposed_count(const json& r) {
+  return number(r, "counts", "exposed") + number(r, "counts", "partially_exposed");
 }
 
 double bucket_count(const json& r) {
@@ -148,9 +147,9 @@ std::optional<double> MetricChange::percent() const {
 }
 
 const std::vector<std::string>& diff_metric_names() {
-  static const std::vector<std::string> names = {"step_ms",     "exposed_ms", "exposed_count",
-                                                 "peak_bytes",  "buckets",    "compute_ms",
-                                                 "hideable_ms", "collectives"};
+  static const std::vector<std::string> names = {"step_ms",     "exposed_ms",  "exposed_count",
+                                                 "peak_bytes",  "buckets",     "compute_ms",
+                                                 "hideable_ms", "collectives", "gap_percent"};
   return names;
 }
 
@@ -164,7 +163,7 @@ ReportDiff diff_reports(const json& base, const json& next) {
       number(next, "simulation", "step_ms_after"));
   add("exposed_ms", number(base, "simulation", "exposed_comm_ms_after"),
       number(next, "simulation", "exposed_comm_ms_after"));
-  add("exposed_count", exposed_count(cb), exposed_count(cn));
+  add("exposed_count", exposed_count(base), exposed_count(next));
   add("peak_bytes", number(base, "memory", "scheduled_peak_bytes"),
       number(next, "memory", "scheduled_peak_bytes"));
   add("buckets", bucket_count(base), bucket_count(next));
@@ -172,7 +171,12 @@ ReportDiff diff_reports(const json& base, const json& next) {
       number(next, "simulation", "compute_ms"));
   add("hideable_ms", number(base, "greedy", "hideable_exposed_ms"),
       number(next, "greedy", "hideable_exposed_ms"));
-  add("collectives", static_cast<double>(cb.size()), static_cast<double>(cn.size()));
+  add("collectives", number(base, "counts", "collectives"), number(next, "counts", "collectives"));
+  // The written step's distance to the bound over every order and
+  // bucketing; reports made before it existed have none to compare.
+  if (base.contains("optimality") && next.contains("optimality"))
+    add("gap_percent", number(base, "optimality", "gap_percent"),
+        number(next, "optimality", "gap_percent"));
   using K = CollectiveChange::Kind;
   for (const auto& [name, b] : cb) {
     auto it = cn.find(name);
@@ -241,7 +245,11 @@ std::vector<Threshold> parse_thresholds(const std::string& spec) {
 
 std::vector<Regression> find_regressions(const ReportDiff& d, const std::vector<Threshold>& ts) {
   std::vector<Regression> out;
-  for (const Threshold& t : ts)
+  for (const Threshold& t : ts) {
+    if (std::none_of(d.metrics.begin(), d.metrics.end(),
+                     [&](const MetricChange& m) { return m.name == t.metric; }))
+      throw ValueError("'" + t.text + "': the two reports do not both have " + t.metric +
+                       " (reports made before it was added)");
     for (const MetricChange& m : d.metrics) {
       if (m.name != t.metric)
         continue;
@@ -254,6 +262,7 @@ std::vector<Regression> find_regressions(const ReportDiff& d, const std::vector<
       if (t.greater ? change > t.limit : change < t.limit)
         out.push_back({&t, &m});
     }
+  }
   return out;
 }
 

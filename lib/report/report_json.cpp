@@ -179,8 +179,28 @@ nlohmann::json report_head_json(const ScheduleReport& r) {
                       {"busiest_group", lb.busiest_group},
                       {"busiest_group_comm_ms", lb.busiest_group_comm_ms},
                       {"critical_path_ms", lb.critical_path_ms},
+                      {"through_collective", lb.through_collective},
+                      {"through_collective_ms", lb.through_collective_ms},
                       {"gap_ms", lb.gap_ms},
                       {"gap_percent", lb.gap_percent}};
+  const ReportOptimality& o = r.optimality;
+  j["optimality"] = {
+      {"about", "the written step against a bound no order and no bucketing of the input beats"},
+      {"step_ms", o.step_ms},
+      {"bound_ms", o.bound_ms},
+      {"gap_ms", o.gap_ms},
+      {"gap_percent", o.gap_percent},
+      {"bound",
+       {{"compute_ms", o.compute_ms},
+        {"blocking_comm_ms", o.blocking_comm_ms},
+        {"busiest_group", o.busiest_group},
+        {"busiest_group_comm_ms", o.busiest_group_comm_ms},
+        {"critical_path_ms", o.critical_path_ms},
+        {"through_collective", o.through_collective},
+        {"through_collective_ms", o.through_collective_ms},
+        {"complete", o.complete},
+        {"pooled_collectives", o.pooled_collectives},
+        {"uncosted_collectives", o.uncosted_collectives}}}};
   if (r.policy)
     j["policy"] = {{"name", r.policy->name},
                    {"greedy_step_ms", r.policy->greedy_step_ms},

@@ -37,9 +37,12 @@ std::string report_summary(const ScheduleReport& r) {
   o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute "
     << fmt(r.lower_bound.compute_ms) << " + blocking communication "
     << fmt(r.lower_bound.blocking_comm_ms) << ", busiest group "
-    << fmt(r.lower_bound.busiest_group_comm_ms) << ", or critical path "
-    << fmt(r.lower_bound.critical_path_ms) << "); the step is " << fmt(r.lower_bound.gap_percent, 1)
-    << "% above it\n";
+    << fmt(r.lower_bound.busiest_group_comm_ms) << ", critical path "
+    << fmt(r.lower_bound.critical_path_ms) << ", or through a collective "
+    << fmt(r.lower_bound.through_collective_ms) << "); the step is "
+    << fmt(r.lower_bound.gap_percent, 1) << "% above it\n";
+  o << "  optimality: the step is " << fmt(r.optimality.gap_percent, 1) << "% above "
+    << fmt(r.optimality.bound_ms) << " ms, a bound no order and no bucketing of the input beats\n";
   if (r.policy)
     o << "  policy " << r.policy->name << ": greedy step " << fmt(r.policy->greedy_step_ms)
       << " ms, " << r.policy->moves << " moves kept of " << r.policy->trials << " tried"

@@ -66,10 +66,23 @@ struct ReportSimulation {
 // (scheduler/lower_bound.h says why each term holds).
 struct ReportLowerBound {
   double step_ms = 0, compute_ms = 0, blocking_comm_ms = 0, busiest_group_comm_ms = 0,
-         critical_path_ms = 0;
-  std::string busiest_group;
+         critical_path_ms = 0, through_collective_ms = 0;
+  std::string busiest_group, through_collective;
   bool complete = true;               // every collective examined for blocking
   double gap_ms = 0, gap_percent = 0; // of the scheduled step above it
+};
+
+// How far the written step is from the best any written graph could do: a
+// bound over every order and every bucketing of the input
+// (bucketing/any_bucketing_bound.h), found before scheduling; the step and
+// gap are the written graph's.
+struct ReportOptimality {
+  double step_ms = 0, bound_ms = 0, gap_ms = 0, gap_percent = 0;
+  double compute_ms = 0, blocking_comm_ms = 0, busiest_group_comm_ms = 0, critical_path_ms = 0,
+         through_collective_ms = 0;
+  std::string busiest_group, through_collective;
+  bool complete = true; // every collective examined for blocking
+  size_t pooled_collectives = 0, uncosted_collectives = 0;
 };
 
 // --policy improved: what the local search after the greedy did.
@@ -171,6 +184,7 @@ struct ScheduleReport {
   ReportGreedy greedy;
   ReportSimulation simulation;
   ReportLowerBound lower_bound;
+  ReportOptimality optimality;
   std::optional<ReportPolicy> policy;
   std::vector<ReportCollective> collectives;
   std::optional<BenchmarkSummary> benchmark;

@@ -21,12 +21,28 @@ namespace {
 // stream node holds its bit in one of the two. Ancestors and such
 // descendants never overlap (the graph is acyclic), as the walk's shared
 // marks assume. O((N + E) * C / 64) word operations.
-std::vector<char> blocking_by_bits(const SimulationPlan& plan, const std::vector<char>& on_stream,
-                                   const InputLists& inputs, const UserLists& users) {
+// Per collective: whether it blocks, and the compute-stream time of its
+// ancestors and of the descendants of its readers (readers included).
+struct Around {
+  std::vector<char> blocking;
+  std::vector<double> before_ms, after_ms;
+};
+
+Around blocking_by_bits(const SimulationPlan& plan, const std::vector<char>& on_stream,
+                        const std::vector<double>& weight, const InputLists& inputs,
+                        const UserLists& users) {
   const size_t n = on_stream.size();
   const std::vector<NodeId>& colls = plan.collectives;
-  std::vector<char> blocking(colls.size(), 0);
+  Around r;
+  r.blocking.assign(colls.size(), 0);
+  r.before_ms.assign(colls.size(), 0);
+  r.after_ms.assign(colls.size(), 0);
   std::vector<int32_t> bit(n, -1);
+  // Adds `w` to sums[first + j] for each bit j of `m`.
+  auto add_bits = [](uint64_t m, double w, double* sums) {
+    for (; m != 0; m &= m - 1)
+      sums[__builtin_ctzll(m)] += w;
+  };
   std::vector<uint64_t> before(n), after(n);
   for (size_t first = 0; first < colls.size(); first += 64) {
     const size_t count = std::min<size_t>(64, colls.size() - first);
@@ -54,23 +70,29 @@ std::vector<char> blocking_by_bits(const SimulationPlan& plan, const std::vector
       for (const NodeId* p = b; p != e; ++p)
         m |= after[static_cast<size_t>(*p)];
       after[v] = m;
-      if (on_stream[v])
+      if (on_stream[v]) {
         all &= before[v] | after[v];
+        if (weight[v] > 0) {
+          add_bits(before[v], weight[v], r.before_ms.data() + first);
+          add_bits(after[v], weight[v], r.after_ms.data() + first);
+        }
+      }
     }
     for (size_t j = 0; j < count; ++j) {
-      blocking[first + j] = (all >> j) & 1;
+      r.blocking[first + j] = (all >> j) & 1;
       bit[static_cast<size_t>(colls[first + j])] = -1;
     }
   }
-  return blocking;
+  return r;
 }
 
 // The same by a walk per collective over its ancestors and the
 // descendants of its readers, counting the stream nodes met; past
 // `work_limit` edges the rest count as not blocking and `complete` is false.
-std::vector<char> blocking_by_walks(const SimulationPlan& plan, const std::vector<char>& on_stream,
-                                    int64_t stream_nodes, const InputLists& inputs,
-                                    const UserLists& users, int64_t work_limit, bool& complete) {
+Around blocking_by_walks(const SimulationPlan& plan, const std::vector<char>& on_stream,
+                         const std::vector<double>& weight, int64_t stream_nodes,
+                         const InputLists& inputs, const UserLists& users, int64_t work_limit,
+                         bool& complete) {
   const size_t n = on_stream.size();
   // Nodes that block on each collective (the simulation's readers of it),
   // grouped by collective.
@@ -93,8 +115,10 @@ std::vector<char> blocking_by_walks(const SimulationPlan& plan, const std::vecto
   int64_t work = 0;
   // Compute-stream nodes reachable from `from` along `edges` (marked with
   // the current mark, so the two walks of one collective share it).
+  double found_ms = 0;
   auto reach = [&](const NodeId* from, const NodeId* from_end, const auto& edges) {
     int64_t found = 0;
+    found_ms = 0;
     stack.clear();
     for (const NodeId* s = from; s != from_end; ++s)
       if (seen[static_cast<size_t>(*s)] != mark) {
@@ -105,6 +129,8 @@ std::vector<char> blocking_by_walks(const SimulationPlan& plan, const std::vecto
       const NodeId v = stack.back();
       stack.pop_back();
       found += on_stream[static_cast<size_t>(v)];
+      if (on_stream[static_cast<size_t>(v)])
+        found_ms += weight[static_cast<size_t>(v)];
       auto [b, e] = edges.of(v);
       for (const NodeId* w = b; w != e; ++w) {
         ++work;
@@ -116,7 +142,10 @@ std::vector<char> blocking_by_walks(const SimulationPlan& plan, const std::vecto
     }
     return found;
   };
-  std::vector<char> blocking(plan.collectives.size(), 0);
+  Around r;
+  r.blocking.assign(plan.collectives.size(), 0);
+  r.before_ms.assign(plan.collectives.size(), 0);
+  r.after_ms.assign(plan.collectives.size(), 0);
   for (size_t k = 0; k < plan.collectives.size(); ++k) {
     if (work > work_limit) {
       complete = false;
@@ -127,29 +156,76 @@ std::vector<char> blocking_by_walks(const SimulationPlan& plan, const std::vecto
     seen[static_cast<size_t>(c)] = mark;
     auto [ib, ie] = inputs.of(c);
     const int64_t before = reach(ib, ie, inputs);
+    r.before_ms[k] = found_ms;
     const NodeId* rb = readers.data() + readers_at[static_cast<size_t>(c)];
     const int64_t after = reach(rb, readers.data() + readers_at[static_cast<size_t>(c) + 1], users);
-    blocking[k] = before + after == stream_nodes;
+    r.after_ms[k] = found_ms;
+    r.blocking[k] = before + after == stream_nodes;
   }
-  return blocking;
+  return r;
+}
+
+// Per group, the stream time of its collectives (of those flagged in
+// `only`, when given): a collective that is never merged takes its own time,
+// a pool's members at least the pool's floor over them.
+std::map<std::string, double> group_stream_ms(const SimulationPlan& plan, const MergePools* merges,
+                                              const std::vector<char>* only) {
+  std::map<std::string, double> per_group;
+  struct Demand {
+    double bytes = 0, least_ms = 1e300;
+    int32_t group = -1;
+  };
+  std::vector<Demand> demand(merges ? merges->least_ms_per_byte.size() : 0);
+  for (size_t k = 0; k < plan.collectives.size(); ++k) {
+    if (only && !(*only)[k])
+      continue;
+    const auto c = static_cast<size_t>(plan.collectives[k]);
+    const int32_t group = plan.group[c];
+    const int32_t pool = merges ? merges->pool[k] : -1;
+    if (pool == MergePools::kUncosted)
+      continue;
+    if (pool < 0) {
+      per_group[plan.group_names[static_cast<size_t>(group)]] += plan.ms[c];
+      continue;
+    }
+    Demand& d = demand[static_cast<size_t>(pool)];
+    d.bytes += merges->bytes[k];
+    d.least_ms = std::min(d.least_ms, merges->least_bucket_ms[k]);
+    d.group = group;
+  }
+  for (size_t p = 0; p < demand.size(); ++p)
+    if (demand[p].group >= 0)
+      per_group[plan.group_names[static_cast<size_t>(demand[p].group)]] +=
+          merges->floor_ms(static_cast<int32_t>(p), demand[p].bytes, demand[p].least_ms);
+  return per_group;
 }
 
 } // namespace
 
+double MergePools::floor_ms(int32_t p, double member_bytes, double least_ms) const {
+  // Every bucket costs at least its bytes at the least rate, and there is
+  // at least one bucket.
+  return std::max(least_ms_per_byte[static_cast<size_t>(p)] * member_bytes, least_ms);
+}
+
 StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
-                                int64_t work_limit) {
+                                int64_t work_limit, const MergePools* merges) {
   using Role = SimulationPlan::Role;
   const size_t n = g.nodes.size();
   StepLowerBound b;
   b.critical_path_ms = critical_path_ms;
   // The compute stream's nodes, as the simulation runs them.
   std::vector<char> on_stream(n, 0);
+  std::vector<double> weight(n, 0); // stream time that every graph written from this one keeps
   int64_t stream_nodes = 0;
   for (size_t v = 0; v < n; ++v)
     if (plan.role[v] == Role::Compute || (plan.role[v] == Role::Reader && plan.ms[v] > 0)) {
       on_stream[v] = 1;
       ++stream_nodes;
-      b.compute_ms += plan.ms[v];
+      if (!merges || !merges->removable[v]) {
+        weight[v] = plan.ms[v];
+        b.compute_ms += plan.ms[v];
+      }
     }
   const InputLists inputs = build_input_lists(g); // data and control: every order keeps them
   const UserLists users = build_user_lists(g, inputs);
@@ -160,18 +236,29 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
   const bool by_bits = work_limit < 0 && batches * edges <= 2 * edges + (int64_t{1} << 20);
   if (work_limit < 0)
     work_limit = 2 * edges + (int64_t{1} << 20);
-  const std::vector<char> blocking =
-      by_bits
-          ? blocking_by_bits(plan, on_stream, inputs, users)
-          : blocking_by_walks(plan, on_stream, stream_nodes, inputs, users, work_limit, b.complete);
-  std::map<std::string, double> per_group, blocking_per_group;
+  const Around around = by_bits ? blocking_by_bits(plan, on_stream, weight, inputs, users)
+                                : blocking_by_walks(plan, on_stream, weight, stream_nodes, inputs,
+                                                    users, work_limit, b.complete);
+  const std::vector<char>& blocking = around.blocking;
+  // Through one collective: its ancestors' stream time, then its own (its
+  // least bucket's under merges), then its readers' descendants'.
   for (size_t k = 0; k < plan.collectives.size(); ++k) {
     const auto c = static_cast<size_t>(plan.collectives[k]);
-    const std::string& group = plan.group_names[static_cast<size_t>(plan.group[c])];
-    per_group[group] += plan.ms[c];
-    ++b.group_collectives[group];
-    if (blocking[k])
-      blocking_per_group[group] += plan.ms[c];
+    const int32_t pool = merges ? merges->pool[k] : -1;
+    const double own = pool == MergePools::kUncosted ? 0.0
+                       : pool >= 0                   ? merges->least_bucket_ms[k]
+                                                     : plan.ms[c];
+    const double through = around.before_ms[k] + own + around.after_ms[k];
+    if (through > b.through_collective_ms) {
+      b.through_collective_ms = through;
+      b.through_collective = g.nodes[c].name;
+    }
+  }
+  const std::map<std::string, double> per_group = group_stream_ms(plan, merges, nullptr);
+  const std::map<std::string, double> blocking_per_group = group_stream_ms(plan, merges, &blocking);
+  for (size_t k = 0; k < plan.collectives.size(); ++k) {
+    const auto c = static_cast<size_t>(plan.collectives[k]);
+    ++b.group_collectives[plan.group_names[static_cast<size_t>(plan.group[c])]];
   }
   b.group_comm_ms = per_group;
   for (const auto& [group, ms] : per_group)
@@ -182,7 +269,7 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
   for (const auto& [group, ms] : blocking_per_group)
     b.blocking_comm_ms = std::max(b.blocking_comm_ms, ms);
   b.step_ms = std::max({b.compute_ms + b.blocking_comm_ms, b.busiest_group_comm_ms,
-                        b.critical_path_ms, b.compute_ms});
+                        b.critical_path_ms, b.compute_ms, b.through_collective_ms});
   return b;
 }
 

@@ -14,6 +14,10 @@
 //   collectives run one after another, so the step is at least the compute
 //   plus the largest group's blocking sum. (Two groups' blocking transfers
 //   may run at once: they are not added.)
+// - through a collective: its ancestors run on the compute stream, one at a
+//   time, before it starts; the descendants of its readers after it ends.
+//   So the step is at least their stream time plus its own, for each
+//   collective (for a blocking one: the compute plus its time).
 // Blocking collectives are found 64 at a time by two passes of bit masks
 // over the graph where those passes cost no more than a few times the
 // graph's size; otherwise by a walk per collective, and past a work limit
@@ -23,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cost/estimator.h"
 #include "graph/graph.h"
@@ -39,7 +44,31 @@ struct StepLowerBound {
   std::map<std::string, size_t> group_collectives;
   std::map<std::string, double> group_comm_ms;
   double critical_path_ms = 0;
+  // The largest over collectives of: the stream time of its ancestors, plus
+  // its own, plus that of its readers' descendants.
+  double through_collective_ms = 0;
+  std::string through_collective;
   bool complete = true; // every collective examined (false: the work limit was hit)
+};
+
+// What bucketing may merge, for a bound over every order and every
+// bucketing of a graph (bucketing/any_bucketing_bound.h fills it and says
+// why it holds). Per collective, by its index in the plan's collectives:
+// its pool (collectives some bucket may merge; -1: never merged, its own
+// time; kUncosted: counted as taking no time, its bucket's cost unknown),
+// its bytes and the least time of any bucket holding it. Per pool: the least
+// time per byte of any bucket from it. Per node: whether a bucket's rewrite
+// may delete it (its time then counts as none).
+struct MergePools {
+  static constexpr int32_t kUncosted = -2;
+  std::vector<int32_t> pool;
+  std::vector<double> bytes;
+  std::vector<double> least_bucket_ms;
+  std::vector<double> least_ms_per_byte; // per pool
+  std::vector<char> removable;           // per node
+  // The least stream time of buckets holding the given members of one pool
+  // (every member in some bucket, at least one bucket).
+  double floor_ms(int32_t pool, double bytes, double least_bucket_ms) const;
 };
 
 // `critical_path_ms`: simulate.h's critical_path_ms of the same graph.
@@ -48,7 +77,11 @@ StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double c
                                 int64_t work_limit = -1);
 struct SimulationPlan;
 // The same over the graph's simulation plan, when the caller has it.
+// With `merges`, a bound over every bucketing too: a group's stream time
+// and its blocking time come from the pools' floors, removable nodes take
+// no time, and `critical_path_ms` must use each collective's least bucket
+// time.
 StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
-                                int64_t work_limit = -1);
+                                int64_t work_limit = -1, const MergePools* merges = nullptr);
 
 } // namespace osched
