@@ -28,6 +28,7 @@ struct ScheduleArgs {
   std::string report;
   std::string trace;
   std::string html;
+  std::string sim_model;
   std::string config;
   bool timings = false;
   std::string in_format = "auto";
@@ -49,12 +50,14 @@ void keep_until_exit(ScheduleJobResult&& job) {
 
 int run(ScheduleArgs& a, CLI::App& cmd) {
   const ScheduleConfig cfg = finish_config(a.config, cmd, a.options);
-  const ScheduleOutputPaths paths{
-      a.input, a.output, a.report, a.trace, a.html, cfg.benchmark_cache, a.output_per_rank};
+  const ScheduleOutputPaths paths{a.input,           a.output,   a.report,
+                                  a.trace,           a.html,     cfg.benchmark_cache,
+                                  a.output_per_rank, a.sim_model};
   check_output_paths(paths);
   RunSettings run;
   run.record_timelines = !a.trace.empty() || !a.html.empty();
   run.trim_heap_between_phases = true; // one job, on this thread
+  run.record_written_plan = !a.sim_model.empty();
   const GraphFormat in_format = format_flag("--format", a.in_format);
   const GraphFormat out_format = format_flag("--out-format", a.out_format);
 
@@ -92,6 +95,10 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--html", a->html,
                   "write a self-contained HTML page: summary, timelines, exposed collectives, "
                   "memory");
+  cmd->add_option("--sim-model", a->sim_model,
+                  "write the output graph's simulation model as JSON: per node its role, time, "
+                  "stream, inputs and the collectives it waits on (for outside solvers: "
+                  "scripts/bench/optimality.py)");
   cmd->add_option("--config", a->config,
                   "JSON file with any of the options below (snake_case keys, and `hardware`)");
   cmd->add_option("--format", a->in_format, "input format: auto, json, pb");

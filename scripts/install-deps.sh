@@ -45,3 +45,9 @@ fi
 if ! "$VENV/bin/python" -c "import expecttest" 2>/dev/null; then
   "$VENV/bin/pip" install -q --disable-pip-version-check --no-input expecttest==0.3.0
 fi
+# OR-Tools' CP-SAT: the exact window reference (scripts/bench/optimality.py
+# and its ctest on a small graph).
+ORTOOLS_PIN="ortools==9.12.4544"
+if ! "$VENV/bin/python" -c "import ortools, sys; sys.exit(ortools.__version__ != '${ORTOOLS_PIN#*==}')" 2>/dev/null; then
+  "$VENV/bin/pip" install -q --disable-pip-version-check --no-input "$ORTOOLS_PIN"
+fi

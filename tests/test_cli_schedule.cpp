@@ -63,7 +63,49 @@ TEST_CASE("schedule rejects bad options with exit 2 and writes nothing") {
   r = run_cli("schedule " + in + out + " --runtime-estimates " + tmp.file("est.json"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("ops.aten.mm.default") != std::string::npos);
+  // --sim-model names a file of its own, never stdout nor another output.
+  r = run_cli("schedule " + in + out + " --sim-model -");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--sim-model: needs a file path") != std::string::npos);
+  r = run_cli("schedule " + in + out + " --sim-model " + tmp.file("r.json"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--sim-model") != std::string::npos);
   CHECK(tmp.entries() == 2); // only the two inputs written above
+}
+
+TEST_CASE("schedule --sim-model writes the written graph's model: its nodes in order, each "
+          "collective's wait, and times that sum to the report's compute") {
+  TempDir tmp;
+  CliResult r =
+      run_cli("schedule " + source_path("testdata/fsdp_tiny.json") + " -o " + tmp.file("o.json") +
+              " --report " + tmp.file("r.json") + " --sim-model " + tmp.file("m.json") + " -q");
+  REQUIRE(r.exit_code == 0);
+  auto model = nlohmann::json::parse(read_text(tmp.file("m.json")));
+  auto graph = nlohmann::json::parse(read_text(tmp.file("o.json")));
+  auto rep = nlohmann::json::parse(read_text(tmp.file("r.json")));
+  CHECK(model["format"] == "overlap-sched.sim-model");
+  REQUIRE(model["nodes"].size() == graph["nodes"].size());
+  double compute = 0;
+  int collectives = 0, waits = 0;
+  for (size_t i = 0; i < model["nodes"].size(); ++i) {
+    const auto& n = model["nodes"][i];
+    CHECK(n["name"] == graph["nodes"][i]["name"]);
+    const std::string role = n["role"];
+    if (role == "compute" || role == "reader")
+      compute += n["ms"].get<double>();
+    if (role == "collective") {
+      ++collectives;
+      CHECK(n["group"].get<int>() >= 0);
+    }
+    for (const auto& c : n["waits_on"]) {
+      ++waits;
+      CHECK(model["nodes"][c.get<size_t>()]["role"] == "collective");
+      CHECK(c.get<size_t>() < i);
+    }
+  }
+  CHECK(collectives == rep["counts"]["collectives"].get<int>());
+  CHECK(waits >= collectives);
+  CHECK(compute == Approx(rep["simulation"]["compute_ms"].get<double>()).margin(1e-6)); // rounded
 }
 
 TEST_CASE("schedule reads the graph from stdin once and matches the file result") {

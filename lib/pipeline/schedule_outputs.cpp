@@ -8,6 +8,7 @@
 #include "pipeline/job_errors.h"
 #include "report/html_page.h"
 #include "report/report_json.h"
+#include "report/simulation_model_json.h"
 #include "report/trace_json.h"
 
 namespace osched {
@@ -35,12 +36,17 @@ void check_output_paths(const ScheduleOutputPaths& a) {
                          "(one rank gets it); pass a file path");
   // Every output names its own file, never the input (-o may rewrite its
   // input in place: it is written last, and only once all is complete).
-  for (const auto& [flag, p] : {std::pair{"--trace", &a.trace}, std::pair{"--html", &a.html}})
+  for (const auto& [flag, p] : {std::pair{"--trace", &a.trace}, std::pair{"--html", &a.html},
+                                std::pair{"--sim-model", &a.sim_model}})
     if (*p == "-")
       throw InputError(std::string(flag) + ": needs a file path");
-  if (std::string clash = output_clash(
-          {{"graph", a.input}},
-          {{"-o", a.output}, {"--report", a.report}, {"--trace", a.trace}, {"--html", a.html}}, 2);
+  if (std::string clash = output_clash({{"graph", a.input}},
+                                       {{"-o", a.output},
+                                        {"--report", a.report},
+                                        {"--trace", a.trace},
+                                        {"--html", a.html},
+                                        {"--sim-model", a.sim_model}},
+                                       2);
       !clash.empty())
     throw InputError(clash);
   if (!a.report.empty()) {
@@ -75,6 +81,12 @@ double write_schedule_outputs(const ScheduleOutput& out, const ScheduleOutputPat
   if (!paths.html.empty())
     batch.add(name(paths.html), [&](const Emit& emit) {
       emit(schedule_html(out.report, *out.original_timeline, *out.scheduled_timeline));
+    });
+  if (!paths.sim_model.empty())
+    batch.add(name(paths.sim_model), [&](const Emit& emit) {
+      emit(simulation_model_json(out.graph, *out.written_plan, out.report.memory.budget_bytes)
+               .dump() +
+           "\n");
     });
   try {
     batch.commit();

@@ -16,6 +16,7 @@ struct ScheduleOutputPaths {
   std::string report, trace, html; // empty: not written
   std::string benchmark_cache;     // read and updated by the job; empty: none
   bool per_rank = false;           // every rank writes NAME.rankN.EXT
+  std::string sim_model;           // the written graph's simulation model; empty: not written
 };
 
 // Throws InputError for outputs naming each other or the input (also

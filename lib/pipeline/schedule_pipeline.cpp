@@ -260,6 +260,8 @@ Scheduled schedule_graph(ScheduleInput in, const ScheduleConfig& config, const R
   if (config.collective_bucketing) // new nodes: estimated as a run over the file would
     written_rt = est.of(out.graph);
   describe_written_graph(out.report, out.graph, written_rt);
+  if (run.record_written_plan)
+    out.written_plan = make_simulation_plan(out.graph, written_rt);
   if (run.record_timelines) // of the output graph, bucketed or not
     out.scheduled_timeline = build_timeline(out.graph, written_rt, "scheduled",
                                             parse_assume_pure(config.scheduler.assume_pure));

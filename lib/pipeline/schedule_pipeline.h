@@ -21,6 +21,7 @@
 #include "pipeline/schedule_config.h"
 #include "report/schedule_report.h"
 #include "report/timeline.h"
+#include "sim/simulate.h"
 
 namespace osched {
 
@@ -32,6 +33,8 @@ struct ScheduleOutput {
   ScheduleReport report;
   // With RunSettings::record_timelines: the input's order and the output graph.
   std::optional<Timeline> original_timeline, scheduled_timeline;
+  // With RunSettings::record_written_plan: the output graph's simulation plan.
+  std::optional<SimulationPlan> written_plan;
   // Wall seconds per phase, in the order they ran (schedule --timings,
   // scripts/bench/run.sh); never part of the report, which stays identical
   // across runs.
@@ -84,6 +87,8 @@ struct RunSettings {
   // only a caller that runs one job on its main thread should ask for it
   // (the CLI's schedule; never batch workers or an embedding program).
   bool trim_heap_between_phases = false;
+  // Keep the output graph's simulation plan (schedule --sim-model).
+  bool record_written_plan = false;
 };
 
 // Estimate runtimes, schedule, simulate before/after, bucket and pin when
