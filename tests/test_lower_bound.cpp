@@ -128,11 +128,10 @@ TEST_CASE("lower bound: no order of a small random graph simulates below it (all
   for (int trial = 0; trial < 60; ++trial) {
     RandomGraph r = random_graph(rng, 3 + static_cast<int>(rng() % 3));
     INFO("trial " << trial);
-    const StepLowerBound b = step_lower_bound(r.g, r.rt, critical_path_ms(r.g, r.rt));
+    const StepLowerBound b = step_lower_bound(r.g, r.rt);
     // The batched bits and the walk per collective (given room for every
     // walk) find the same blocking collectives.
-    const StepLowerBound walked =
-        step_lower_bound(r.g, r.rt, critical_path_ms(r.g, r.rt), int64_t{1} << 40);
+    const StepLowerBound walked = step_lower_bound(r.g, r.rt, int64_t{1} << 40);
     CHECK(walked.complete);
     CHECK(walked.blocking_comm_ms == b.blocking_comm_ms);
     CHECK(walked.step_ms == b.step_ms);
@@ -165,7 +164,7 @@ TEST_CASE("lower bound: blocking transfers of two groups may run at once, so the
   RuntimeTable rt;
   rt.ms = {0, 2, 2, 0, 0, 1, 0};
   rt.source.assign(rt.ms.size(), RuntimeSource::Custom);
-  const StepLowerBound b = step_lower_bound(g, rt, critical_path_ms(g, rt));
+  const StepLowerBound b = step_lower_bound(g, rt);
   CHECK(b.compute_ms == Approx(1.0));
   CHECK(b.blocking_comm_ms == Approx(2.0));
   CHECK(b.step_ms == Approx(3.0));
@@ -180,9 +179,8 @@ TEST_CASE("lower bound: the batched bits find the blocking collectives the walks
     INFO(file);
     const Graph g = read_graph_file(test::source_path(file));
     const RuntimeTable rt = estimate_runtimes(g, nullptr, nullptr, analytical);
-    const double cp = critical_path_ms(g, rt);
-    const StepLowerBound bits = step_lower_bound(g, rt, cp);
-    const StepLowerBound walked = step_lower_bound(g, rt, cp, int64_t{1} << 40);
+    const StepLowerBound bits = step_lower_bound(g, rt);
+    const StepLowerBound walked = step_lower_bound(g, rt, int64_t{1} << 40);
     CHECK(bits.complete);
     CHECK(walked.complete);
     CHECK(bits.blocking_comm_ms == walked.blocking_comm_ms);
@@ -217,9 +215,8 @@ TEST_CASE("lower bound: a chain of 100 all-reduces, each between two matmuls, bl
   ms.push_back(0);
   rt.ms = ms;
   rt.source.assign(rt.ms.size(), RuntimeSource::Custom);
-  const double cp = critical_path_ms(g, rt);
-  const StepLowerBound bits = step_lower_bound(g, rt, cp);
-  const StepLowerBound walked = step_lower_bound(g, rt, cp, int64_t{1} << 40);
+  const StepLowerBound bits = step_lower_bound(g, rt);
+  const StepLowerBound walked = step_lower_bound(g, rt, int64_t{1} << 40);
   CHECK(bits.compute_ms == Approx(50.5));
   CHECK(bits.blocking_comm_ms == Approx(100.0));
   CHECK(bits.step_ms == Approx(150.5));

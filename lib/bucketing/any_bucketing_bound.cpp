@@ -102,7 +102,7 @@ AnyBucketingBound any_bucketing_bound(const Graph& g, const SimulationPlan& plan
   for (size_t v = 0; v < g.nodes.size(); ++v)
     if (m.removable[v])
       floored.ms[v] = 0;
-  r.bound = step_lower_bound(g, plan, critical_path_ms(g, floored), -1, &m);
+  r.bound = step_lower_bound(g, plan, floored, -1, &m);
   return r;
 }
 

@@ -142,7 +142,7 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
       }
   }
 
-  const StepLowerBound b = step_lower_bound(written, plan, critical_path_ms(written, rt));
+  const StepLowerBound b = step_lower_bound(written, plan, rt);
   if (r.bucketing) {
     // Each group's stream in the input (its collectives as the report lists
     // them before this call) and in the written graph.
@@ -167,6 +167,7 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   lb.step_ms = report_round(b.step_ms);
   lb.compute_ms = report_round(b.compute_ms);
   lb.blocking_comm_ms = report_round(b.blocking_comm_ms);
+  lb.exclusive_comm_ms = report_round(b.exclusive_comm_ms);
   lb.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
   lb.busiest_group = b.busiest_group;
   lb.critical_path_ms = report_round(b.critical_path_ms);
@@ -190,6 +191,7 @@ void set_optimality_bound(ScheduleReport& r, const AnyBucketingBound& any) {
   o.bound_ms = report_round(b.step_ms);
   o.compute_ms = report_round(b.compute_ms);
   o.blocking_comm_ms = report_round(b.blocking_comm_ms);
+  o.exclusive_comm_ms = report_round(b.exclusive_comm_ms);
   o.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
   o.busiest_group = b.busiest_group;
   o.critical_path_ms = report_round(b.critical_path_ms);

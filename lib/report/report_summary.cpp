@@ -35,8 +35,8 @@ std::string report_summary(const ScheduleReport& r) {
       << "% faster)";
   o << "\n";
   o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute "
-    << fmt(r.lower_bound.compute_ms) << " + blocking communication "
-    << fmt(r.lower_bound.blocking_comm_ms) << ", busiest group "
+    << fmt(r.lower_bound.compute_ms) << " + exclusive communication "
+    << fmt(r.lower_bound.exclusive_comm_ms) << ", busiest group "
     << fmt(r.lower_bound.busiest_group_comm_ms) << ", critical path "
     << fmt(r.lower_bound.critical_path_ms) << ", or through a collective "
     << fmt(r.lower_bound.through_collective_ms) << "); the step is "

@@ -65,8 +65,8 @@ struct ReportSimulation {
 // The step no order of the written graph can beat under the simulation
 // (scheduler/lower_bound.h says why each term holds).
 struct ReportLowerBound {
-  double step_ms = 0, compute_ms = 0, blocking_comm_ms = 0, busiest_group_comm_ms = 0,
-         critical_path_ms = 0, through_collective_ms = 0;
+  double step_ms = 0, compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0,
+         busiest_group_comm_ms = 0, critical_path_ms = 0, through_collective_ms = 0;
   std::string busiest_group, through_collective;
   bool complete = true;               // every collective examined for blocking
   double gap_ms = 0, gap_percent = 0; // of the scheduled step above it
@@ -78,8 +78,8 @@ struct ReportLowerBound {
 // gap are the written graph's.
 struct ReportOptimality {
   double step_ms = 0, bound_ms = 0, gap_ms = 0, gap_percent = 0;
-  double compute_ms = 0, blocking_comm_ms = 0, busiest_group_comm_ms = 0, critical_path_ms = 0,
-         through_collective_ms = 0;
+  double compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0, busiest_group_comm_ms = 0,
+         critical_path_ms = 0, through_collective_ms = 0;
   std::string busiest_group, through_collective;
   bool complete = true; // every collective examined for blocking
   size_t pooled_collectives = 0, uncosted_collectives = 0;

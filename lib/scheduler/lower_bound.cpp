@@ -1,33 +1,75 @@
 #include "scheduler/lower_bound.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "sim/simulate.h"
 
 namespace osched {
 
-StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double critical_path_ms,
-                                int64_t work_limit) {
-  return step_lower_bound(g, make_simulation_plan(g, rt), critical_path_ms, work_limit);
+StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, int64_t work_limit) {
+  return step_lower_bound(g, make_simulation_plan(g, rt), rt, work_limit);
 }
 
 namespace {
 
-// Which collectives block the whole compute stream, 64 at a time: per node,
-// a bit for each collective of the batch it is an ancestor of (one pass
-// from the last node over its users) or that it descends from a reader of
-// (one pass from the first over its inputs); a collective blocks when every
-// stream node holds its bit in one of the two. Ancestors and such
-// descendants never overlap (the graph is acyclic), as the walk's shared
-// marks assume. O((N + E) * C / 64) word operations.
 // Per collective: whether it blocks, and the compute-stream time of its
 // ancestors and of the descendants of its readers (readers included).
 struct Around {
   std::vector<char> blocking;
   std::vector<double> before_ms, after_ms;
+  // Where the bits were used (and the matrix is small): row k holds, a bit
+  // per collective, those collective k is an ancestor of.
+  std::vector<uint64_t> descendants;
+  size_t words = 0;
+  bool is_ancestor(size_t k, size_t of) const {
+    return !descendants.empty() && ((descendants[k * words + of / 64] >> (of % 64)) & 1);
+  }
 };
 
+// Ancestry bits of one batch of up to 64 collectives (plan.collectives from
+// `first`): before[v] holds the bit of each collective v is an ancestor of
+// (one pass from the last node over its users), after[v] of each collective
+// v descends from a reader of, readers included (one pass from the first
+// over its inputs). Ancestors and such descendants never overlap (the
+// graph is acyclic), as the walk's shared marks assume.
+void batch_bits(const SimulationPlan& plan, const InputLists& inputs, const UserLists& users,
+                size_t first, size_t count, std::vector<int32_t>& bit,
+                std::vector<uint64_t>& before, std::vector<uint64_t>& after) {
+  const size_t n = before.size();
+  const std::vector<NodeId>& colls = plan.collectives;
+  for (size_t j = 0; j < count; ++j)
+    bit[static_cast<size_t>(colls[first + j])] = static_cast<int32_t>(j);
+  for (size_t v = n; v-- > 0;) {
+    uint64_t m = 0;
+    auto [b, e] = users.of(static_cast<NodeId>(v));
+    for (const NodeId* u = b; u != e; ++u) {
+      m |= before[static_cast<size_t>(*u)];
+      if (bit[static_cast<size_t>(*u)] >= 0)
+        m |= uint64_t{1} << bit[static_cast<size_t>(*u)];
+    }
+    before[v] = m;
+  }
+  for (size_t v = 0; v < n; ++v) {
+    uint64_t m = 0;
+    for (int64_t k = plan.blocks_offset[v]; k < plan.blocks_offset[v + 1]; ++k) {
+      const int32_t j = bit[static_cast<size_t>(plan.blocks_on[static_cast<size_t>(k)])];
+      if (j >= 0)
+        m |= uint64_t{1} << j;
+    }
+    auto [b, e] = inputs.of(static_cast<NodeId>(v));
+    for (const NodeId* p = b; p != e; ++p)
+      m |= after[static_cast<size_t>(*p)];
+    after[v] = m;
+  }
+  for (size_t j = 0; j < count; ++j)
+    bit[static_cast<size_t>(colls[first + j])] = -1;
+}
+
+// Blocking collectives and the stream time around each, 64 at a time: a
+// collective blocks when every stream node holds its bit in one of the two
+// masks. O((N + E) * C / 64) word operations.
 Around blocking_by_bits(const SimulationPlan& plan, const std::vector<char>& on_stream,
                         const std::vector<double>& weight, const InputLists& inputs,
                         const UserLists& users) {
@@ -38,52 +80,75 @@ Around blocking_by_bits(const SimulationPlan& plan, const std::vector<char>& on_
   r.before_ms.assign(colls.size(), 0);
   r.after_ms.assign(colls.size(), 0);
   std::vector<int32_t> bit(n, -1);
-  // Adds `w` to sums[first + j] for each bit j of `m`.
+  // Adds `w` to sums[j] for each bit j of `m`.
   auto add_bits = [](uint64_t m, double w, double* sums) {
     for (; m != 0; m &= m - 1)
       sums[__builtin_ctzll(m)] += w;
   };
   std::vector<uint64_t> before(n), after(n);
+  const size_t words = (colls.size() + 63) / 64;
+  if (colls.size() * words <= (size_t{1} << 22)) { // 32 MiB
+    r.words = words;
+    r.descendants.assign(colls.size() * words, 0);
+  }
   for (size_t first = 0; first < colls.size(); first += 64) {
     const size_t count = std::min<size_t>(64, colls.size() - first);
-    for (size_t j = 0; j < count; ++j)
-      bit[static_cast<size_t>(colls[first + j])] = static_cast<int32_t>(j);
-    for (size_t v = n; v-- > 0;) {
-      uint64_t m = 0;
-      auto [b, e] = users.of(static_cast<NodeId>(v));
-      for (const NodeId* u = b; u != e; ++u) {
-        m |= before[static_cast<size_t>(*u)];
-        if (bit[static_cast<size_t>(*u)] >= 0)
-          m |= uint64_t{1} << bit[static_cast<size_t>(*u)];
-      }
-      before[v] = m;
-    }
+    batch_bits(plan, inputs, users, first, count, bit, before, after);
+    if (!r.descendants.empty())
+      for (size_t k = 0; k < colls.size(); ++k)
+        r.descendants[k * words + first / 64] = before[static_cast<size_t>(colls[k])];
     uint64_t all = count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
     for (size_t v = 0; v < n; ++v) {
-      uint64_t m = 0;
-      for (int64_t k = plan.blocks_offset[v]; k < plan.blocks_offset[v + 1]; ++k) {
-        const int32_t j = bit[static_cast<size_t>(plan.blocks_on[static_cast<size_t>(k)])];
-        if (j >= 0)
-          m |= uint64_t{1} << j;
-      }
-      auto [b, e] = inputs.of(static_cast<NodeId>(v));
-      for (const NodeId* p = b; p != e; ++p)
-        m |= after[static_cast<size_t>(*p)];
-      after[v] = m;
-      if (on_stream[v]) {
-        all &= before[v] | after[v];
-        if (weight[v] > 0) {
-          add_bits(before[v], weight[v], r.before_ms.data() + first);
-          add_bits(after[v], weight[v], r.after_ms.data() + first);
-        }
+      if (!on_stream[v])
+        continue;
+      all &= before[v] | after[v];
+      if (weight[v] > 0) {
+        add_bits(before[v], weight[v], r.before_ms.data() + first);
+        add_bits(after[v], weight[v], r.after_ms.data() + first);
       }
     }
-    for (size_t j = 0; j < count; ++j) {
+    for (size_t j = 0; j < count; ++j)
       r.blocking[first + j] = (all >> j) & 1;
-      bit[static_cast<size_t>(colls[first + j])] = -1;
-    }
   }
   return r;
+}
+
+// For sets of collectives (`member`: per collective, a bit per set), the
+// stream time of the nodes independent of some member of each set (neither
+// its ancestor nor after one of its readers): what may run on the compute
+// stream while the set's transfers run. A second pass of bits.
+std::vector<double> independent_of_sets(const SimulationPlan& plan,
+                                        const std::vector<char>& on_stream,
+                                        const std::vector<double>& weight, const InputLists& inputs,
+                                        const UserLists& users, const std::vector<uint64_t>& member,
+                                        size_t sets) {
+  const size_t n = on_stream.size();
+  const std::vector<NodeId>& colls = plan.collectives;
+  std::vector<int32_t> bit(n, -1);
+  std::vector<uint64_t> before(n), after(n), hit(n, 0); // hit: sets v is independent for
+  std::vector<uint64_t> in_set(sets);                   // per set, its batch members' bits
+  for (size_t first = 0; first < colls.size(); first += 64) {
+    const size_t count = std::min<size_t>(64, colls.size() - first);
+    std::fill(in_set.begin(), in_set.end(), 0);
+    for (size_t j = 0; j < count; ++j)
+      for (size_t s = 0; s < sets; ++s)
+        if ((member[first + j] >> s) & 1)
+          in_set[s] |= uint64_t{1} << j;
+    batch_bits(plan, inputs, users, first, count, bit, before, after);
+    for (size_t v = 0; v < n; ++v) {
+      if (!on_stream[v] || weight[v] <= 0)
+        continue;
+      const uint64_t independent = ~(before[v] | after[v]);
+      for (size_t s = 0; s < sets; ++s)
+        if (independent & in_set[s])
+          hit[v] |= uint64_t{1} << s;
+    }
+  }
+  std::vector<double> out(sets, 0.0);
+  for (size_t v = 0; v < n; ++v)
+    for (uint64_t h = hit[v]; h != 0; h &= h - 1)
+      out[static_cast<size_t>(__builtin_ctzll(h))] += weight[v];
+  return out;
 }
 
 // The same by a walk per collective over its ancestors and the
@@ -168,12 +233,16 @@ Around blocking_by_walks(const SimulationPlan& plan, const std::vector<char>& on
 // Per group, the stream time of its collectives (of those flagged in
 // `only`, when given): a collective that is never merged takes its own time,
 // a pool's members at least the pool's floor over them.
+// Under merges, a chain of a pool's members (each a descendant of the one
+// before) cannot share a bucket: each is a bucket of its own, costing at
+// least its least bucket time. The chain is taken greedily in node order.
 std::map<std::string, double> group_stream_ms(const SimulationPlan& plan, const MergePools* merges,
-                                              const std::vector<char>* only) {
+                                              const std::vector<char>* only, const Around& around) {
   std::map<std::string, double> per_group;
   struct Demand {
-    double bytes = 0, least_ms = 1e300;
+    double bytes = 0, least_ms = 1e300, chain_ms = 0;
     int32_t group = -1;
+    int64_t chain_end = -1; // the chain's last member
   };
   std::vector<Demand> demand(merges ? merges->least_ms_per_byte.size() : 0);
   for (size_t k = 0; k < plan.collectives.size(); ++k) {
@@ -192,11 +261,16 @@ std::map<std::string, double> group_stream_ms(const SimulationPlan& plan, const 
     d.bytes += merges->bytes[k];
     d.least_ms = std::min(d.least_ms, merges->least_bucket_ms[k]);
     d.group = group;
+    if (d.chain_end < 0 || around.is_ancestor(static_cast<size_t>(d.chain_end), k)) {
+      d.chain_ms += merges->least_bucket_ms[k];
+      d.chain_end = static_cast<int64_t>(k);
+    }
   }
   for (size_t p = 0; p < demand.size(); ++p)
     if (demand[p].group >= 0)
       per_group[plan.group_names[static_cast<size_t>(demand[p].group)]] +=
-          merges->floor_ms(static_cast<int32_t>(p), demand[p].bytes, demand[p].least_ms);
+          std::max(demand[p].chain_ms,
+                   merges->floor_ms(static_cast<int32_t>(p), demand[p].bytes, demand[p].least_ms));
   return per_group;
 }
 
@@ -208,12 +282,13 @@ double MergePools::floor_ms(int32_t p, double member_bytes, double least_ms) con
   return std::max(least_ms_per_byte[static_cast<size_t>(p)] * member_bytes, least_ms);
 }
 
-StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
-                                int64_t work_limit, const MergePools* merges) {
+StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
+                                const RuntimeTable& path_rt, int64_t work_limit,
+                                const MergePools* merges) {
   using Role = SimulationPlan::Role;
   const size_t n = g.nodes.size();
   StepLowerBound b;
-  b.critical_path_ms = critical_path_ms;
+  b.critical_path_ms = critical_path_ms(g, path_rt);
   // The compute stream's nodes, as the simulation runs them.
   std::vector<char> on_stream(n, 0);
   std::vector<double> weight(n, 0); // stream time that every graph written from this one keeps
@@ -240,22 +315,24 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
                                 : blocking_by_walks(plan, on_stream, weight, stream_nodes, inputs,
                                                     users, work_limit, b.complete);
   const std::vector<char>& blocking = around.blocking;
-  // Through one collective: its ancestors' stream time, then its own (its
-  // least bucket's under merges), then its readers' descendants'.
+  // Through a collective: the longest path with each collective started
+  // no earlier than its ancestors' stream time, then its readers'
+  // descendants' stream time after it.
+  std::vector<double> earliest(n, 0.0), done;
+  for (size_t k = 0; k < plan.collectives.size(); ++k)
+    earliest[static_cast<size_t>(plan.collectives[k])] = around.before_ms[k];
+  b.through_collective_ms = critical_path_ms(g, path_rt, &earliest, &done);
   for (size_t k = 0; k < plan.collectives.size(); ++k) {
     const auto c = static_cast<size_t>(plan.collectives[k]);
-    const int32_t pool = merges ? merges->pool[k] : -1;
-    const double own = pool == MergePools::kUncosted ? 0.0
-                       : pool >= 0                   ? merges->least_bucket_ms[k]
-                                                     : plan.ms[c];
-    const double through = around.before_ms[k] + own + around.after_ms[k];
+    const double through = done[c] + around.after_ms[k];
     if (through > b.through_collective_ms) {
       b.through_collective_ms = through;
       b.through_collective = g.nodes[c].name;
     }
   }
-  const std::map<std::string, double> per_group = group_stream_ms(plan, merges, nullptr);
-  const std::map<std::string, double> blocking_per_group = group_stream_ms(plan, merges, &blocking);
+  const std::map<std::string, double> per_group = group_stream_ms(plan, merges, nullptr, around);
+  const std::map<std::string, double> blocking_per_group =
+      group_stream_ms(plan, merges, &blocking, around);
   for (size_t k = 0; k < plan.collectives.size(); ++k) {
     const auto c = static_cast<size_t>(plan.collectives[k]);
     ++b.group_collectives[plan.group_names[static_cast<size_t>(plan.group[c])]];
@@ -268,7 +345,51 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, doub
     }
   for (const auto& [group, ms] : blocking_per_group)
     b.blocking_comm_ms = std::max(b.blocking_comm_ms, ms);
-  b.step_ms = std::max({b.compute_ms + b.blocking_comm_ms, b.busiest_group_comm_ms,
+  // More than the blocking ones: for a set of one group's collectives, the
+  // compute stream can run, while their transfers run one after another,
+  // only nodes independent of some member. The sets tried: per group (the
+  // busiest first), the collectives whose independent stream time is at
+  // most t times their own, for a few t.
+  if (by_bits && !plan.collectives.empty()) {
+    const double ratios[] = {0.5, 1, 2, 4, 1e300};
+    constexpr size_t kRatios = std::size(ratios);
+    std::vector<std::pair<double, std::string>> groups;
+    for (const auto& [group, ms] : per_group)
+      groups.emplace_back(-ms, group);
+    std::sort(groups.begin(), groups.end());
+    groups.resize(std::min(groups.size(), 64 / kRatios));
+    std::map<std::string, size_t> slot;
+    for (size_t i = 0; i < groups.size(); ++i)
+      slot[groups[i].second] = i;
+    double weighted = 0;
+    for (double w : weight)
+      weighted += w;
+    const size_t sets = groups.size() * kRatios;
+    std::vector<uint64_t> member(plan.collectives.size(), 0);
+    for (size_t k = 0; k < plan.collectives.size(); ++k) {
+      const auto c = static_cast<size_t>(plan.collectives[k]);
+      auto it = slot.find(plan.group_names[static_cast<size_t>(plan.group[c])]);
+      if (it == slot.end())
+        continue;
+      const double independent = weighted - around.before_ms[k] - around.after_ms[k];
+      for (size_t t = 0; t < kRatios; ++t)
+        if (independent <= ratios[t] * path_rt.ms[c])
+          member[k] |= uint64_t{1} << (it->second * kRatios + t);
+    }
+    const std::vector<double> free_ms =
+        independent_of_sets(plan, on_stream, weight, inputs, users, member, sets);
+    std::vector<char> only(plan.collectives.size());
+    for (size_t s = 0; s < sets; ++s) {
+      for (size_t k = 0; k < only.size(); ++k)
+        only[k] = (member[k] >> s) & 1;
+      const std::map<std::string, double> stream = group_stream_ms(plan, merges, &only, around);
+      auto it = stream.find(groups[s / kRatios].second);
+      if (it != stream.end())
+        b.exclusive_comm_ms = std::max(b.exclusive_comm_ms, it->second - free_ms[s]);
+    }
+  }
+  b.exclusive_comm_ms = std::max(b.exclusive_comm_ms, b.blocking_comm_ms);
+  b.step_ms = std::max({b.compute_ms + b.exclusive_comm_ms, b.busiest_group_comm_ms,
                         b.critical_path_ms, b.compute_ms, b.through_collective_ms});
   return b;
 }

@@ -14,10 +14,20 @@
 //   collectives run one after another, so the step is at least the compute
 //   plus the largest group's blocking sum. (Two groups' blocking transfers
 //   may run at once: they are not added.)
+// - compute + exclusive communication: more generally, while a set of one
+//   group's collectives transfer (one after another), the compute stream
+//   can run only nodes independent of some member (neither its ancestor
+//   nor after one of its readers). So the step is at least the compute plus
+//   the set's stream time less the stream time of those nodes. Sets tried:
+//   per group, the collectives whose own independent stream time is at
+//   most t times their time, for a few t (a second pass of bits, where the
+//   bits are used; the blocking set alone otherwise).
 // - through a collective: its ancestors run on the compute stream, one at a
 //   time, before it starts; the descendants of its readers after it ends.
-//   So the step is at least their stream time plus its own, for each
-//   collective (for a blocking one: the compute plus its time).
+//   So no collective starts before its ancestors' stream time, and the
+//   longest path with collectives started no earlier than that, plus the
+//   stream time of the readers' descendants after a collective, is a bound
+//   (for a blocking collective: at least the compute plus its time).
 // Blocking collectives are found 64 at a time by two passes of bit masks
 // over the graph where those passes cost no more than a few times the
 // graph's size; otherwise by a walk per collective, and past a work limit
@@ -38,6 +48,9 @@ struct StepLowerBound {
   double step_ms = 0;
   double compute_ms = 0;
   double blocking_comm_ms = 0; // the largest group's blocking collectives
+  // At least that: the largest, over sets of one group's collectives, of
+  // their stream time less the stream time independent of some member.
+  double exclusive_comm_ms = 0;
   double busiest_group_comm_ms = 0;
   std::string busiest_group;
   // Per group: its collectives and the time its stream is busy with them.
@@ -71,17 +84,17 @@ struct MergePools {
   double floor_ms(int32_t pool, double bytes, double least_bucket_ms) const;
 };
 
-// `critical_path_ms`: simulate.h's critical_path_ms of the same graph.
 // `work_limit`: edges walked at most; negative for the default.
-StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, double critical_path_ms,
-                                int64_t work_limit = -1);
+StepLowerBound step_lower_bound(const Graph& g, const RuntimeTable& rt, int64_t work_limit = -1);
 struct SimulationPlan;
 // The same over the graph's simulation plan, when the caller has it.
-// With `merges`, a bound over every bucketing too: a group's stream time
-// and its blocking time come from the pools' floors, removable nodes take
-// no time, and `critical_path_ms` must use each collective's least bucket
-// time.
-StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan, double critical_path_ms,
-                                int64_t work_limit = -1, const MergePools* merges = nullptr);
+// `path_rt`: the times the paths use (the graph's own estimates). With
+// `merges`, a bound over every bucketing too: a group's stream time and its
+// blocking time come from the pools' floors, removable nodes take no time,
+// and `path_rt` must give each collective its least bucket time and
+// removable nodes none.
+StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
+                                const RuntimeTable& path_rt, int64_t work_limit = -1,
+                                const MergePools* merges = nullptr);
 
 } // namespace osched

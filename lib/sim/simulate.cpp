@@ -206,7 +206,8 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
   return r;
 }
 
-double critical_path_ms(const Graph& g, const RuntimeTable& rt) {
+double critical_path_ms(const Graph& g, const RuntimeTable& rt,
+                        const std::vector<double>* earliest_start, std::vector<double>* done_out) {
   // done[v]: earliest time v's output is usable by a reader that blocks;
   // issued[v]: by one that does not (a metadata read, a collective taking an
   // in-flight result), which for a collective is its start.
@@ -221,6 +222,8 @@ double critical_path_ms(const Graph& g, const RuntimeTable& rt) {
     };
     if (is_collective_node(n)) {
       issued[v] = latest(issued);
+      if (earliest_start)
+        issued[v] = std::max(issued[v], (*earliest_start)[static_cast<size_t>(v)]);
       done[v] = issued[v] + rt.ms[v];
     } else if (is_metadata_node(n)) {
       issued[v] = done[v] = latest(issued);
@@ -234,6 +237,8 @@ double critical_path_ms(const Graph& g, const RuntimeTable& rt) {
     }
     longest = std::max(longest, done[v]);
   }
+  if (done_out)
+    *done_out = std::move(done);
   return longest;
 }
 

@@ -90,6 +90,11 @@ SimulationResult simulate_step(const SimulationPlan& plan, const std::vector<Nod
 // compute nodes take their runtime, a collective its runtime from when its
 // inputs are ready, readers that block on a collective (not metadata reads)
 // wait for it. No order's simulated step is shorter: a lower bound.
-double critical_path_ms(const Graph& g, const RuntimeTable& rt);
+// `earliest_start`, when given: per node, a time no collective starts
+// before (scheduler/lower_bound.h raises each to its ancestors' compute);
+// `done`, when given, receives each node's earliest finish.
+double critical_path_ms(const Graph& g, const RuntimeTable& rt,
+                        const std::vector<double>* earliest_start = nullptr,
+                        std::vector<double>* done_out = nullptr);
 
 } // namespace osched
