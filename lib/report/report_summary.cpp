@@ -42,7 +42,8 @@ std::string report_summary(const ScheduleReport& r) {
     << fmt(r.lower_bound.through_collective_ms) << "); the step is "
     << fmt(r.lower_bound.gap_percent, 1) << "% above it\n";
   o << "  optimality: the step is " << fmt(r.optimality.gap_percent, 1) << "% above "
-    << fmt(r.optimality.bound_ms) << " ms, a bound no order and no bucketing of the input beats\n";
+    << fmt(r.optimality.bound_ms) << " ms, a bound no order "
+    << (r.optimality.covers_bucketing ? "and no bucketing " : "") << "of the input beats\n";
   if (r.policy)
     o << "  policy " << r.policy->name << ": greedy step " << fmt(r.policy->greedy_step_ms)
       << " ms, " << r.policy->moves << " moves kept of " << r.policy->trials << " tried"

@@ -72,11 +72,13 @@ struct ReportLowerBound {
   double gap_ms = 0, gap_percent = 0; // of the scheduled step above it
 };
 
-// How far the written step is from the best any written graph could do: a
-// bound over every order and every bucketing of the input
-// (bucketing/any_bucketing_bound.h), found before scheduling; the step and
-// gap are the written graph's.
+// How far the written step is from the best any graph this run could write
+// does: with bucketing on, a bound over every order and every bucketing of
+// the input (bucketing/any_bucketing_bound.h), found before scheduling;
+// with it off, the lower bound over the written graph's orders. The step
+// and gap are the written graph's.
 struct ReportOptimality {
+  bool covers_bucketing = false;
   double step_ms = 0, bound_ms = 0, gap_ms = 0, gap_percent = 0;
   double compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0, busiest_group_comm_ms = 0,
          critical_path_ms = 0, through_collective_ms = 0;
