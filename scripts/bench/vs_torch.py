@@ -227,7 +227,11 @@ def row(name, gm, table, tool, keep=None):
         first_report = os.path.join(work, "tool.schedule.report.json")
         run_tool(tool, tool_args + ["--trace", trace, "--report", first_report])
         with open(first_report) as f:
-            original_peak = json.load(f)["memory"]["original_peak_bytes"]
+            first = json.load(f)
+        original_peak = first["memory"]["original_peak_bytes"]
+        # The bound no order and no bucketing of the input beats: PyTorch's
+        # written graph is one of those graphs.
+        bound = first["optimality"]["bound_ms"]
         with open(trace) as f:
             events = json.load(f)["traceEvents"]
         # The original order's timeline (pid 1) carries every timed node once.
@@ -271,7 +275,7 @@ def row(name, gm, table, tool, keep=None):
     only_torch = [c for c in both if theirs["hidden"][c] and not ours["hidden"][c]]
     only_tool = [c for c in both if ours["hidden"][c] and not theirs["hidden"][c]]
     return {"graph": name, "nodes": nodes, "torch_s": torch_s, "tool_s": tool_s,
-            "torch_step": theirs["step_ms"], "tool_step": ours["step_ms"],
+            "torch_step": theirs["step_ms"], "tool_step": ours["step_ms"], "bound": bound,
             "torch_peak": theirs["peak_mib"], "tool_peak": ours["peak_mib"],
             "capped_step": capped["step_ms"], "capped_peak": capped["peak_mib"],
             "only_torch_hides": only_torch, "only_tool_hides": only_tool,
@@ -372,12 +376,18 @@ def main():
         speed = r["torch_s"] / r["tool_s"] if r["tool_s"] > 0 else float("inf")
         print(f"- {r['graph']}: tool {speed:.0f}x faster; step {r['tool_step'] / r['torch_step']:.3f}x "
               f"of PyTorch's; collectives after bucketing: torch {r['torch_collectives']}, "
-              f"tool {r['tool_collectives']}")
+              f"tool {r['tool_collectives']}; bound over every bucketing {r['bound']:.2f} ms "
+              + ("(at most PyTorch's step)" if r["bound"] <= r["torch_step"] + 1e-6
+                 else "(ABOVE PyTorch's step: the bound is wrong)"))
         for label, names in (("only PyTorch's order hides", r["only_torch_hides"]),
                              ("only the tool's order hides", r["only_tool_hides"])):
             if names:
                 shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
                 print(f"  - {label}: {shown}")
+    broken = [r["graph"] for r in rows if "error" not in r and r["bound"] > r["torch_step"] + 1e-6]
+    if broken:
+        print(f"the bound over every bucketing is above PyTorch's written step on: {', '.join(broken)}")
+        return 1
     return 0
 
 
