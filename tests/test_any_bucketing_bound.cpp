@@ -15,6 +15,7 @@
 #include "bucketing/any_bucketing_bound.h"
 #include "cost/collective_table.h"
 #include "cost/estimator.h"
+#include "every_order.h"
 #include "format/graph_file.h"
 #include "ops/collective_info.h"
 #include "scheduler/lower_bound.h"
@@ -129,55 +130,6 @@ Case random_case(std::mt19937& rng, int steps) {
   return c;
 }
 
-// The shortest step over every topological order of `g` with `merged`
-// simulated as buckets: each bucket's readers (of any member) come after
-// all its members' starts, as in the rewritten graph. 1e300 when no order
-// exists (a bucket tied into a cycle).
-double best_step(const Graph& g, const SimulationPlan& plan,
-                 const std::vector<MergedCollective>& merged) {
-  const size_t n = g.nodes.size();
-  std::vector<std::vector<NodeId>> users(n);
-  std::vector<int> missing(n, 0);
-  auto edge = [&](NodeId from, NodeId to) {
-    users[static_cast<size_t>(from)].push_back(to);
-    ++missing[static_cast<size_t>(to)];
-  };
-  for (NodeId v = 0; v < static_cast<NodeId>(n); ++v)
-    for (NodeId p : node_inputs(g.nodes[static_cast<size_t>(v)]))
-      edge(p, v);
-  for (const MergedCollective& m : merged)
-    for (NodeId v = 0; v < static_cast<NodeId>(n); ++v)
-      for (int64_t k = plan.blocks_offset[static_cast<size_t>(v)];
-           k < plan.blocks_offset[static_cast<size_t>(v) + 1]; ++k)
-        if (std::count(m.starts.begin(), m.starts.end(), plan.blocks_on[static_cast<size_t>(k)]))
-          for (NodeId s : m.starts)
-            edge(s, v);
-  std::vector<NodeId> order;
-  std::vector<char> placed(n, 0);
-  double best = 1e300;
-  auto search = [&](auto&& self) -> void {
-    if (order.size() == n) {
-      best = std::min(best, simulate_step(plan, order, merged).step_ms);
-      return;
-    }
-    for (NodeId v = 0; v < static_cast<NodeId>(n); ++v) {
-      if (placed[static_cast<size_t>(v)] || missing[static_cast<size_t>(v)] > 0)
-        continue;
-      placed[static_cast<size_t>(v)] = 1;
-      order.push_back(v);
-      for (NodeId u : users[static_cast<size_t>(v)])
-        --missing[static_cast<size_t>(u)];
-      self(self);
-      for (NodeId u : users[static_cast<size_t>(v)])
-        ++missing[static_cast<size_t>(u)];
-      order.pop_back();
-      placed[static_cast<size_t>(v)] = 0;
-    }
-  };
-  search(search);
-  return best;
-}
-
 // Every set partition of `items`, as lists of blocks.
 void partitions(const std::vector<NodeId>& items, size_t at,
                 std::vector<std::vector<NodeId>>& blocks,
@@ -250,10 +202,10 @@ TEST_CASE("any-bucketing bound: no bucketing and no order of a small random grap
         }
       bucketings = std::move(next);
     }
-    const double unmerged = best_step(c.g, plan, {});
+    const double unmerged = best_step_over_orders(c.g, plan);
     double best = unmerged;
     for (const auto& b : bucketings)
-      best = std::min(best, best_step(c.g, plan, b));
+      best = std::min(best, best_step_over_orders(c.g, plan, b));
     CHECK(best >= any.bound.step_ms - 1e-9);
     // The written-orders bound of the unmerged graph need not hold here.
     merging_helps += best < unmerged - 1e-9;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cost/estimator.h"
+#include "every_order.h"
 #include "format/graph_file.h"
 #include "scheduler/lower_bound.h"
 #include "sim/simulate.h"
@@ -83,41 +84,8 @@ RandomGraph random_graph(std::mt19937& rng, int steps) {
   return r;
 }
 
-// The shortest simulated step over every topological order.
 double best_step(const Graph& g, const RuntimeTable& rt) {
-  const SimulationPlan plan = make_simulation_plan(g, rt);
-  const size_t n = g.nodes.size();
-  std::vector<std::vector<NodeId>> users(n);
-  std::vector<int> missing(n, 0);
-  for (NodeId v = 0; v < static_cast<NodeId>(n); ++v)
-    for (NodeId p : node_inputs(g.nodes[static_cast<size_t>(v)])) {
-      users[static_cast<size_t>(p)].push_back(v);
-      ++missing[static_cast<size_t>(v)];
-    }
-  std::vector<NodeId> order;
-  std::vector<char> placed(n, 0);
-  double best = 1e300;
-  auto search = [&](auto&& self) -> void {
-    if (order.size() == n) {
-      best = std::min(best, simulate_step(plan, order).step_ms);
-      return;
-    }
-    for (NodeId v = 0; v < static_cast<NodeId>(n); ++v) {
-      if (placed[static_cast<size_t>(v)] || missing[static_cast<size_t>(v)] > 0)
-        continue;
-      placed[static_cast<size_t>(v)] = 1;
-      order.push_back(v);
-      for (NodeId u : users[static_cast<size_t>(v)])
-        --missing[static_cast<size_t>(u)];
-      self(self);
-      for (NodeId u : users[static_cast<size_t>(v)])
-        ++missing[static_cast<size_t>(u)];
-      order.pop_back();
-      placed[static_cast<size_t>(v)] = 0;
-    }
-  };
-  search(search);
-  return best;
+  return best_step_over_orders(g, make_simulation_plan(g, rt));
 }
 
 } // namespace

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "report/exposure_text.h"
 #include "scheduler/lower_bound.h"
@@ -14,6 +16,30 @@ namespace osched {
 double report_round(double v) {
   return std::round(v * 1e6) / 1e6;
 }
+
+namespace {
+
+ReportBoundTerms bound_terms(const StepLowerBound& b) {
+  ReportBoundTerms t;
+  t.compute_ms = report_round(b.compute_ms);
+  t.blocking_comm_ms = report_round(b.blocking_comm_ms);
+  t.exclusive_comm_ms = report_round(b.exclusive_comm_ms);
+  t.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
+  t.busiest_group = b.busiest_group;
+  t.critical_path_ms = report_round(b.critical_path_ms);
+  t.through_collective_ms = report_round(b.through_collective_ms);
+  t.through_collective = b.through_collective;
+  t.complete = b.complete;
+  return t;
+}
+
+// How far `step_ms` is above a bound (rounded): ms and percent.
+std::pair<double, double> gap_above(double step_ms, double bound_ms) {
+  const double ms = report_round(std::max(0.0, step_ms - bound_ms));
+  return {ms, bound_ms > 0 ? std::round(100.0 * (ms / bound_ms) * 1000) / 1000 : 0.0};
+}
+
+} // namespace
 
 ScheduleReport build_report(const ReportInputs& in) {
   const Graph& g = *in.graph;
@@ -165,17 +191,8 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
   }
   ReportLowerBound& lb = r.lower_bound;
   lb.step_ms = report_round(b.step_ms);
-  lb.compute_ms = report_round(b.compute_ms);
-  lb.blocking_comm_ms = report_round(b.blocking_comm_ms);
-  lb.exclusive_comm_ms = report_round(b.exclusive_comm_ms);
-  lb.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
-  lb.busiest_group = b.busiest_group;
-  lb.critical_path_ms = report_round(b.critical_path_ms);
-  lb.through_collective_ms = report_round(b.through_collective_ms);
-  lb.through_collective = b.through_collective;
-  lb.complete = b.complete;
-  lb.gap_ms = report_round(std::max(0.0, sim.step_ms - b.step_ms));
-  lb.gap_percent = b.step_ms > 0 ? std::round(100.0 * (lb.gap_ms / b.step_ms) * 1000) / 1000 : 0.0;
+  lb.terms = bound_terms(b);
+  std::tie(lb.gap_ms, lb.gap_percent) = gap_above(sim.step_ms, b.step_ms);
   if (!r.optimality.covers_bucketing) { // no bucketing: the written graph's orders are all
     AnyBucketingBound orders;
     orders.bound = b;
@@ -187,24 +204,14 @@ void describe_written_graph(ScheduleReport& r, const Graph& written, const Runti
 
 void measure_optimality_gap(ReportOptimality& o, double step_ms) {
   o.step_ms = report_round(step_ms);
-  o.gap_ms = report_round(std::max(0.0, step_ms - o.bound_ms));
-  o.gap_percent = o.bound_ms > 0 ? std::round(100.0 * (o.gap_ms / o.bound_ms) * 1000) / 1000 : 0.0;
+  std::tie(o.gap_ms, o.gap_percent) = gap_above(step_ms, o.bound_ms);
 }
 
 void set_optimality_bound(ScheduleReport& r, const AnyBucketingBound& any) {
-  const StepLowerBound& b = any.bound;
   ReportOptimality& o = r.optimality;
   o.covers_bucketing = true;
-  o.bound_ms = report_round(b.step_ms);
-  o.compute_ms = report_round(b.compute_ms);
-  o.blocking_comm_ms = report_round(b.blocking_comm_ms);
-  o.exclusive_comm_ms = report_round(b.exclusive_comm_ms);
-  o.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
-  o.busiest_group = b.busiest_group;
-  o.critical_path_ms = report_round(b.critical_path_ms);
-  o.through_collective_ms = report_round(b.through_collective_ms);
-  o.through_collective = b.through_collective;
-  o.complete = b.complete;
+  o.bound_ms = report_round(any.bound.step_ms);
+  o.terms = bound_terms(any.bound);
   o.pooled_collectives = any.pooled;
   o.uncosted_collectives = any.uncosted;
 }

@@ -34,12 +34,11 @@ std::string report_summary(const ScheduleReport& r) {
     o << " (" << fmt(100.0 * (sim.step_ms_before - sim.step_ms_after) / sim.step_ms_before, 1)
       << "% faster)";
   o << "\n";
-  o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute "
-    << fmt(r.lower_bound.compute_ms) << " + exclusive communication "
-    << fmt(r.lower_bound.exclusive_comm_ms) << ", busiest group "
-    << fmt(r.lower_bound.busiest_group_comm_ms) << ", critical path "
-    << fmt(r.lower_bound.critical_path_ms) << ", or through a collective "
-    << fmt(r.lower_bound.through_collective_ms) << "); the step is "
+  const ReportBoundTerms& lb = r.lower_bound.terms;
+  o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute " << fmt(lb.compute_ms)
+    << " + exclusive communication " << fmt(lb.exclusive_comm_ms) << ", busiest group "
+    << fmt(lb.busiest_group_comm_ms) << ", critical path " << fmt(lb.critical_path_ms)
+    << ", or through a collective " << fmt(lb.through_collective_ms) << "); the step is "
     << fmt(r.lower_bound.gap_percent, 1) << "% above it\n";
   o << "  optimality: the step is " << fmt(r.optimality.gap_percent, 1) << "% above "
     << fmt(r.optimality.bound_ms) << " ms, a bound no order "

@@ -62,13 +62,18 @@ struct ReportSimulation {
          exposed_comm_ms_after = 0;
 };
 
-// The step no order of the written graph can beat under the simulation
-// (scheduler/lower_bound.h says why each term holds).
-struct ReportLowerBound {
-  double step_ms = 0, compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0,
-         busiest_group_comm_ms = 0, critical_path_ms = 0, through_collective_ms = 0;
+// A lower bound's terms (scheduler/lower_bound.h says why each holds).
+struct ReportBoundTerms {
+  double compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0, busiest_group_comm_ms = 0,
+         critical_path_ms = 0, through_collective_ms = 0;
   std::string busiest_group, through_collective;
-  bool complete = true;               // every collective examined for blocking
+  bool complete = true; // every collective examined for blocking
+};
+
+// The step no order of the written graph can beat under the simulation.
+struct ReportLowerBound {
+  double step_ms = 0;
+  ReportBoundTerms terms;
   double gap_ms = 0, gap_percent = 0; // of the scheduled step above it
 };
 
@@ -80,10 +85,7 @@ struct ReportLowerBound {
 struct ReportOptimality {
   bool covers_bucketing = false;
   double step_ms = 0, bound_ms = 0, gap_ms = 0, gap_percent = 0;
-  double compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0, busiest_group_comm_ms = 0,
-         critical_path_ms = 0, through_collective_ms = 0;
-  std::string busiest_group, through_collective;
-  bool complete = true; // every collective examined for blocking
+  ReportBoundTerms terms;
   size_t pooled_collectives = 0, uncosted_collectives = 0;
 };
 
