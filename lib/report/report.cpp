@@ -24,6 +24,7 @@ ReportBoundTerms bound_terms(const StepLowerBound& b) {
   t.compute_ms = report_round(b.compute_ms);
   t.blocking_comm_ms = report_round(b.blocking_comm_ms);
   t.exclusive_comm_ms = report_round(b.exclusive_comm_ms);
+  t.release_ms = report_round(b.release_ms);
   t.busiest_group_comm_ms = report_round(b.busiest_group_comm_ms);
   t.busiest_group = b.busiest_group;
   t.critical_path_ms = report_round(b.critical_path_ms);

@@ -12,6 +12,7 @@ nlohmann::json bound_terms_json(const ReportBoundTerms& t) {
   return {{"compute_ms", t.compute_ms},
           {"blocking_comm_ms", t.blocking_comm_ms},
           {"exclusive_comm_ms", t.exclusive_comm_ms},
+          {"release_ms", t.release_ms},
           {"complete", t.complete},
           {"busiest_group", t.busiest_group},
           {"busiest_group_comm_ms", t.busiest_group_comm_ms},

@@ -64,8 +64,8 @@ struct ReportSimulation {
 
 // A lower bound's terms (scheduler/lower_bound.h says why each holds).
 struct ReportBoundTerms {
-  double compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0, busiest_group_comm_ms = 0,
-         critical_path_ms = 0, through_collective_ms = 0;
+  double compute_ms = 0, blocking_comm_ms = 0, exclusive_comm_ms = 0, release_ms = 0,
+         busiest_group_comm_ms = 0, critical_path_ms = 0, through_collective_ms = 0;
   std::string busiest_group, through_collective;
   bool complete = true; // every collective examined for blocking
 };

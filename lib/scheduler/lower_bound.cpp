@@ -350,6 +350,32 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
   // only nodes independent of some member. The sets tried: per group (the
   // busiest first), the collectives whose independent stream time is at
   // most t times their own, for a few t.
+  // No stream node starts before its path allows (its release): for any
+  // time r, the nodes released at r or later all run after r, so the step
+  // is at least r plus their stream time. `best_by`: at each release time,
+  // the largest such sum over the release times up to it.
+  std::vector<std::pair<double, double>> released; // (release, stream time)
+  for (size_t v = 0; v < n; ++v)
+    if (on_stream[v] && weight[v] > 0)
+      released.emplace_back(done[v] - path_rt.ms[v], weight[v]);
+  std::sort(released.begin(), released.end());
+  std::vector<double> best_by(released.size());
+  {
+    double after = 0; // stream time released at or after released[i]
+    for (size_t i = released.size(); i-- > 0;) {
+      after += released[i].second;
+      best_by[i] = released[i].first + after;
+    }
+    for (size_t i = 1; i < released.size(); ++i)
+      best_by[i] = std::max(best_by[i], best_by[i - 1]);
+    if (!best_by.empty())
+      b.release_ms = best_by.back();
+  }
+  // The best r no later than `t`.
+  auto best_release_by = [&](double t) {
+    auto it = std::upper_bound(released.begin(), released.end(), std::make_pair(t, 1e300));
+    return it == released.begin() ? 0.0 : best_by[static_cast<size_t>(it - released.begin()) - 1];
+  };
   if (by_bits && !plan.collectives.empty()) {
     const double ratios[] = {0.5, 1, 2, 4, 1e300};
     constexpr size_t kRatios = std::size(ratios);
@@ -365,6 +391,7 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
     for (double w : weight)
       weighted += w;
     const size_t sets = groups.size() * kRatios;
+    std::vector<double> first_issue(sets, 1e300); // the earliest a member can be issued
     std::vector<uint64_t> member(plan.collectives.size(), 0);
     for (size_t k = 0; k < plan.collectives.size(); ++k) {
       const auto c = static_cast<size_t>(plan.collectives[k]);
@@ -373,8 +400,11 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
         continue;
       const double independent = weighted - around.before_ms[k] - around.after_ms[k];
       for (size_t t = 0; t < kRatios; ++t)
-        if (independent <= ratios[t] * path_rt.ms[c])
-          member[k] |= uint64_t{1} << (it->second * kRatios + t);
+        if (independent <= ratios[t] * path_rt.ms[c]) {
+          const size_t set = it->second * kRatios + t;
+          member[k] |= uint64_t{1} << set;
+          first_issue[set] = std::min(first_issue[set], done[c] - path_rt.ms[c]);
+        }
     }
     const std::vector<double> free_ms =
         independent_of_sets(plan, on_stream, weight, inputs, users, member, sets);
@@ -384,12 +414,18 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
         only[k] = (member[k] >> s) & 1;
       const std::map<std::string, double> stream = group_stream_ms(plan, merges, &only, around);
       auto it = stream.find(groups[s / kRatios].second);
-      if (it != stream.end())
-        b.exclusive_comm_ms = std::max(b.exclusive_comm_ms, it->second - free_ms[s]);
+      if (it == stream.end())
+        continue;
+      const double idle = it->second - free_ms[s];
+      b.exclusive_comm_ms = std::max(b.exclusive_comm_ms, idle);
+      // The set transfers after any r no later than its first issue: the
+      // release bound at such an r, plus the idle.
+      if (first_issue[s] < 1e299)
+        b.release_ms = std::max(b.release_ms, best_release_by(first_issue[s]) + idle);
     }
   }
   b.exclusive_comm_ms = std::max(b.exclusive_comm_ms, b.blocking_comm_ms);
-  b.step_ms = std::max({b.compute_ms + b.exclusive_comm_ms, b.busiest_group_comm_ms,
+  b.step_ms = std::max({b.compute_ms + b.exclusive_comm_ms, b.release_ms, b.busiest_group_comm_ms,
                         b.critical_path_ms, b.compute_ms, b.through_collective_ms});
   return b;
 }

@@ -22,6 +22,11 @@
 //   per group, the collectives whose own independent stream time is at
 //   most t times their time, for a few t (a second pass of bits, where the
 //   bits are used; the blocking set alone otherwise).
+// - release: no stream node starts before its longest path allows. For any
+//   time r, the nodes that cannot start before r all run after it, so the
+//   step is at least r plus their stream time; and when a set's members
+//   cannot be issued before r they transfer after it, adding the set's
+//   exclusive communication. The largest over r (and sets) is taken.
 // - through a collective: its ancestors run on the compute stream, one at a
 //   time, before it starts; the descendants of its readers after it ends.
 //   So no collective starts before its ancestors' stream time, and the
@@ -51,6 +56,10 @@ struct StepLowerBound {
   // At least that: the largest, over sets of one group's collectives, of
   // their stream time less the stream time independent of some member.
   double exclusive_comm_ms = 0;
+  // Release: a time r plus the stream time of the nodes that cannot start
+  // before r, plus the exclusive communication of a set whose members cannot
+  // be issued before r; the largest.
+  double release_ms = 0;
   double busiest_group_comm_ms = 0;
   std::string busiest_group;
   // Per group: its collectives and the time its stream is busy with them.
