@@ -155,7 +155,8 @@ TEST_CASE("lower bound: the batched bits find the blocking collectives the walks
     CHECK(walked.complete);
     CHECK(bits.blocking_comm_ms == walked.blocking_comm_ms);
     CHECK(walked.step_ms <= bits.step_ms);
-    CHECK(bits.through_collective_ms == Approx(walked.through_collective_ms)); // sums in another order
+    CHECK(bits.through_collective_ms ==
+          Approx(walked.through_collective_ms)); // sums in another order
   }
 }
 

@@ -37,10 +37,10 @@ std::string report_summary(const ScheduleReport& r) {
   const ReportBoundTerms& lb = r.lower_bound.terms;
   o << "  lower bound: " << fmt(r.lower_bound.step_ms) << " ms (compute " << fmt(lb.compute_ms)
     << " + exclusive communication " << fmt(lb.exclusive_comm_ms) << ", release "
-    << fmt(lb.release_ms) << ", busiest group "
-    << fmt(lb.busiest_group_comm_ms) << ", critical path " << fmt(lb.critical_path_ms)
-    << ", or through a collective " << fmt(lb.through_collective_ms) << "); the step is "
-    << fmt(r.lower_bound.gap_percent, 1) << "% above it\n";
+    << fmt(lb.release_ms) << ", busiest group " << fmt(lb.busiest_group_comm_ms)
+    << ", critical path " << fmt(lb.critical_path_ms) << ", or through a collective "
+    << fmt(lb.through_collective_ms) << "); the step is " << fmt(r.lower_bound.gap_percent, 1)
+    << "% above it\n";
   o << "  optimality: the step is " << fmt(r.optimality.gap_percent, 1) << "% above "
     << fmt(r.optimality.bound_ms) << " ms, a bound no order "
     << (r.optimality.covers_bucketing ? "and no bucketing " : "") << "of the input beats\n";
