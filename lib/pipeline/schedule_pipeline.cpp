@@ -137,7 +137,7 @@ Graph reorder(ScheduleInput in, const ScheduleConfig& config, const RunSettings&
   t = std::chrono::steady_clock::now();
   // Only a run that buckets may write a bucketed graph; otherwise the
   // written graph's own bound (describe_written_graph) covers every order.
-  if (config.collective_bucketing) {
+  if (config.collective_bucketing && run.bound_every_bucketing) {
     set_optimality_bound(report, any_bucketing_bound(in.graph, plan, rt, est.table, in.hardware,
                                                      est.custom, est.measured != nullptr));
     phases.emplace_back("bound", seconds_since(t));
@@ -333,14 +333,17 @@ ScheduleOutput run_schedule(ScheduleInput in, const ScheduleConfig& config,
   RunSettings each = run;
   each.trim_heap_between_phases &= !parallel;
   Estimators est_merged = est;
+  RunSettings merged_run = each;
+  merged_run.bound_every_bucketing = false;
   std::future<Scheduled> merged_later;
   if (parallel)
     merged_later = std::async(std::launch::async, [&] {
-      return schedule_graph(std::move(merged_in), config, each, est_merged, recorded.has_value());
+      return schedule_graph(std::move(merged_in), config, merged_run, est_merged,
+                            recorded.has_value());
     });
   Scheduled plain = schedule_graph(std::move(in), config, each, est, recorded.has_value());
   Scheduled merged = parallel ? merged_later.get()
-                              : schedule_graph(std::move(merged_in), config, each, est_merged,
+                              : schedule_graph(std::move(merged_in), config, merged_run, est_merged,
                                                recorded.has_value());
   const bool keep_merged = choose_pre_bucketed(*pre, plain.out, merged.out);
   Scheduled& kept = keep_merged ? merged : plain;

@@ -89,6 +89,10 @@ struct RunSettings {
   bool trim_heap_between_phases = false;
   // Keep the output graph's simulation plan (schedule --sim-model).
   bool record_written_plan = false;
+  // Find the bound over every bucketing of the input (with bucketing on):
+  // the pre-bucketed candidate's input is not the user's, and its report
+  // takes the plain run's bound.
+  bool bound_every_bucketing = true;
 };
 
 // Estimate runtimes, schedule, simulate before/after, bucket and pin when
