@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The library's layers: each folder of lib/ may include only itself and the
 folders listed before it in README.md's Layout block (the order is read from
-there, so the README's claim and the code cannot drift apart). And a comment
+there, so the README's claim and the code cannot drift apart); the FX
+importer is an end, never a base: no other library folder includes fx/,
+whatever the order says. And a comment
 in lib/ or apps/ that names a library file (folder/file.h) names one that
 exists: files move, and their mentions must move with them.
 
@@ -10,6 +12,10 @@ usage: check_layers.py REPO_ROOT"""
 import os
 import re
 import sys
+
+
+# Folders that no other library folder includes, whatever the layer order.
+SIDEWAYS = {"fx"}
 
 
 def main():
@@ -34,6 +40,9 @@ def main():
                     m = re.match(r'#include "([a-z_]+)/', line)
                     if m and m.group(1) in rank and rank[m.group(1)] > rank[d]:
                         bad.append(f"lib/{d}/{name}:{n}: includes {m.group(1)}/, a later layer")
+                    elif m and m.group(1) in SIDEWAYS and d != m.group(1):
+                        bad.append(f"lib/{d}/{name}:{n}: includes {m.group(1)}/, which only "
+                                   "its own folder and apps/ may")
     stale = []
     for top in ("lib", "apps"):
         for base, _, names in os.walk(os.path.join(root, top)):

@@ -3,7 +3,6 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "fx/fx_shape_infer.h"
 #include "ops/collective_info.h"
 #include "ops/mutation.h"
 #include "ops/op_table.h"
@@ -35,7 +34,7 @@ GraphStats compute_stats(const Graph& g) {
     if (!mutated_args(n).empty())
       s.in_place_writers++;
     if (n.op == NodeOp::CallFunction && n.val_kind == ValKind::Null &&
-        !is_scalar_fx_target(n.target))
+        !is_scalar_result_target(n.target))
       s.nodes_without_shape++;
     // Views share their base's storage; count each allocation once.
     if (is_view_node(n) || is_wait_node(n))

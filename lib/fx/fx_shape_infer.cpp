@@ -1555,17 +1555,10 @@ std::optional<InferredVal> python_operator(const Ctx& c, const std::string& t) {
 
 } // namespace
 
-bool is_scalar_fx_target(std::string_view t) {
-  // Host-only work, size reads, and the device-to-host reads that make a
-  // Python number of a tensor.
-  return is_host_only_target(t) || is_metadata_target(t) ||
-         t.substr(0, 24) == "aten._local_scalar_dense" || t == "aten.item.default";
-}
-
 FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hints,
                          const FxScalars& scalars) {
   FxScalar out;
-  if (!is_scalar_fx_target(n.target) || is_getitem_target(n.target))
+  if (!is_scalar_result_target(n.target) || is_getitem_target(n.target))
     return out;
   // Python operators apply to tensors too (Dynamo graphs): a tensor input
   // makes a tensor result.

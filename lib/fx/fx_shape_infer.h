@@ -41,8 +41,4 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
 FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hints,
                          const FxScalars& scalars);
 
-// Ops whose result is a Python scalar, SymInt or None, never a tensor
-// (sym_size, operator.mul on sizes, _assert_scalar, ...).
-bool is_scalar_fx_target(std::string_view target);
-
 } // namespace osched

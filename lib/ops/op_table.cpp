@@ -195,6 +195,13 @@ bool is_host_only_target(std::string_view t) {
          starts("aten._functional_sym_constrain_range") || starts("aten._assert_async");
 }
 
+bool is_scalar_result_target(std::string_view t) {
+  // Host-only work, size reads, and the device-to-host reads that make a
+  // Python number of a tensor.
+  return is_host_only_target(t) || is_metadata_target(t) ||
+         t.substr(0, 24) == "aten._local_scalar_dense" || t == "aten.item.default";
+}
+
 bool is_kernel_node(const Node& n) {
   return n.op == NodeOp::CallFunction && !is_view_node(n) && !is_getitem_target(n.target) &&
          !is_metadata_node(n) && !is_host_only_target(n.target) &&

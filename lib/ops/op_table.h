@@ -23,6 +23,9 @@ bool is_getitem_target(std::string_view target);
 // Python-level work on sizes and flags (operator.*, sym_sum, runtime
 // asserts on SymInts): no GPU kernel.
 bool is_host_only_target(std::string_view target);
+// Ops whose result is a Python scalar, SymInt or None, never a tensor
+// (sym_size, operator.mul on sizes, _assert_scalar, .item(), ...).
+bool is_scalar_result_target(std::string_view target);
 // A GPU kernel of its own: a call that is not a view, a selection, a
 // metadata read, host-only work, a collective or its wait.
 bool is_kernel_node(const Node& n);
