@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <tuple>
+#include <utility>
 
 #include "bucketing/apply_buckets.h"
 #include "cost/merge_floor.h"
@@ -50,24 +50,23 @@ AnyBucketingBound any_bucketing_bound(const Graph& g, const SimulationPlan& plan
   // Pools by (group stream, kind), in the order their first member comes.
   std::map<std::pair<int32_t, CollectiveKind>, int32_t> pool_of;
   std::vector<Pool> pools;
-  std::vector<std::optional<CollectiveInfo>> infos(count);
   ConvertFusion converts(g);
   for (size_t k = 0; k < count; ++k) {
     const NodeId c = plan.collectives[k];
-    infos[k] = decode_collective(g, c);
-    if (!infos[k] || !infos[k]->input_bytes || !mergeable_kind(infos[k]->kind))
+    const std::optional<CollectiveInfo> info = decode_collective(g, c);
+    if (!info || !info->input_bytes || !mergeable_kind(info->kind))
       continue;
-    const auto key = std::make_pair(plan.group[static_cast<size_t>(c)], infos[k]->kind);
+    const auto key = std::make_pair(plan.group[static_cast<size_t>(c)], info->kind);
     auto [it, fresh] = pool_of.emplace(key, static_cast<int32_t>(pools.size()));
     if (fresh)
-      pools.push_back({MergeFloor::of(*infos[k], table, hw), 0, 0});
+      pools.push_back({MergeFloor::of(*info, table, hw), 0, 0});
     Pool& p = pools[static_cast<size_t>(it->second)];
     m.pool[k] = it->second;
-    m.bytes[k] = p.floor->bytes(*infos[k]);
+    m.bytes[k] = p.floor->bytes(*info);
     p.smallest = p.total == 0 ? m.bytes[k] : std::min(p.smallest, m.bytes[k]);
     p.total += m.bytes[k];
     ++r.pooled;
-    if (infos[k]->kind == CollectiveKind::AllGather) {
+    if (info->kind == CollectiveKind::AllGather) {
       const Node& n = g.nodes[static_cast<size_t>(c)];
       if (!n.args.empty())
         if (const NodeId v = converts.fusable(n.args[0]); v >= 0)

@@ -9,8 +9,6 @@
 namespace osched {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
 using RowKey = std::tuple<std::string, int64_t, CollectiveKind>; // group, size, kind
 
 CollectiveSample sample_of(const NcclKernel& k, double ms) {
@@ -111,7 +109,8 @@ CollectiveCalibration calibrate_collectives(const std::vector<KinetoTrace>& trac
     throw KinetoError("no collective kernel with its metadata in the traces");
   std::map<RowKey, std::vector<std::pair<double, double>>> groups; // (MiB, ms)
   for (const CollectiveSample& s : samples)
-    groups[{s.group, s.group_size, s.kind}].emplace_back(static_cast<double>(s.bytes) / kMiB, s.ms);
+    groups[{s.group, s.group_size, s.kind}].emplace_back(static_cast<double>(s.bytes) / kTableMiB,
+                                                         s.ms);
   c.table.path = "calibrated";
   for (const auto& [key, pts] : groups) {
     CollectiveFit f;

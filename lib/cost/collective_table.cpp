@@ -15,8 +15,6 @@
 namespace osched {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
 [[noreturn]] void fail(const std::string& path, int line, const std::string& why) {
   throw ValueError(path + ":" + std::to_string(line) + ": " + why);
 }
@@ -108,7 +106,7 @@ std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c, bool* ex
   const CollectiveTableRow* row = row_for(c);
   if (!row)
     return std::nullopt;
-  const double mib = static_cast<double>(*c.input_bytes) / kMiB;
+  const double mib = static_cast<double>(*c.input_bytes) / kTableMiB;
   if (extrapolated)
     *extrapolated = row->extrapolated_beyond_mib > 0 && mib > row->extrapolated_beyond_mib;
   const double ms = table_time_at(*row, mib);

@@ -19,6 +19,9 @@
 
 namespace osched {
 
+// The table's size unit: its "MB" columns are MiB.
+inline constexpr double kTableMiB = 1024.0 * 1024.0;
+
 struct CollectiveTableRow {
   std::string group;
   int group_size = 0;

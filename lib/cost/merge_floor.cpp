@@ -2,14 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 namespace osched {
-namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
-
-} // namespace
 
 std::optional<MergeFloor> MergeFloor::of(const CollectiveInfo& c, const CollectiveTable* table,
                                          const HardwareSpec& hw) {
@@ -28,7 +22,7 @@ double MergeFloor::bytes(const CollectiveInfo& c) const {
 
 double MergeFloor::ms_at(double bytes) const {
   if (row_)
-    return table_time_at(*row_, bytes / kMiB);
+    return table_time_at(*row_, bytes / kTableMiB);
   CollectiveShape s = shape_;
   s.bytes = static_cast<int64_t>(std::floor(bytes));
   return nccl_ms_floor(s, hw_);
@@ -39,7 +33,7 @@ double MergeFloor::least_ms(double lo, double hi) const {
     return ms_at(lo); // the floor never falls with size
   double best = std::min(ms_at(lo), ms_at(hi));
   for (const auto& [mib, ms] : row_->points)
-    if (mib * kMiB > lo && mib * kMiB < hi)
+    if (mib * kTableMiB > lo && mib * kTableMiB < hi)
       best = std::min(best, ms);
   return best;
 }
@@ -49,8 +43,8 @@ double MergeFloor::least_ms_per_byte(double lo, double hi) const {
     return ms_at(hi) / hi; // never rises per byte
   double best = std::min(ms_at(lo) / lo, ms_at(hi) / hi);
   for (const auto& [mib, ms] : row_->points)
-    if (mib * kMiB > lo && mib * kMiB < hi)
-      best = std::min(best, ms / (mib * kMiB));
+    if (mib * kTableMiB > lo && mib * kTableMiB < hi)
+      best = std::min(best, ms / (mib * kTableMiB));
   return best;
 }
 

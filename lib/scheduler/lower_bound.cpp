@@ -345,11 +345,6 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
     }
   for (const auto& [group, ms] : blocking_per_group)
     b.blocking_comm_ms = std::max(b.blocking_comm_ms, ms);
-  // More than the blocking ones: for a set of one group's collectives, the
-  // compute stream can run, while their transfers run one after another,
-  // only nodes independent of some member. The sets tried: per group (the
-  // busiest first), the collectives whose independent stream time is at
-  // most t times their own, for a few t.
   // No stream node starts before its path allows (its release): for any
   // time r, the nodes released at r or later all run after r, so the step
   // is at least r plus their stream time. `best_by`: at each release time,
@@ -376,6 +371,11 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
     auto it = std::upper_bound(released.begin(), released.end(), std::make_pair(t, 1e300));
     return it == released.begin() ? 0.0 : best_by[static_cast<size_t>(it - released.begin()) - 1];
   };
+  // More than the blocking ones: for a set of one group's collectives, the
+  // compute stream can run, while their transfers run one after another,
+  // only nodes independent of some member. The sets tried: per group (the
+  // busiest first), the collectives whose independent stream time is at
+  // most t times their own, for a few t.
   if (by_bits && !plan.collectives.empty()) {
     const double ratios[] = {0.5, 1, 2, 4, 1e300};
     constexpr size_t kRatios = std::size(ratios);
@@ -387,9 +387,6 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
     std::map<std::string, size_t> slot;
     for (size_t i = 0; i < groups.size(); ++i)
       slot[groups[i].second] = i;
-    double weighted = 0;
-    for (double w : weight)
-      weighted += w;
     const size_t sets = groups.size() * kRatios;
     std::vector<double> first_issue(sets, 1e300); // the earliest a member can be issued
     std::vector<uint64_t> member(plan.collectives.size(), 0);
@@ -398,7 +395,7 @@ StepLowerBound step_lower_bound(const Graph& g, const SimulationPlan& plan,
       auto it = slot.find(plan.group_names[static_cast<size_t>(plan.group[c])]);
       if (it == slot.end())
         continue;
-      const double independent = weighted - around.before_ms[k] - around.after_ms[k];
+      const double independent = b.compute_ms - around.before_ms[k] - around.after_ms[k];
       for (size_t t = 0; t < kRatios; ++t)
         if (independent <= ratios[t] * path_rt.ms[c]) {
           const size_t set = it->second * kRatios + t;

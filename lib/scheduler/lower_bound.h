@@ -1,7 +1,7 @@
 #pragma once
 // A step no order of the graph can beat under the simulation's rules
-// (sim/simulate.h), whatever the scheduler does. Four facts each give
-// a bound; the largest is reported:
+// (sim/simulate.h), whatever the scheduler does. Each fact below gives a
+// bound; the largest is reported:
 // - compute: the compute stream runs every node with a runtime once, one
 //   at a time, so the step is at least their sum;
 // - busiest group: a group's stream runs its collectives one at a time and
