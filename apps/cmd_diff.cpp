@@ -44,7 +44,8 @@ nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg,
   }
   if (cfg.benchmarking())
     throw InputError("diff: benchmark estimators need the schedule job; diff its reports instead");
-  ScheduleOutput out = run_schedule(prepare_input(bytes, path, GraphFormat::Auto, cfg, costs), cfg);
+  ScheduleOutput out =
+      run_schedule(prepare_input(bytes, {path, GraphFormat::Auto, {}}, cfg, costs), cfg);
   return report_to_json(out.report);
 }
 

@@ -43,7 +43,7 @@ void add_table_options(CLI::App& cmd, ScheduleConfigDraft& draft) {
 ScheduleConfig finish_config(const std::string& path, CLI::App& cmd, ScheduleConfigDraft& draft) {
   if (!path.empty()) {
     const std::string text = read_file_bytes(path, kMaxSmallFileBytes);
-    apply_schedule_config(text, path, draft, [&](std::string_view flag) {
+    draft = apply_schedule_config(text, path, std::move(draft), [&](std::string_view flag) {
       return cmd.get_option(std::string(flag))->count() > 0;
     });
   }

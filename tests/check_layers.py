@@ -5,7 +5,10 @@ there, so the README's claim and the code cannot drift apart); the FX
 importer is an end, never a base: no other library folder includes fx/,
 whatever the order says. And a comment
 in lib/ or apps/ that names a library file (folder/file.h) names one that
-exists: files move, and their mentions must move with them.
+exists: files move, and their mentions must move with them. And no
+function in lib/pipeline/ takes more than 5 parameters or hands a result
+back through a non-const reference or pointer (the rank communicator, which
+every collective call changes, is not a result).
 
 usage: check_layers.py REPO_ROOT"""
 
@@ -16,6 +19,57 @@ import sys
 
 # Folders that no other library folder includes, whatever the layer order.
 SIDEWAYS = {"fx"}
+
+MAX_PARAMS = 5
+# Non-const reference parameters that are not results.
+NOT_RESULTS = {"RankContext"}
+
+SIGNATURE = re.compile(
+    r"^[A-Za-z_][\w:<>,\s*&]*?[\s*&]([A-Za-z_]\w*)\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:const)?\s*"
+    r"(?:&&)?\s*(?:\{|;|->|:)", re.M)
+
+
+def split_params(text):
+    """Top-level comma-separated parameters of a parameter list."""
+    params, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "<({[" 
+        depth -= ch in ">)}]"
+        if ch == "," and depth == 0:
+            params.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        params.append(cur.strip())
+    return params
+
+
+def pipeline_signatures(root):
+    """Functions in lib/pipeline/ with too many parameters or result parameters."""
+    bad = []
+    folder = os.path.join(root, "lib", "pipeline")
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith((".h", ".cpp")):
+            continue
+        with open(os.path.join(folder, name)) as f:
+            text = f.read()
+        for m in SIGNATURE.finditer(text):
+            fn, params = m.group(1), split_params(m.group(2))
+            if fn in ("if", "for", "while", "switch", "return", "catch"):
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            where = f"lib/pipeline/{name}:{line}: {fn}"
+            if len(params) > MAX_PARAMS:
+                bad.append(f"{where} takes {len(params)} parameters (at most {MAX_PARAMS})")
+            for p in params:
+                p = p.split("=")[0].strip()
+                if p.startswith("const ") or "&&" in p or not re.search(r"[&*]\s*\w+$", p):
+                    continue
+                if re.sub(r"[&*]\s*\w+$", "", p).strip() in NOT_RESULTS:
+                    continue
+                bad.append(f"{where} returns through '{p}'")
+    return bad
 
 
 def main():
@@ -59,11 +113,13 @@ def main():
                             if folder in rank and not os.path.exists(os.path.join(lib, folder, file)):
                                 rel = os.path.relpath(path, root)
                                 stale.append(f"{rel}:{n}: names {folder}/{file}, which does not exist")
-    for line in bad + stale:
+    signatures = pipeline_signatures(root)
+    for line in bad + stale + signatures:
         print(line)
     print(f"{len(folders)} folders, {len(bad)} include(s) against the layer order, "
-          f"{len(stale)} comment(s) naming a missing file")
-    return 1 if bad or stale else 0
+          f"{len(stale)} comment(s) naming a missing file, "
+          f"{len(signatures)} pipeline signature(s) past the rule")
+    return 1 if bad or stale or signatures else 0
 
 
 if __name__ == "__main__":

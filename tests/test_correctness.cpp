@@ -375,14 +375,14 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
   // the end, over the budget, so upstream's policy falls back to the
   // original order; releasing early keeps the reordering within it.
   ScheduleConfig cfg;
-  cfg.policy = OrderPolicy::Upstream;
+  cfg.policy = OrderSearchKind::Upstream;
   cfg.scheduler.max_memory_increase_gb = 0;
   cfg.scheduler.max_memory_increase_ratio = 0;
   const Run fallback = schedule(scenario("moe_a2a_sym_size"), cfg);
   CHECK(fallback.out.report.memory.kept_original_order == true);
   // The default policy's search starts from that fallback: still within the
   // original peak, and never slower than upstream's result.
-  cfg.policy = OrderPolicy::Improved;
+  cfg.policy = OrderSearchKind::Improved;
   {
     Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
     const auto& m = r.out.report.memory;
@@ -390,7 +390,7 @@ TEST_CASE("with no memory increase allowed and early release, the MoE schedule k
     CHECK(m.scheduled_peak_bytes == measured_peak(r.out.graph));
     CHECK(r.out.report.simulation.step_ms_after <= fallback.out.report.simulation.step_ms_after);
   }
-  cfg.policy = OrderPolicy::Upstream;
+  cfg.policy = OrderSearchKind::Upstream;
   cfg.scheduler.release_memory_early = true;
   Run r = schedule(scenario("moe_a2a_sym_size"), cfg);
   const auto& m = r.out.report.memory;

@@ -1,5 +1,5 @@
 // The passes below the pipeline on small inline graphs: the scheduler's
-// analysis, its policies and mechanism, the step simulation, the bucket
+// analysis, its rankings and mechanism, the step simulation, the bucket
 // planner and the graph rewrite. Estimates are set by hand (1 ms per
 // matmul and per collective) so every expectation is traced by hand.
 
@@ -18,12 +18,12 @@
 #include "scheduler/ancestor_bits.h"
 #include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
+#include "scheduler/greedy_ranking.h"
 #include "scheduler/overlap_scheduler.h"
 #include "scheduler/potential_overlap.h"
 #include "scheduler/range_max.h"
 #include "scheduler/reorder.h"
 #include "scheduler/schedule_analysis.h"
-#include "scheduler/schedule_policy.h"
 #include "sim/simulate.h"
 #include "test_support.h"
 
@@ -168,27 +168,27 @@ TEST_CASE("mechanism: a refused candidate records why, as an enum the report ren
   CHECK(exposure_reason_name(c.why_exposed[0].why) == "prefetch_in_flight");
 }
 
-TEST_CASE("upstream policy: reduce-scatters are tried first, then by the compute they block") {
+TEST_CASE("upstream ranking: reduce-scatters are tried first, then by the compute they block") {
   Graph g = three_collectives();
   RuntimeTable rt = unit_estimates(g);
   SchedulerOptions opt;
   ScheduleAnalysis a(g, rt, opt);
-  std::unique_ptr<SchedulePolicy> policy = policy_for(opt);
-  CHECK(policy->name() == "upstream");
+  std::unique_ptr<GreedyRanking> ranking = ranking_for(opt);
+  CHECK(ranking->name() == "upstream");
   std::vector<bool> scheduled(g.nodes.size(), false);
   std::vector<CollectiveOutcome> colls = a.collectives;
   MemoryTracker memory(a.storages);
-  PolicyContext ctx{a, opt, scheduled, colls, memory};
+  RankingContext ctx{a, opt, scheduled, colls, memory};
   std::vector<NodeId> starts = {*g.find("ag1"), *g.find("ag2"), *g.find("rs")};
   REQUIRE(std::is_sorted(starts.begin(), starts.end())); // graph order, as the scheduler gives
   std::vector<int32_t> order;
-  policy->order_candidates(ctx, starts, order);
+  ranking->order_candidates(ctx, starts, order);
   CHECK(order == std::vector<int32_t>{2, 0, 1}); // rs, ag1, ag2
   // Ready nodes by the compute they block: mm0 (compute 0) before ag1 (compute 1).
-  CHECK(policy->ready_score(ctx, *g.find("mm0")) < policy->ready_score(ctx, *g.find("ag1")));
+  CHECK(ranking->ready_score(ctx, *g.find("mm0")) < ranking->ready_score(ctx, *g.find("ag1")));
   opt.release_memory_early = true;
-  CHECK(policy_for(opt)->name() == "release_early");
-  CHECK(policy_for(opt)->scores_last_readers());
+  CHECK(ranking_for(opt)->name() == "release_early");
+  CHECK(ranking_for(opt)->scores_last_readers());
 }
 
 TEST_CASE("bucket planner and rewrite: two gathers hidden by one matmul become one bucket") {

@@ -445,18 +445,24 @@ TEST_CASE("policy: --policy names an order search; upstream stops at the greedy,
   const SchedulerOptions options;
   const ScheduleAnalysis a(g, rt, options);
   const SimulationPlan plan = make_simulation_plan(g, rt);
-  const std::vector<NodeId> greedy = schedule_overlap(a, options).order;
+  const ScheduleResult greedy = schedule_overlap(a, options);
+  const double greedy_step = simulate_step(plan, greedy.order).step_ms;
   const SearchInput in{a, plan, options, INT64_MAX, 1000};
-  REQUIRE(order_search_for(OrderPolicy::Upstream));
-  CHECK(order_search_for(OrderPolicy::Upstream)->name() == "upstream");
-  CHECK_FALSE(order_search_for(OrderPolicy::Upstream)->improve(in, greedy));
-  REQUIRE(order_search_for(OrderPolicy::Improved));
-  CHECK(order_search_for(OrderPolicy::Improved)->name() == "improved");
-  const std::optional<RefineResult> r =
-      order_search_for(OrderPolicy::Improved)->improve(in, greedy);
-  REQUIRE(r);
-  CHECK(r->step_ms_after <= simulate_step(plan, greedy).step_ms);
-  CHECK(r->step_ms_after == Approx(simulate_step(plan, r->order).step_ms));
+  REQUIRE(order_search_for(OrderSearchKind::Upstream));
+  CHECK(order_search_for(OrderSearchKind::Upstream)->name() == "upstream");
+  const SearchedSchedule kept = order_search_for(OrderSearchKind::Upstream)->improve(in, greedy);
+  CHECK_FALSE(kept.summary);
+  CHECK(kept.schedule.order == greedy.order);
+  REQUIRE(order_search_for(OrderSearchKind::Improved));
+  CHECK(order_search_for(OrderSearchKind::Improved)->name() == "improved");
+  const SearchedSchedule r = order_search_for(OrderSearchKind::Improved)->improve(in, greedy);
+  REQUIRE(r.summary);
+  CHECK(r.summary->greedy_step_ms == Approx(greedy_step));
+  CHECK(r.summary->moves > 0);
+  CHECK(simulate_step(plan, r.schedule.order).step_ms < greedy_step);
+  // The whole result comes back: the collectives' accounting with the order.
+  CHECK(r.schedule.collectives.size() == greedy.collectives.size());
+  CHECK(r.schedule.scheduled_peak_bytes == memory_peak(build_storage_map(g), r.schedule.order));
 }
 
 TEST_CASE("report: a collective issued while its group's stream is busy is said to be queued") {

@@ -238,7 +238,7 @@ TEST_CASE("schedule: no collective start or wait crosses an opaque op (random gr
     const std::string text = random_graph_text(rng, 6 + static_cast<int>(rng() % 10));
     const Graph in = graph_from_json_text(text);
     with_ops += !find_opaque_ops(in, AssumePure()).empty();
-    for (OrderPolicy policy : {OrderPolicy::Improved, OrderPolicy::Upstream})
+    for (OrderSearchKind policy : {OrderSearchKind::Improved, OrderSearchKind::Upstream})
       for (bool bucketing : {false, true}) {
         ScheduleConfig cfg;
         cfg.policy = policy;

@@ -20,7 +20,7 @@ namespace {
 std::string load_error(const std::string& text) {
   ScheduleConfigDraft draft;
   try {
-    apply_schedule_config(text, "c.json", draft, {});
+    draft = apply_schedule_config(text, "c.json", std::move(draft), {});
   } catch (const InputError& e) {
     return e.what();
   }
@@ -51,7 +51,7 @@ TEST_CASE("option table: a config naming every key is loaded and echoed as given
   const std::string text = read_text(source_path("testdata/configs/every_option.json"));
   nlohmann::json want = nlohmann::json::parse(text);
   ScheduleConfigDraft draft;
-  apply_schedule_config(text, "every_option.json", draft, {});
+  draft = apply_schedule_config(text, "every_option.json", std::move(draft), {});
   const ScheduleConfig cfg = finish_schedule_config(draft);
   nlohmann::json echo = schedule_options_echo(cfg);
   for (const OptionSpec& s : schedule_options()) {
@@ -72,15 +72,15 @@ TEST_CASE("option table: command-line values win over the config file") {
   ScheduleConfigDraft draft;
   draft.values.scheduler.max_coll_distance = 7;
   draft.choices["policy"] = "upstream";
-  apply_schedule_config(R"({"max_coll_distance": 3, "max_in_flight_gb": 2.5, "policy": "x",
+  draft = apply_schedule_config(R"({"max_coll_distance": 3, "max_in_flight_gb": 2.5, "policy": "x",
                             "cost_model": "compute-only"})",
-                        "c.json", draft, [](std::string_view flag) {
-                          return flag == "--max-coll-distance" || flag == "--policy";
-                        });
+                                "c.json", std::move(draft), [](std::string_view flag) {
+                                  return flag == "--max-coll-distance" || flag == "--policy";
+                                });
   const ScheduleConfig cfg = finish_schedule_config(draft);
   CHECK(cfg.scheduler.max_coll_distance == 7);
   CHECK(cfg.scheduler.max_in_flight_gb == 2.5);
-  CHECK(cfg.policy == OrderPolicy::Upstream);
+  CHECK(cfg.policy == OrderSearchKind::Upstream);
   CHECK(cfg.cost_model == CostModel::ComputeOnly);
 }
 

@@ -38,7 +38,7 @@ struct Scheduled {
 
 // Ports of upstream's tests: upstream's policy, whatever the default.
 Scheduled run_scenario(const std::string& name, ScheduleConfig cfg = {}) {
-  cfg.policy = OrderPolicy::Upstream;
+  cfg.policy = OrderSearchKind::Upstream;
   Scheduled s;
   std::string path = source_path("testdata/scenarios/" + name + ".json");
   s.original = read_graph_file(path);
@@ -226,7 +226,7 @@ TEST_CASE("the report's direct text is its JSON tree printed with indent 2") {
     ScheduleConfig cfg;
     cfg.collective_bucketing = true;
     cfg.insert_overlap_deps = true;
-    cfg.policy = OrderPolicy::Improved;
+    cfg.policy = OrderSearchKind::Improved;
     const Graph g = read_graph_file(path);
     const ScheduleOutput out = schedule_graph(g, read_text(path), cfg);
     CHECK(report_json_text(out.report) == report_to_json(out.report).dump(2) + "\n");
@@ -285,7 +285,7 @@ TEST_CASE("lower bound: the critical path by hand, and no order simulates below 
   // both simulate at or above the bound, and the bound is the largest term.
   for (const auto& path : valid_graphs()) {
     INFO(path);
-    for (const OrderPolicy policy : {OrderPolicy::Upstream, OrderPolicy::Improved}) {
+    for (const OrderSearchKind policy : {OrderSearchKind::Upstream, OrderSearchKind::Improved}) {
       ScheduleConfig cfg;
       cfg.policy = policy;
       const Graph in = read_graph_file(path);

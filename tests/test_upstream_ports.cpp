@@ -44,7 +44,7 @@ Port run_port(const std::string& scenario, const std::string& estimates, bool bu
   const std::string path = source_path("testdata/scenarios/" + scenario + ".json");
   p.original = read_graph_file(path);
   ScheduleConfig cfg;
-  cfg.policy = OrderPolicy::Upstream; // parity, whatever the default
+  cfg.policy = OrderSearchKind::Upstream; // parity, whatever the default
   cfg.collective_bucketing = bucketing;
   cfg.insert_overlap_deps = overlap_deps;
   p.out = schedule_graph(p.original, read_text(path), cfg, scenario_estimates(estimates));

@@ -158,7 +158,7 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths, const
     }
     // The stamp's hash is the report's: the input is hashed once.
     ScheduleOutput out = run_schedule(
-        prepare_input(bytes, item.input, GraphFormat::Auto, opts.cfg, opts.costs, input_hash),
+        prepare_input(bytes, {item.input, GraphFormat::Auto, input_hash}, opts.cfg, opts.costs),
         opts.cfg);
     std::error_code ec;
     fs::create_directories(fs::path(paths.graph).parent_path(), ec);

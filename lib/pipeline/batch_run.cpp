@@ -17,12 +17,14 @@
 namespace osched {
 namespace {
 
-// Runs this rank's items on `jobs` threads, calling `progress` from this
-// thread until all are done.
-void run_share(const BatchOptions& opts, const std::vector<BatchItem>& items,
-               const std::vector<size_t>& mine, const std::string& fingerprint,
-               std::vector<BatchResult>& results,
-               const std::function<void(const BatchProgress&)>& progress) {
+// Runs this rank's items (`mine`) on `jobs` threads, calling `progress`
+// from this thread until all are done. Returns a row per item, filled at
+// this rank's.
+std::vector<BatchResult> run_share(const BatchOptions& opts, const std::vector<BatchItem>& items,
+                                   const std::vector<size_t>& mine,
+                                   const std::function<void(const BatchProgress&)>& progress) {
+  const std::string fingerprint = batch_options_fingerprint(opts.cfg);
+  std::vector<BatchResult> results(items.size());
   std::atomic<size_t> next{0}, done{0}, failed{0};
   std::mutex mu;
   std::condition_variable cv;
@@ -56,11 +58,13 @@ void run_share(const BatchOptions& opts, const std::vector<BatchItem>& items,
   for (auto& t : pool)
     t.join();
   progress({done, mine.size(), failed, current});
+  return results;
 }
 
-// Every rank's rows, in file order, on every rank.
-void gather_rows(RankContext& ranks, const std::vector<size_t>& mine,
-                 std::vector<BatchResult>& results) {
+// Every rank's rows, in file order, on every rank: `results` holds this
+// rank's (`mine`).
+std::vector<BatchResult> gather_rows(RankContext& ranks, const std::vector<size_t>& mine,
+                                     std::vector<BatchResult> results) {
   std::string local;
   for (size_t i : mine) {
     nlohmann::json row = batch_result_json(results[i]);
@@ -79,6 +83,7 @@ void gather_rows(RankContext& ranks, const std::vector<size_t>& mine,
       pos = nl + 1;
     }
   }
+  return results;
 }
 
 void write_summaries(const std::string& out_dir, const std::vector<BatchResult>& results) {
@@ -114,9 +119,8 @@ std::vector<BatchResult> run_batch(const BatchOptions& opts, RankContext& ranks,
   for (size_t i = static_cast<size_t>(ranks.rank()); i < items.size();
        i += static_cast<size_t>(ranks.size()))
     mine.push_back(i);
-  std::vector<BatchResult> results(items.size());
-  run_share(opts, items, mine, batch_options_fingerprint(opts.cfg), results, progress);
-  gather_rows(ranks, mine, results);
+  const std::vector<BatchResult> results =
+      gather_rows(ranks, mine, run_share(opts, items, mine, progress));
   // The other ranks wait for the summaries even when writing them fails.
   std::exception_ptr failure;
   if (ranks.rank() == 0) {

@@ -31,8 +31,8 @@ std::string ms_text(double ms) {
 
 // The merged run's report, made to describe the user's input where it
 // speaks of the input.
-void describe_input_as(ScheduleOutput& merged, ScheduleOutput& plain,
-                       const std::vector<BucketSummary>& buckets) {
+ScheduleOutput described_as_input(ScheduleOutput merged, ScheduleOutput plain,
+                                  const std::vector<BucketSummary>& buckets) {
   ScheduleReport& r = merged.report;
   const ScheduleReport& p = plain.report;
   r.input = p.input;
@@ -71,11 +71,21 @@ void describe_input_as(ScheduleOutput& merged, ScheduleOutput& plain,
     s.collectives_before = in == input_stream.end() ? 0 : in->second->collectives_before;
     s.busy_ms_before = in == input_stream.end() ? 0 : in->second->busy_ms_before;
   }
+  return merged;
+}
+
+// --timings: the other candidate's phases after the kept one's, named as such.
+ScheduleOutput with_phases_of(ScheduleOutput kept, const PhaseSeconds& other,
+                              const std::string& other_name) {
+  for (const auto& [phase, seconds] : other)
+    kept.phase_seconds.emplace_back(other_name + " " + phase, seconds);
+  return kept;
 }
 
 } // namespace
 
-bool choose_pre_bucketed(const PreBucketed& pre, ScheduleOutput& plain, ScheduleOutput& merged) {
+ScheduleOutput choose_pre_bucketed(const PreBucketed& pre, ScheduleOutput plain,
+                                   ScheduleOutput merged) {
   ReportPreBucketing section;
   section.caps = pre.plan.caps;
   section.buckets = pre.buckets;
@@ -101,16 +111,17 @@ bool choose_pre_bucketed(const PreBucketed& pre, ScheduleOutput& plain, Schedule
     for (BucketSummary& b : section.buckets)
       b.exposed_ms = 0; // not in the written graph
     plain.report.bucketing->pre_bucketing = std::move(section);
-    return false;
+    return with_phases_of(std::move(plain), merged.phase_seconds, "pre-bucketed");
   }
-  describe_input_as(merged, plain, pre.buckets);
+  const PhaseSeconds plain_phases = std::move(plain.phase_seconds);
+  ScheduleOutput out = described_as_input(std::move(merged), std::move(plain), pre.buckets);
   std::unordered_map<std::string, double> exposed; // in the written graph
-  for (const ReportCollective& c : merged.report.collectives)
+  for (const ReportCollective& c : out.report.collectives)
     exposed[c.name] = c.exposed_ms;
   for (BucketSummary& b : section.buckets)
     b.exposed_ms = exposed[b.name];
-  merged.report.bucketing->pre_bucketing = std::move(section);
-  return true;
+  out.report.bucketing->pre_bucketing = std::move(section);
+  return with_phases_of(std::move(out), plain_phases, "unbucketed");
 }
 
 } // namespace osched

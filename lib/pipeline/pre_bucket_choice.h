@@ -25,14 +25,16 @@ struct PreBucketed {
 std::optional<PreBucketed> pre_bucket(const Graph& input, const PreBucketOptions& opts,
                                       const CollectiveTime& time);
 
-// Whether the pre-bucketed graph's output is kept: its written step is
-// shorter than the plain run's, and its peak within the plain run's budget
-// (or the plain schedule's own peak where that passes it). Fills the
-// pre_bucketing section of the report that is kept. When the merged output
+// The output kept of the two: the pre-bucketed graph's where its written
+// step is shorter than the plain run's and its peak within the plain run's
+// budget (or the plain schedule's own peak where that passes it), else the
+// plain one's. Its report's pre_bucketing section says which and why; its
+// phase_seconds end with the other's, named as such. When the merged output
 // is kept, what its report says about the input (the input section, the
 // input order's step, exposure and peak, each collective's exposure
 // before, the original timeline) is the plain run's: the user's graph, not
 // the rewritten one.
-bool choose_pre_bucketed(const PreBucketed& pre, ScheduleOutput& plain, ScheduleOutput& merged);
+ScheduleOutput choose_pre_bucketed(const PreBucketed& pre, ScheduleOutput plain,
+                                   ScheduleOutput merged);
 
 } // namespace osched

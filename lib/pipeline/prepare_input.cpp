@@ -70,20 +70,20 @@ HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg,
   return hw;
 }
 
-ScheduleInput prepare_input(const InputBytes& bytes, const std::string& path, GraphFormat format,
-                            const ScheduleConfig& cfg, std::shared_ptr<const CostFiles> costs,
-                            std::string known_hash) {
+ScheduleInput prepare_input(const InputBytes& bytes, const InputSource& source,
+                            const ScheduleConfig& cfg, std::shared_ptr<const CostFiles> costs) {
+  const std::string& path = source.path;
   // The report's input hash on the second core while the graph is parsed.
   std::future<std::string> hash;
-  if (known_hash.empty())
+  if (source.known_hash.empty())
     hash = std::async(std::launch::async, [&bytes] { return content_hash(bytes.view()); });
-  Graph g = parse_graph_bytes(bytes, path, format);
+  Graph g = parse_graph_bytes(bytes, path, source.format);
   std::optional<CollectiveTable> recorded;
   if (cfg.collective_table.empty()) // its errors name the input or the table already
     recorded = recorded_collective_table(g, path);
   ScheduleInput in;
   try {
-    in = prepare_graph(std::move(g), hash.valid() ? hash.get() : std::move(known_hash), cfg,
+    in = prepare_graph(std::move(g), hash.valid() ? hash.get() : source.known_hash, cfg,
                        std::move(costs));
   } catch (const ValueError& e) {
     throw InputError(path + ": " + e.what());

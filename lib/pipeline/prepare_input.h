@@ -30,14 +30,17 @@ std::shared_ptr<const CostFiles> load_cost_files(const ScheduleConfig& cfg);
 HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg,
                               std::string_view measured_gpu = {});
 
-// `bytes` read from `path` ("-" for standard input) as an input of the
-// core. `known_hash`: the bytes' content_hash when the caller has it.
-// Throws GraphError (bad graph), InputError("PATH: ...") (bad hardware or
-// recorded table) and IoError.
-ScheduleInput prepare_input(const InputBytes& bytes, const std::string& path, GraphFormat format,
-                            const ScheduleConfig& cfg, std::shared_ptr<const CostFiles> costs,
-                            std::string known_hash = {});
-
+// Where an input's bytes came from.
+struct InputSource {
+  std::string path; // "-" for standard input
+  GraphFormat format = GraphFormat::Auto;
+  std::string known_hash; // the bytes' content_hash when the caller has it
+};
+// `bytes` read from `source` as an input of the core. Throws GraphError
+// (bad graph), InputError("PATH: ...") (bad hardware or recorded table)
+// and IoError.
+ScheduleInput prepare_input(const InputBytes& bytes, const InputSource& source,
+                            const ScheduleConfig& cfg, std::shared_ptr<const CostFiles> costs);
 // A graph already in memory (embedders, tests): no recorded table is
 // looked for, as there is no file beside which it could sit.
 ScheduleInput prepare_graph(Graph g, std::string input_hash, const ScheduleConfig& cfg,

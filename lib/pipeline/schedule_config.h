@@ -28,8 +28,8 @@ template <typename E> struct ChoiceName {
   std::string_view name;
 };
 
-inline constexpr ChoiceName<OrderPolicy> kOrderPolicyNames[] = {
-    {OrderPolicy::Upstream, "upstream"}, {OrderPolicy::Improved, "improved"}};
+inline constexpr ChoiceName<OrderSearchKind> kPolicyNames[] = {
+    {OrderSearchKind::Upstream, "upstream"}, {OrderSearchKind::Improved, "improved"}};
 inline constexpr ChoiceName<CollectiveEstimator> kCollectiveEstimatorNames[] = {
     {CollectiveEstimator::Analytical, "analytical"}, {CollectiveEstimator::Benchmark, "benchmark"}};
 inline constexpr ChoiceName<BenchmarkBackend> kBenchmarkBackendNames[] = {
@@ -62,7 +62,7 @@ struct ScheduleConfig {
   bool insert_overlap_deps = false;
   // Improved: upstream's greedy, then scheduler/refine_order.h; upstream:
   // the greedy alone, for parity with PyTorch.
-  OrderPolicy policy = OrderPolicy::Improved;
+  OrderSearchKind policy = OrderSearchKind::Improved;
   int policy_time_ms = 500;      // the improved policy's work budget
   std::string runtime_estimates; // path of user estimates; "" for none
   // Path of a measured collective table; "" for none (the one the graph

@@ -92,7 +92,7 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     std::shared_ptr<const CostFiles> costs = load_cost_files(cfg);
     const auto t = std::chrono::steady_clock::now();
     const InputBytes bytes = InputBytes::read(input); // once: standard input cannot be read twice
-    in = prepare_input(bytes, input, format, cfg, std::move(costs));
+    in = prepare_input(bytes, {input, format, {}}, cfg, std::move(costs));
     read_seconds = seconds_since(t);
     try {
       if (!cfg.benchmark_cache.empty() && cfg.benchmarking())

@@ -55,12 +55,18 @@ OptionSpec row(std::string_view flag, std::string_view key, std::string_view hel
   return s;
 }
 
+// A number's allowed values: [lo, hi], or (lo, hi] when lo_open.
+struct Range {
+  double lo, hi;
+  bool lo_open;
+};
+
 OptionSpec number(std::string_view flag, std::string_view key, std::string_view help,
-                  OptionFieldRef<double> field, double lo, double hi, bool lo_open) {
+                  OptionFieldRef<double> field, Range range) {
   OptionSpec s = row(flag, key, help, field);
-  s.lo = lo;
-  s.hi = hi;
-  s.lo_open = lo_open;
+  s.lo = range.lo;
+  s.hi = range.hi;
+  s.lo_open = range.lo_open;
   return s;
 }
 
@@ -101,16 +107,15 @@ OptionSpec choice(std::string_view flag, std::string_view key, std::string_view 
 std::vector<OptionSpec> build_table() {
   using C = ScheduleConfig;
   std::vector<OptionSpec> t;
-  t.push_back(number(
-      "--max-in-flight-gb", "max_in_flight_gb", "max GB of collectives in flight",
-      [](C& c) -> double& { return c.scheduler.max_in_flight_gb; }, 0, 1e9, true));
+  t.push_back(number("--max-in-flight-gb", "max_in_flight_gb", "max GB of collectives in flight",
+                     [](C& c) -> double& { return c.scheduler.max_in_flight_gb; }, {0, 1e9, true}));
   t.push_back(count("--max-compute-pre-fetch", "max_compute_pre_fetch",
                     "max compute nodes a collective may be started ahead of its use",
                     [](C& c) -> int& { return c.scheduler.max_compute_pre_fetch; }));
-  t.push_back(number(
-      "--compute-overlap-multiplier", "compute_overlap_multiplier",
-      "scale of compute time available to hide collectives",
-      [](C& c) -> double& { return c.scheduler.compute_overlap_multiplier; }, 0, 1e6, false));
+  t.push_back(number("--compute-overlap-multiplier", "compute_overlap_multiplier",
+                     "scale of compute time available to hide collectives",
+                     [](C& c) -> double& { return c.scheduler.compute_overlap_multiplier; },
+                     {0, 1e6, false}));
   t.push_back(count("--max-coll-distance", "max_coll_distance",
                     "how many of the next unscheduled collectives each compute node may start",
                     [](C& c) -> int& { return c.scheduler.max_coll_distance; }));
@@ -130,14 +135,14 @@ std::vector<OptionSpec> build_table() {
                 "run nodes that free more than they allocate as soon as they are ready (not "
                 "upstream; lowers the peak)",
                 [](C& c) -> bool& { return c.scheduler.release_memory_early; }));
-  t.push_back(number(
-      "--max-memory-increase-gb", "max_memory_increase_gb",
-      "peak memory may grow by max(this, ratio x baseline peak)",
-      [](C& c) -> double& { return c.scheduler.max_memory_increase_gb; }, 0, 1e9, false));
+  t.push_back(number("--max-memory-increase-gb", "max_memory_increase_gb",
+                     "peak memory may grow by max(this, ratio x baseline peak)",
+                     [](C& c) -> double& { return c.scheduler.max_memory_increase_gb; },
+                     {0, 1e9, false}));
   t.push_back(number(
       "--max-memory-increase-ratio", "max_memory_increase_ratio", "see --max-memory-increase-gb",
-      [](C& c) -> double& { return c.scheduler.max_memory_increase_ratio; }, 0, 1e6, false));
-  t.push_back(choice<&C::policy, kOrderPolicyNames>(
+      [](C& c) -> double& { return c.scheduler.max_memory_increase_ratio; }, {0, 1e6, false}));
+  t.push_back(choice<&C::policy, kPolicyNames>(
       "--policy", "policy",
       "improved (the default: upstream's greedy, then a bounded local search that keeps a move "
       "only if the simulated step shortens within the memory budget) or upstream (PyTorch's "
@@ -196,9 +201,8 @@ std::vector<OptionSpec> build_table() {
   t.push_back(row<bool>("--collective-bucketing", "collective_bucketing",
                         "merge collectives the schedule overlaps with the same compute",
                         [](C& c) -> bool& { return c.collective_bucketing; }));
-  t.push_back(number(
-      "--bucket-max-gb", "bucket_max_gb", "max bytes of one bucket, in GB",
-      [](C& c) -> double& { return c.bucket_max_gb; }, 0, 1e9, true));
+  t.push_back(number("--bucket-max-gb", "bucket_max_gb", "max bytes of one bucket, in GB",
+                     [](C& c) -> double& { return c.bucket_max_gb; }, {0, 1e9, true}));
   t.push_back(choice<&C::pre_bucketing, kPreBucketingNames>(
       "--pre-bucketing", "pre_bucketing",
       "auto (the default: with --collective-bucketing, FSDP-style all-gathers of one parameter "
@@ -220,9 +224,9 @@ const std::vector<OptionSpec>& schedule_options() {
   return table;
 }
 
-void apply_schedule_config(const std::string& text, const std::string& path,
-                           ScheduleConfigDraft& draft,
-                           const std::function<bool(std::string_view flag)>& given) {
+ScheduleConfigDraft apply_schedule_config(const std::string& text, const std::string& path,
+                                          ScheduleConfigDraft draft,
+                                          const std::function<bool(std::string_view flag)>& given) {
   ScheduleConfig& cfg = draft.values;
   nlohmann::json j;
   try {
@@ -297,6 +301,7 @@ void apply_schedule_config(const std::string& text, const std::string& path,
                },
                spec->field);
   }
+  return draft;
 }
 
 namespace {

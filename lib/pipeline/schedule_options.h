@@ -64,13 +64,14 @@ struct ScheduleConfigDraft {
   std::map<std::string, std::string, std::less<>> choices; // by config key
 };
 
-// Applies a config file's JSON object (`path` names it in errors). Keys the
-// command line `given` already set keep their command-line value. Throws
+// `draft` with a config file's JSON object applied (`path` names it in
+// errors). Keys the command line `given` already set keep their
+// command-line value. Throws
 // InputError("PATH: KEY: reason") on unknown keys and wrong types; values
 // are checked by finish_schedule_config afterwards.
-void apply_schedule_config(const std::string& text, const std::string& path,
-                           ScheduleConfigDraft& draft,
-                           const std::function<bool(std::string_view flag)>& given);
+ScheduleConfigDraft apply_schedule_config(const std::string& text, const std::string& path,
+                                          ScheduleConfigDraft draft,
+                                          const std::function<bool(std::string_view flag)>& given);
 
 // The config a draft describes, once every value is checked: throws
 // InputError("--flag: reason") on the first bad one in table order.

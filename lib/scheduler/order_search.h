@@ -3,7 +3,7 @@
 // order (parity with PyTorch); `improved` runs the local search of
 // scheduler/refine_order.h, within every limit the greedy keeps. The
 // pipeline runs whatever order_search_for() gives it, so a new policy is
-// one class, one OrderPolicy value and its name (pipeline/schedule_config.h).
+// one class, one OrderSearchKind value and its name (pipeline/schedule_config.h).
 
 #include <cstdint>
 #include <memory>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "scheduler/refine_order.h"
+#include "scheduler/schedule_result.h"
 
 namespace osched {
 
@@ -26,19 +27,32 @@ struct SearchInput {
   int trial_budget = 0;
 };
 
+// What a search did, for the report.
+struct SearchSummary {
+  double greedy_step_ms = 0; // the step of the order it started from
+  int moves = 0;             // kept moves
+  int trials = 0;            // simulated candidate orders
+  bool budget_exhausted = false;
+};
+
+// The schedule to write: the greedy's, with the search's order and peak
+// when a search ran.
+struct SearchedSchedule {
+  ScheduleResult schedule;
+  std::optional<SearchSummary> summary; // nullopt: the policy does not search
+};
+
 class OrderSearch {
 public:
   virtual ~OrderSearch() = default;
   virtual std::string_view name() const = 0;
-  // An order at least as good as `greedy` and within the same limits, with
-  // what the search did; nullopt for a policy that does not search.
-  virtual std::optional<RefineResult> improve(const SearchInput& in,
-                                              const std::vector<NodeId>& greedy) const = 0;
+  // A schedule at least as good as `greedy` and within the same limits.
+  virtual SearchedSchedule improve(const SearchInput& in, ScheduleResult greedy) const = 0;
 };
 
-// The policies --policy names.
-enum class OrderPolicy : uint8_t { Upstream, Improved };
+// What --policy picks: the search that runs after the greedy.
+enum class OrderSearchKind : uint8_t { Upstream, Improved };
 
-std::unique_ptr<OrderSearch> order_search_for(OrderPolicy policy);
+std::unique_ptr<OrderSearch> order_search_for(OrderSearchKind policy);
 
 } // namespace osched

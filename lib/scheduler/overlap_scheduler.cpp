@@ -15,8 +15,8 @@
 #include "ops/target_traits.h"
 #include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
+#include "scheduler/greedy_ranking.h"
 #include "scheduler/schedule_analysis.h"
-#include "scheduler/schedule_policy.h"
 #include "scheduler/unscheduled_list.h"
 #include "sim/simulate.h"
 
@@ -71,12 +71,12 @@ CollectiveChains collective_chains(const ScheduleAnalysis& a) {
 // The mechanism: a list scheduler over the ready set that, at each node
 // with time to give, starts candidate collectives behind it within the
 // in-flight and memory limits, and accounts what each hides. Choices are
-// the policy's; what is known before scheduling is the analysis's.
+// the ranking's; what is known before scheduling is the analysis's.
 class Scheduler {
 public:
-  Scheduler(const ScheduleAnalysis& a, const CollectiveChains& chains, const SchedulePolicy& policy,
+  Scheduler(const ScheduleAnalysis& a, const CollectiveChains& chains, const GreedyRanking& ranking,
             const SchedulerOptions& opt, std::optional<int64_t> budget)
-      : a_(a), g_(a.graph), dg_(a.deps), opt_(opt), policy_(policy), memory_(a.storages),
+      : a_(a), g_(a.graph), dg_(a.deps), opt_(opt), ranking_(ranking), memory_(a.storages),
         colls_(a.collectives), ctx_{a, opt, scheduled_, colls_, memory_},
         descendants_(a.deps, chains) {
     const NodeId n = g_.size();
@@ -133,11 +133,11 @@ private:
   const Graph& g_;
   const DependencyGraph& dg_;
   const SchedulerOptions& opt_;
-  const SchedulePolicy& policy_;
+  const GreedyRanking& ranking_;
   MemoryTracker memory_;
   std::vector<CollectiveOutcome> colls_; // the analysis's, as accounted so far
   std::vector<bool> scheduled_;
-  PolicyContext ctx_;
+  RankingContext ctx_;
   std::vector<std::vector<NodeId>> readers_of_; // per storage, built on first use
 
   // Per compute index: bytes of collectives prefetched across it so far,
@@ -159,7 +159,7 @@ private:
   DescendantQuery descendants_;
   // Per candidate of one opportunity, in graph order: its start, its colls_
   // index, and whether it descends from the overlap node; and their
-  // positions in the policy's order. The loop reads these small arrays
+  // positions in the ranking's order. The loop reads these small arrays
   // instead of node-indexed tables. One set per nesting
   // level: placing a candidate can finish an exposed wait, which hides
   // collectives of its own.
@@ -195,12 +195,12 @@ private:
   int32_t coll(NodeId n) const { return a_.collective_of[n]; }
   int32_t group(int32_t idx) const { return a_.group_of[idx]; }
   bool is_exposed(const CollectiveOutcome& c) const { return c.exposed_ms != 0; }
-  ReadyScore score(NodeId n) const { return policy_.ready_score(ctx_, n); }
+  ReadyScore score(NodeId n) const { return ranking_.ready_score(ctx_, n); }
 
-  // A storage just lost its second-to-last reader: the policy may move its
+  // A storage just lost its second-to-last reader: the ranking may move its
   // last reader, if ready, up the queue.
   void promote_last_readers(NodeId scheduled) {
-    if (!policy_.scores_last_readers())
+    if (!ranking_.scores_last_readers())
       return;
     for (StorageId s : a_.storages.reads[scheduled]) {
       if (memory_.remaining_reads(s) != 1)
@@ -212,7 +212,7 @@ private:
             readers_of_[r].push_back(v);
       }
       for (NodeId r : readers_of_[s])
-        if (!scheduled_[r] && in_degree_[r] == 0 && policy_.rescore_last_reader(ctx_, r))
+        if (!scheduled_[r] && in_degree_[r] == 0 && ranking_.rescore_last_reader(ctx_, r))
           ready_.push(score(r));
     }
   }
@@ -436,10 +436,10 @@ private:
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
     // Consecutive opportunities mostly offer the same candidates: their
-    // order is the policy's for the same starts (unchanged unless gathered
+    // order is the ranking's for the same starts (unchanged unless gathered
     // again, and often the same when they were).
     if (regathered && cs.starts != cs.ordered_starts) {
-      policy_.order_candidates(ctx_, cs.starts, cs.order);
+      ranking_.order_candidates(ctx_, cs.starts, cs.order);
       cs.ordered_starts = cs.starts;
     }
     for (const int32_t at : cs.order) {
@@ -643,9 +643,9 @@ ScheduleResult schedule_overlap(const ScheduleAnalysis& analysis, const Schedule
   const Graph& g = analysis.graph;
   const RuntimeTable& runtimes = analysis.runtimes;
   const auto analysed = std::chrono::steady_clock::now();
-  const std::unique_ptr<SchedulePolicy> policy = policy_for(options);
+  const std::unique_ptr<GreedyRanking> ranking = ranking_for(options);
   const CollectiveChains chains = collective_chains(analysis);
-  ScheduleResult r = Scheduler(analysis, chains, *policy, options, std::nullopt).run();
+  ScheduleResult r = Scheduler(analysis, chains, *ranking, options, std::nullopt).run();
   const int64_t budget = r.memory_budget_bytes;
   // The budget is a guarantee. The scheduler checks it where it prefetches;
   // reorderings elsewhere can still pass it, so the order is measured and,
@@ -657,7 +657,7 @@ ScheduleResult schedule_overlap(const ScheduleAnalysis& analysis, const Schedule
     effective -= r.scheduled_peak_bytes - budget;
     spdlog::debug("peak {} over the budget {}: rescheduling against {}", r.scheduled_peak_bytes,
                   budget, effective);
-    ScheduleResult again = Scheduler(analysis, chains, *policy, options, effective).run();
+    ScheduleResult again = Scheduler(analysis, chains, *ranking, options, effective).run();
     again.memory_budget_bytes = budget;
     again.budget_retries = attempt;
     // A lower budget only curbs prefetching; when that does not lower the

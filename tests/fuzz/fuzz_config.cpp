@@ -17,9 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   osched::ScheduleConfigDraft draft;
   try {
-    osched::apply_schedule_config(text, "fuzz.json", draft, [](std::string_view flag) {
-      return flag == "--max-coll-distance"; // one flag "given": its key must be kept
-    });
+    draft = osched::apply_schedule_config(
+        text, "fuzz.json", std::move(draft), [](std::string_view flag) {
+          return flag == "--max-coll-distance"; // one flag "given": its key must be kept
+        });
     if (draft.values.scheduler.max_coll_distance != 200)
       __builtin_trap();
     const osched::ScheduleConfig cfg = osched::finish_schedule_config(draft);

@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     osched::RunSettings run;
     // The improved policy's local search, and the timelines drawn from it.
     if (variant >= 2) {
-      cfg.policy = osched::OrderPolicy::Improved;
+      cfg.policy = osched::OrderSearchKind::Improved;
       cfg.policy_time_ms = 20;
       run.record_timelines = true;
     }

@@ -6,29 +6,29 @@
 
 #include "ops/collective.h"
 #include "ops/op_table.h"
-#include "scheduler/schedule_policy_upstream.h"
+#include "scheduler/greedy_ranking_upstream.h"
 
 namespace osched {
 namespace {
 
-class ReleaseEarlyPolicy : public UpstreamPolicy {
+class ReleaseEarlyRanking : public UpstreamRanking {
 public:
   std::string_view name() const override { return "release_early"; }
 
-  ReadyScore ready_score(const PolicyContext& ctx, NodeId n) const override {
+  ReadyScore ready_score(const RankingContext& ctx, NodeId n) const override {
     if (frees_for_free(ctx, n))
       return {-1, 0, n};
-    return UpstreamPolicy::ready_score(ctx, n);
+    return UpstreamRanking::ready_score(ctx, n);
   }
 
   // A node becomes free to run once it is the last reader of a buffer.
   bool scores_last_readers() const override { return true; }
-  bool rescore_last_reader(const PolicyContext& ctx, NodeId n) const override {
+  bool rescore_last_reader(const RankingContext& ctx, NodeId n) const override {
     return frees_for_free(ctx, n);
   }
 
 private:
-  static bool frees_for_free(const PolicyContext& ctx, NodeId n) {
+  static bool frees_for_free(const RankingContext& ctx, NodeId n) {
     const ScheduleAnalysis& a = ctx.analysis;
     const Node& node = a.graph.nodes[n];
     if (a.kind[n] != NodeKind::Other || is_collective_node(node) || is_wait_node(node))
@@ -41,8 +41,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<SchedulePolicy> make_release_early_policy() {
-  return std::make_unique<ReleaseEarlyPolicy>();
+std::unique_ptr<GreedyRanking> make_release_early_ranking() {
+  return std::make_unique<ReleaseEarlyRanking>();
 }
 
 } // namespace osched

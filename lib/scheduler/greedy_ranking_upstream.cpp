@@ -1,4 +1,4 @@
-#include "scheduler/schedule_policy_upstream.h"
+#include "scheduler/greedy_ranking_upstream.h"
 
 #include <algorithm>
 
@@ -10,14 +10,14 @@ namespace {
 // A chain of single-user, single-input cheap nodes ending in an unscheduled
 // collective start: running it early lets the collective start early. (A
 // chain reaching a started collective ends there: it is not cheap.)
-bool in_overlappable_collective_unary_chain(const PolicyContext& ctx, NodeId curr) {
+bool in_overlappable_collective_unary_chain(const RankingContext& ctx, NodeId curr) {
   const NodeId start = ctx.analysis.unary_chain_collective[static_cast<size_t>(curr)];
   return start >= 0 && !ctx.scheduled[static_cast<size_t>(start)];
 }
 
 } // namespace
 
-ReadyScore UpstreamPolicy::ready_score(const PolicyContext& ctx, NodeId n) const {
+ReadyScore UpstreamRanking::ready_score(const RankingContext& ctx, NodeId n) const {
   const ScheduleAnalysis& a = ctx.analysis;
   int32_t local = 0;
   if (a.kind[n] == NodeKind::Wait)
@@ -27,8 +27,8 @@ ReadyScore UpstreamPolicy::ready_score(const PolicyContext& ctx, NodeId n) const
   return {a.dom[n], local, n};
 }
 
-void UpstreamPolicy::order_candidates(const PolicyContext& ctx, const std::vector<NodeId>& starts,
-                                      std::vector<int32_t>& order) const {
+void UpstreamRanking::order_candidates(const RankingContext& ctx, const std::vector<NodeId>& starts,
+                                       std::vector<int32_t>& order) const {
   const ScheduleAnalysis& a = ctx.analysis;
   // (not a reduce-scatter, dom, position) packed in one integer, read once
   // per candidate instead of three lookups per comparison: 1 + 31 + 32 bits
@@ -50,8 +50,8 @@ void UpstreamPolicy::order_candidates(const PolicyContext& ctx, const std::vecto
     order[k] = static_cast<int32_t>(keys[k] & 0xffffffffu);
 }
 
-std::unique_ptr<SchedulePolicy> make_upstream_policy() {
-  return std::make_unique<UpstreamPolicy>();
+std::unique_ptr<GreedyRanking> make_upstream_ranking() {
+  return std::make_unique<UpstreamRanking>();
 }
 
 } // namespace osched

@@ -1,0 +1,73 @@
+#pragma once
+// One graph through the schedule core, as named phases over it: estimate,
+// analyse, schedule, search, simulate the input, report, bound, reorder,
+// bucket, pin, describe. What one phase leaves for the next is a member;
+// run() hands the result over. Which candidate graphs run, and which
+// result is kept, is run_schedule's (pipeline/schedule_pipeline.h).
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "bucketing/overlap_interval.h"
+#include "pipeline/estimators.h"
+#include "pipeline/schedule_pipeline.h"
+#include "report/safety_section.h"
+#include "scheduler/schedule_analysis.h"
+#include "scheduler/schedule_result.h"
+
+namespace osched {
+
+// The pass's result: the written graph with its report, and the input's
+// group orders, which the safety section compares with the kept output.
+struct ScheduledGraph {
+  ScheduleOutput out;
+  GroupOrders input_orders;
+};
+
+class SchedulePass {
+public:
+  // `est` and `config` outlive the pass. `recorded_table`: the table the
+  // estimates use is the one the graph records, named in the report.
+  SchedulePass(ScheduleInput in, const ScheduleConfig& config, const RunSettings& run,
+               const Estimators& est, bool recorded_table);
+
+  ScheduledGraph run() &&;
+
+private:
+  void estimate();
+  void analyse();
+  void schedule();
+  void search();
+  void simulate_input();
+  void report();
+  void bound();
+  void reorder();
+  void bucket();
+  void pin();
+  void describe();
+
+  // Records the wall seconds since the last record under `phase`.
+  void record(const char* phase);
+
+  ScheduleInput in_;
+  const ScheduleConfig& config_;
+  const RunSettings run_;
+  const Estimators& est_;
+  const bool recorded_table_;
+  std::chrono::steady_clock::time_point mark_;
+
+  RuntimeTable rt_;                          // of the input
+  std::optional<ScheduleAnalysis> analysis_; // dropped once the order is found
+  ReportSafety safety_;                      // read before the nodes move
+  ScheduleResult sched_;
+  std::optional<SearchSummary> searched_;
+  std::optional<SimulationPlan> plan_;           // the input's, until the graph is reordered
+  SimulationResult before_;                      // the input order's simulation
+  std::optional<SimulationPlan> scheduled_plan_; // the reordered graph's, for bucketing
+  RuntimeTable written_rt_;                      // of the graph that is written
+  std::vector<OverlapInterval> intervals_;       // for bucketing and pinning
+  ScheduledGraph result_;
+};
+
+} // namespace osched
