@@ -8,7 +8,8 @@ in lib/ or apps/ that names a library file (folder/file.h) names one that
 exists: files move, and their mentions must move with them. And no
 function in lib/pipeline/ takes more than 5 parameters or hands a result
 back through a non-const reference or pointer (the rank communicator, which
-every collective call changes, is not a result).
+every collective call changes, is not a result). No file in lib/fx/ is
+longer than 600 lines.
 
 usage: check_layers.py REPO_ROOT"""
 
@@ -19,6 +20,10 @@ import sys
 
 # Folders that no other library folder includes, whatever the layer order.
 SIDEWAYS = {"fx"}
+
+# The FX importer's files stay small: one job each (shape rules by family,
+# lexer, parser, logical lines, the importer's phases).
+MAX_FX_FILE_LINES = 600
 
 MAX_PARAMS = 5
 # Non-const reference parameters that are not results.
@@ -114,11 +119,18 @@ def main():
                                 rel = os.path.relpath(path, root)
                                 stale.append(f"{rel}:{n}: names {folder}/{file}, which does not exist")
     signatures = pipeline_signatures(root)
+    fx = os.path.join(lib, "fx")
+    for name in sorted(os.listdir(fx)):
+        if name.endswith((".h", ".cpp")):
+            with open(os.path.join(fx, name)) as f:
+                n = sum(1 for _ in f)
+            if n > MAX_FX_FILE_LINES:
+                signatures.append(f"lib/fx/{name}: {n} lines (at most {MAX_FX_FILE_LINES})")
     for line in bad + stale + signatures:
         print(line)
     print(f"{len(folders)} folders, {len(bad)} include(s) against the layer order, "
           f"{len(stale)} comment(s) naming a missing file, "
-          f"{len(signatures)} pipeline signature(s) past the rule")
+          f"{len(signatures)} pipeline signature(s) or fx file(s) past the rules")
     return 1 if bad or stale or signatures else 0
 
 
