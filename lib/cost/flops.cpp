@@ -1,5 +1,6 @@
 #include "cost/flops.h"
 
+#include "ops/op_registry.h"
 #include "ops/op_table.h"
 
 namespace osched {
@@ -35,6 +36,13 @@ double sdpa_forward_flops(const TensorMeta* q, const TensorMeta* k, const Tensor
   return 2.0 * b * h * sq * sk * d + 2.0 * b * h * sq * sk * dv;
 }
 
+// The same with q, k, v as [b, s, h, d] (the flash and efficient kernels).
+double bshd_attention_flops(const TensorMeta* q, const TensorMeta* k, const TensorMeta* v) {
+  double b = dim(q, 0), sq = dim(q, 1), h = dim(q, 2), d = dim(q, 3), sk = dim(k, 1),
+         dv = dim(v, 3);
+  return 2.0 * b * h * sq * sk * (d + dv);
+}
+
 double conv_flops(const TensorMeta* x, const TensorMeta* w, const TensorMeta* out,
                   bool transposed) {
   if (!x || !w || !out || w->shape.size() < 3)
@@ -54,74 +62,53 @@ double conv_flops(const TensorMeta* x, const TensorMeta* w, const TensorMeta* ou
 
 double count_flops(const Graph& g, NodeId id) {
   const Node& n = g.nodes[id];
-  std::string_view p = overload_packet(n.target);
+  const OpRow* row = find_op(overload_packet(n.target));
+  if (!row)
+    return 0;
   const TensorMeta* out = n.output();
-  if (p == "aten.mm" || p == "aten._scaled_mm")
-    return mm_flops(arg_meta(g, n, 0), arg_meta(g, n, 1));
-  if (p == "aten.addmm")
-    return mm_flops(arg_meta(g, n, 1), arg_meta(g, n, 2));
-  if (p == "aten.bmm")
-    return bmm_flops(arg_meta(g, n, 0), arg_meta(g, n, 1));
-  if (p == "aten.baddbmm")
-    return bmm_flops(arg_meta(g, n, 1), arg_meta(g, n, 2));
-  if (p == "aten._grouped_mm" || p == "aten._scaled_grouped_mm") {
+  auto arg = [&](size_t i) { return arg_meta(g, n, i); };
+  switch (row->flops) {
+  case FlopFormula::None:
+    return 0;
+  case FlopFormula::Mm:
+    return mm_flops(arg(0), arg(1));
+  case FlopFormula::Addmm:
+    return mm_flops(arg(1), arg(2));
+  case FlopFormula::Bmm:
+    return bmm_flops(arg(0), arg(1));
+  case FlopFormula::Baddbmm:
+    return bmm_flops(arg(1), arg(2));
+  case FlopFormula::GroupedMm: {
     // Upper bound: as if every group used the whole token dimension.
-    const TensorMeta* a = arg_meta(g, n, 0);
-    const TensorMeta* b = arg_meta(g, n, 1);
-    if (!a || !b || !out)
+    const TensorMeta* a = arg(0);
+    if (!a || !arg(1) || !out)
       return 0;
     return 2.0 * static_cast<double>(out->numel()) * dim(a, -1);
   }
-  if (p == "aten.convolution" || p == "aten._convolution" || p == "aten.cudnn_convolution" ||
-      p == "aten._slow_conv2d_forward" || p == "aten.cudnn_convolution_transpose") {
-    bool transposed = p == "aten.cudnn_convolution_transpose";
-    if ((p == "aten.convolution" || p == "aten._convolution") && n.args.size() > 6 &&
-        n.args[6].kind == Value::Kind::Bool)
-      transposed = n.args[6].b;
-    return conv_flops(arg_meta(g, n, 0), arg_meta(g, n, 1), out, transposed);
+  case FlopFormula::Convolution: {
+    // The generic forms say whether they transpose (argument 6).
+    const bool transposed =
+        n.args.size() > 6 && n.args[6].kind == Value::Kind::Bool && n.args[6].b &&
+        (row->packet == "aten.convolution" || row->packet == "aten._convolution" ||
+         row->packet == "aten.convolution_overrideable");
+    return conv_flops(arg(0), arg(1), out, transposed);
   }
-  if (p == "aten.convolution_backward") {
+  case FlopFormula::ConvolutionTranspose:
+    return conv_flops(arg(0), arg(1), out, true);
+  case FlopFormula::ConvolutionBackward:
     // grad_input and grad_weight each cost about one forward convolution.
-    const TensorMeta* grad_out = arg_meta(g, n, 0);
-    const TensorMeta* x = arg_meta(g, n, 1);
-    const TensorMeta* w = arg_meta(g, n, 2);
-    return 2.0 * conv_flops(x, w, grad_out, false);
-  }
-  bool attention_fwd = p == "aten._scaled_dot_product_efficient_attention" ||
-                       p == "aten._scaled_dot_product_flash_attention" ||
-                       p == "aten._scaled_dot_product_cudnn_attention" ||
-                       p == "aten._scaled_dot_product_flash_attention_for_cpu" ||
-                       p == "aten._scaled_dot_product_fused_attention_overrideable" ||
-                       p == "higher_order.flex_attention"; // dense bound: the block mask is opaque
-  if (attention_fwd)
-    return sdpa_forward_flops(arg_meta(g, n, 0), arg_meta(g, n, 1), arg_meta(g, n, 2));
-  if (p == "aten._flash_attention_forward" || p == "aten._efficient_attention_forward") {
-    // [b, s, h, d] layout: swap to [b, h, s, d] dims.
-    const TensorMeta* q = arg_meta(g, n, 0);
-    const TensorMeta* k = arg_meta(g, n, 1);
-    const TensorMeta* v = arg_meta(g, n, 2);
-    double b = dim(q, 0), sq = dim(q, 1), h = dim(q, 2), d = dim(q, 3), sk = dim(k, 1),
-           dv = dim(v, 3);
-    return 2.0 * b * h * sq * sk * (d + dv);
-  }
-  bool attention_bwd = p.size() > 9 && p.substr(p.size() - 9) == "_backward" &&
-                       p.find("attention") != std::string_view::npos;
-  if (attention_bwd) {
-    // Backward runs four matmuls of the forward's size (dq, dk, dv, dscores).
-    size_t q =
-        (p == "aten._flash_attention_backward" || p == "aten._efficient_attention_backward" ||
-         p.find("_scaled_dot_product") != std::string_view::npos)
-            ? 1
-            : 0;
-    const TensorMeta* qm = arg_meta(g, n, q);
-    const TensorMeta* km = arg_meta(g, n, q + 1);
-    const TensorMeta* vm = arg_meta(g, n, q + 2);
-    if (p == "aten._flash_attention_backward" || p == "aten._efficient_attention_backward") {
-      double b = dim(qm, 0), sq = dim(qm, 1), h = dim(qm, 2), d = dim(qm, 3), sk = dim(km, 1),
-             dv = dim(vm, 3);
-      return 2.0 * (2.0 * b * h * sq * sk * (d + dv));
-    }
-    return 2.0 * sdpa_forward_flops(qm, km, vm);
+    return 2.0 * conv_flops(arg(1), arg(2), arg(0), false);
+  case FlopFormula::Attention: // flex: a dense bound, the block mask is opaque
+    return sdpa_forward_flops(arg(0), arg(1), arg(2));
+  case FlopFormula::AttentionBshd:
+    return bshd_attention_flops(arg(0), arg(1), arg(2));
+  // Backward runs four matmuls of the forward's size (dq, dk, dv, dscores).
+  case FlopFormula::AttentionBackward:
+    return 2.0 * sdpa_forward_flops(arg(1), arg(2), arg(3));
+  case FlopFormula::AttentionBshdBackward:
+    return 2.0 * bshd_attention_flops(arg(1), arg(2), arg(3));
+  case FlopFormula::FlexAttentionBackward:
+    return 2.0 * sdpa_forward_flops(arg(0), arg(1), arg(2));
   }
   return 0;
 }

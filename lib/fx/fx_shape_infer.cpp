@@ -10,56 +10,13 @@
 
 #include "fx/shape_rules.h"
 #include "ops/collective.h"
+#include "ops/op_registry.h"
 #include "ops/op_table.h"
 
 namespace osched {
 namespace {
 
 using namespace shape_rules;
-
-constexpr std::array<std::string_view, 41> kSameShapePackets = {
-    "aten.index_put",
-    "aten.index_put_",
-    "aten._unsafe_index_put",
-    "aten.scatter",
-    "aten.scatter_add",
-    "aten.index_copy",
-    "aten.slice_scatter", // self with src written into part of it
-    "aten.select_scatter",
-    "aten.diagonal_scatter",
-    "aten.as_strided_scatter",
-    "aten.clone",
-    "aten.contiguous",
-    "aten._to_copy",
-    "aten.detach",
-    "aten.alias",
-    "aten.copy",
-    "aten.copy_",
-    "aten.fill",
-    "aten.fill_",
-    "aten.zeros_like",
-    "aten.ones_like",
-    "aten.empty_like",
-    "aten.full_like",
-    "aten.rand_like",
-    "aten.randn_like",
-    "aten.lift_fresh_copy",
-    "aten.silu_backward",
-    "aten.gelu_backward",
-    "aten.threshold_backward",
-    "aten.sigmoid_backward",
-    "aten.tanh_backward",
-    "aten.masked_fill",
-    "aten.bernoulli",
-    "aten._softmax",
-    "aten._log_softmax",
-    "aten._softmax_backward_data",
-    "aten._log_softmax_backward_data",
-    "aten.softmax",
-    "aten.dropout",
-    "aten.tril",
-    "aten.triu",
-};
 
 // triton_kernel_wrapper_functional(..., kwargs={name: value},
 // tensors_to_clone=[names]) returns a dict of the cloned tensors; as a
@@ -110,72 +67,63 @@ std::optional<size_t> selected_output(const Node& from, const Value& idx) {
 // tensor (factories, lists of tensors), or that it is one.
 enum class Needs : uint8_t { Any, NoTensor, Tensor };
 
-struct ShapeRule {
-  Rule rule;
-  Needs needs;
-  bool before_pointwise; // decided before the pointwise family (dtype conversions, same-shape ops)
+struct RuleEntry {
+  Rule rule = nullptr;
+  Needs needs = Needs::Any;
+  bool before_pointwise =
+      false; // decided before the pointwise family (dtype conversions, same-shape ops)
 };
 
-// The first rule added for a packet wins.
-const std::unordered_map<std::string_view, ShapeRule>& rule_table() {
+// Each ShapeRule of the op registry (ops/op_registry.h), by value.
+const RuleEntry& rule_entry(ShapeRule r) {
+  using S = ShapeRule;
   static const auto* table = [] {
-    auto* t = new std::unordered_map<std::string_view, ShapeRule>;
-    auto add = [&](std::initializer_list<std::string_view> packets, Rule rule, Needs needs,
-                   bool early = false) {
-      for (std::string_view p : packets)
-        t->emplace(p, ShapeRule{rule, needs, early});
+    const std::pair<ShapeRule, RuleEntry> entries[] = {
+        {S::Convert, {rule_convert, Needs::Any, true}},
+        {S::SameShape, {rule_same_shape, Needs::Any, true}},
+        {S::ViewLike, {view_like, Needs::Any, false}},
+        {S::Matmul, {matmul, Needs::Any, false}},
+        {S::ValuesAndIndices, {values_and_indices, Needs::Any, false}},
+        {S::Split, {split, Needs::Any, false}},
+        {S::Full, {rule_full, Needs::NoTensor, false}},
+        {S::Cat, {rule_cat, Needs::NoTensor, false}},
+        {S::Stack, {rule_stack, Needs::NoTensor, false}},
+        {S::NewEmpty, {rule_new_empty, Needs::Tensor, false}},
+        {S::Permute, {rule_permute, Needs::Tensor, false}},
+        {S::Transpose, {rule_t, Needs::Tensor, false}},
+        {S::Expand, {rule_expand, Needs::Tensor, false}},
+        {S::Unsqueeze, {rule_unsqueeze, Needs::Tensor, false}},
+        {S::Squeeze, {rule_squeeze, Needs::Tensor, false}},
+        {S::Slice, {rule_slice, Needs::Tensor, false}},
+        {S::Select, {rule_select, Needs::Tensor, false}},
+        {S::Embedding, {rule_embedding, Needs::Tensor, false}},
+        {S::LayerNorm, {rule_native_layer_norm, Needs::Tensor, false}},
+        {S::LayerNormBackward, {rule_native_layer_norm_backward, Needs::Tensor, false}},
+        {S::IntoInputSizes, {rule_into_input_sizes, Needs::Tensor, false}},
+        {S::Dropout, {rule_native_dropout, Needs::Tensor, false}},
+        {S::ViewAsComplex, {rule_view_as_complex, Needs::Tensor, false}},
+        {S::ViewAsReal, {rule_view_as_real, Needs::Tensor, false}},
+        {S::Conj, {rule_conj, Needs::Tensor, false}},
+        {S::EmbeddingDenseBackward, {rule_embedding_dense_backward, Needs::Tensor, false}},
+        {S::GroupedMm, {rule_grouped_mm, Needs::Tensor, false}},
+        {S::ConstantPadNd, {rule_constant_pad_nd, Needs::Tensor, false}},
+        {S::Index, {rule_index, Needs::Tensor, false}},
+        {S::Gather, {rule_gather, Needs::Tensor, false}},
+        {S::TopK, {rule_topk, Needs::Tensor, false}},
+        {S::Sort, {rule_sort, Needs::Tensor, false}},
+        {S::Histc, {rule_histc, Needs::Tensor, false}},
+        {S::Cumsum, {rule_cumsum, Needs::Tensor, false}},
+        {S::DevicePut, {rule_device_put, Needs::Tensor, false}},
     };
-    add({"prims.convert_element_type", "aten._to_copy", "aten.to"}, rule_convert, Needs::Any, true);
-    for (std::string_view p : kSameShapePackets)
-      t->emplace(p, ShapeRule{rule_same_shape, Needs::Any, true});
-    add({"aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias"}, view_like,
-        Needs::Any);
-    add({"aten.mm", "aten.addmm", "aten.bmm", "aten.baddbmm", "aten.matmul", "aten._scaled_mm"},
-        matmul, Needs::Any);
-    add({"aten.max", "aten.min", "aten.median", "aten.mode"}, values_and_indices, Needs::Any);
-    add({"aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind"}, split, Needs::Any);
-    add({"aten.full", "aten.zeros", "aten.ones", "aten.empty", "aten.empty_strided", "aten.randn",
-         "aten.rand"},
-        rule_full, Needs::NoTensor);
-    add({"aten.cat"}, rule_cat, Needs::NoTensor);
-    add({"aten.stack"}, rule_stack, Needs::NoTensor);
-    add({"aten.new_empty", "aten.new_zeros", "aten.new_ones", "aten.new_full",
-         "aten.new_empty_strided"},
-        rule_new_empty, Needs::Tensor);
-    add({"aten.permute"}, rule_permute, Needs::Tensor);
-    add({"aten.t", "aten.transpose"}, rule_t, Needs::Tensor);
-    add({"aten.expand"}, rule_expand, Needs::Tensor);
-    add({"aten.unsqueeze"}, rule_unsqueeze, Needs::Tensor);
-    add({"aten.squeeze"}, rule_squeeze, Needs::Tensor);
-    add({"aten.slice", "aten.narrow"}, rule_slice, Needs::Tensor);
-    add({"aten.select"}, rule_select, Needs::Tensor);
-    add({"aten.embedding"}, rule_embedding, Needs::Tensor);
-    add({"aten.native_layer_norm"}, rule_native_layer_norm, Needs::Tensor);
-    add({"aten.native_layer_norm_backward"}, rule_native_layer_norm_backward, Needs::Tensor);
-    add({"aten.select_backward", "aten.slice_backward", "aten.diagonal_backward"},
-        rule_into_input_sizes, Needs::Tensor);
-    add({"aten.native_dropout"}, rule_native_dropout, Needs::Tensor);
-    add({"aten.view_as_complex"}, rule_view_as_complex, Needs::Tensor);
-    add({"aten.view_as_real"}, rule_view_as_real, Needs::Tensor);
-    add({"aten._conj", "aten.conj", "aten._neg_view", "aten.resolve_conj", "aten.resolve_neg",
-         "aten.conj_physical"},
-        rule_conj, Needs::Tensor);
-    add({"aten.embedding_dense_backward"}, rule_embedding_dense_backward, Needs::Tensor);
-    add({"aten._grouped_mm"}, rule_grouped_mm, Needs::Tensor);
-    add({"aten.constant_pad_nd"}, rule_constant_pad_nd, Needs::Tensor);
-    add({"aten.index"}, rule_index, Needs::Tensor);
-    add({"aten.gather"}, rule_gather, Needs::Tensor);
-    add({"aten.topk"}, rule_topk, Needs::Tensor);
-    add({"aten.sort"}, rule_sort, Needs::Tensor);
-    add({"aten.histc"}, rule_histc, Needs::Tensor);
-    add({"aten.cumsum", "aten.cumprod"}, rule_cumsum, Needs::Tensor);
-    add({"prims.device_put"}, rule_device_put, Needs::Tensor);
+    auto* t = new std::array<RuleEntry, 256>{};
+    for (const auto& [id, e] : entries)
+      (*t)[static_cast<size_t>(id)] = e;
     return t;
   }();
-  return *table;
+  return (*table)[static_cast<size_t>(r)];
 }
 
-std::optional<InferredVal> apply(const ShapeRule& r, const Ctx& c, std::string_view p,
+std::optional<InferredVal> apply(const RuleEntry& r, const Ctx& c, std::string_view p,
                                  const TensorMeta* x) {
   if ((r.needs == Needs::NoTensor && x) || (r.needs == Needs::Tensor && !x))
     return std::nullopt;
@@ -234,21 +182,25 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
     return auto_functionalized_v2(c);
   const std::string_view p = overload_packet(t);
   const TensorMeta* x = c.meta(0);
-  const auto& rules = rule_table();
-  const auto rule = rules.find(p);
-  if (rule != rules.end() && rule->second.before_pointwise)
-    return apply(rule->second, c, p, x);
+  const OpRow* row = find_op(p);
+  const RuleEntry* rule = row && row->shape != ShapeRule::None ? &rule_entry(row->shape) : nullptr;
+  if (rule && rule->before_pointwise)
+    return apply(*rule, c, p, x);
   if (is_pointwise_target(t))
     return pointwise(c, p);
   if (t.rfind("operator.", 0) == 0 || t.rfind("_operator.", 0) == 0)
     return python_operator(c, t);
-  if (rule != rules.end())
-    return apply(rule->second, c, p, x);
+  if (rule)
+    return apply(*rule, c, p, x);
   if (is_reduction_target(t))
     return reduction(c);
   if (p.find("_attention") != std::string_view::npos && p.substr(0, 5) == "aten.")
     return attention(c, p);
   return std::nullopt;
+}
+
+bool has_shape_rule(ShapeRule r) {
+  return r != ShapeRule::None && rule_entry(r).rule != nullptr;
 }
 
 } // namespace osched

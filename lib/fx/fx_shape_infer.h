@@ -15,6 +15,7 @@
 
 #include "fx/fx_meta.h"
 #include "graph/graph.h"
+#include "ops/op_registry.h"
 
 namespace osched {
 
@@ -40,5 +41,9 @@ std::optional<InferredVal> infer_fx_output(const Graph& g, const Node& n,
 // The scalar entry of `n` (same contract as infer_fx_output).
 FxScalar infer_fx_scalar(const Graph& g, const Node& n, const FxSymbolHints& hints,
                          const FxScalars& scalars);
+
+// Whether the importer has the rule an op registry row names (every
+// ShapeRule but None must have one).
+bool has_shape_rule(ShapeRule r);
 
 } // namespace osched

@@ -1,7 +1,8 @@
 #pragma once
-// Built-in facts about aten operators: which are compute (have a FLOP
-// formula), which are views, which are pointwise. Exporter-provided
-// `tags`/`is_view` on a node take precedence over this table.
+// What an op is, from its op registry row (ops/op_registry.h) and its
+// schema (ops/op_writes.h): compute (a FLOP formula), a view, pointwise, a
+// reduction, a metadata read. Exporter-provided `tags`/`is_view` on a node
+// take precedence.
 
 #include <string_view>
 
