@@ -8,21 +8,10 @@
 #include "exit_codes.h"
 #include "format/graph_file.h"
 #include "format_flag.h"
-#include "run_errors.h"
 #include "text/escape.h"
 
 namespace osched::cli {
-namespace {
-
-void write_or_fail(const std::string& path, const Graph& g, GraphFormat f) {
-  try {
-    write_graph_file(path, g, f);
-  } catch (const IoError& e) {
-    throw OutputError(e.what());
-  }
-}
-
-} // namespace
+namespace {} // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto* cmd =
@@ -57,7 +46,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   cmd->callback([&exit_code, in, out, in_format, out_format] {
     exit_code = run_guarded([&] {
       Graph g = read_graph_file(*in, format_flag("--format", *in_format));
-      write_or_fail(*out, g, format_flag("--format", *out_format));
+      write_graph_file(*out, g, format_flag("--format", *out_format));
       return kOk;
     });
   });

@@ -14,7 +14,6 @@
 #include "pipeline/batch.h"
 #include "pipeline/prepare_input.h"
 #include "ranks/rank_context.h"
-#include "run_errors.h"
 #include "schedule_flags.h"
 #include "text/escape.h"
 
@@ -93,9 +92,9 @@ int run(BatchArgs& a, CLI::App& cmd) {
   BatchOptions opts;
   opts.cfg = finish_config(a.config, cmd, a.options);
   if (opts.cfg.benchmarking())
-    throw InputError("batch: benchmark estimators measure per job; use schedule under mpirun");
+    throw input_error("batch: benchmark estimators measure per job; use schedule under mpirun");
   if (a.jobs < 1 || a.jobs > 256)
-    throw InputError("-j: must be 1 to 256");
+    throw input_error("-j: must be 1 to 256");
   opts.out_format = format_flag("--out-format", a.out_format);
   opts.costs = load_cost_files(opts.cfg);
   opts.inputs = a.inputs;

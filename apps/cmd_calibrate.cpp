@@ -12,10 +12,10 @@
 #include "calibrate/op_profile.h"
 #include "commands.h"
 #include "cost/hardware.h"
+#include "errors/error.h"
 #include "exit_codes.h"
 #include "files/output_batch.h"
 #include "format/graph_file.h"
-#include "run_errors.h"
 #include "text/escape.h"
 
 namespace osched::cli {
@@ -41,15 +41,11 @@ int run(const CalibrateArgs& a) {
     inputs.push_back({"TRACE", t});
   if (std::string clash = output_clash(inputs, {{"-o", a.out}, {"--estimates", a.estimates}});
       !clash.empty())
-    throw InputError(clash);
+    throw input_error(clash);
   std::vector<KinetoTrace> traces;
   int64_t untagged = 0;
   for (const std::string& path : a.traces) {
-    try {
-      traces.push_back(read_kineto_trace(path));
-    } catch (const KinetoError& e) {
-      throw InputError(e.what());
-    }
+    traces.push_back(read_kineto_trace(path));
     untagged += traces.back().nccl_without_metadata;
   }
   CollectiveCalibration cal;
@@ -59,11 +55,11 @@ int run(const CalibrateArgs& a) {
     with_metadata += t.nccl.size();
   try {
     cal = calibrate_collectives(traces);
-  } catch (const KinetoError& e) {
+  } catch (const Error& e) {
     // Three causes, three messages: no usable kernel, kernels that match
     // across no ranks, a fit that is not one collective's.
     if (with_metadata == 0)
-      throw InputError(
+      throw input_error(
           which +
           ": no NCCL collective kernel with PyTorch's collective metadata ('Collective name', "
           "'In msg nelems', 'Group size', 'dtype')" +
@@ -71,11 +67,11 @@ int run(const CalibrateArgs& a) {
                               " NCCL kernel(s) without it: send/recv, or a PyTorch before 2.1)"
                         : ""));
     if (cal.fits.empty() && std::string(e.what()).rfind("no collective kernel", 0) == 0)
-      throw InputError(which + ": " + std::to_string(with_metadata) +
-                       " NCCL collective kernel(s), but no collective found on every rank alike "
-                       "(by sequence number, or group, kind and size in order): are these "
-                       "traces of the same steps?");
-    throw InputError(which + ": " + e.what());
+      throw input_error(which + ": " + std::to_string(with_metadata) +
+                        " NCCL collective kernel(s), but no collective found on every rank alike "
+                        "(by sequence number, or group, kind and size in order): are these "
+                        "traces of the same steps?");
+    throw input_error(which + ": " + e.what());
   }
   std::vector<std::string> header = {
       "calibrated by overlap-sched from " + std::to_string(traces.size()) +
@@ -100,11 +96,7 @@ int run(const CalibrateArgs& a) {
   batch.add(a.out, [&](const Emit& emit) { emit(table_text); });
   if (!a.estimates.empty() && any_shapes)
     batch.add(a.estimates, [&](const Emit& emit) { emit(est.dump(1) + "\n"); });
-  try {
-    batch.commit();
-  } catch (const IoError& e) {
-    throw OutputError(e.what());
-  }
+  batch.commit();
   if (!a.quiet) {
     std::cerr << "calibrate: " << cal.timing << "\n";
     for (size_t i = 0; i < cal.table.rows.size(); ++i) {

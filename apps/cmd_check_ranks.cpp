@@ -8,7 +8,6 @@
 #include "errors/error.h"
 #include "exit_codes.h"
 #include "format/graph_file.h"
-#include "pipeline/job_errors.h"
 #include "safety/check_ranks.h"
 #include "text/escape.h"
 
@@ -23,8 +22,8 @@ struct CheckRanksArgs {
 
 int run(const CheckRanksArgs& a) {
   if (a.ranks_from != "auto" && a.ranks_from != "field" && a.ranks_from != "order")
-    throw InputError("--ranks-from: expected auto, field or order, got '" +
-                     escape_quoted(a.ranks_from) + "'");
+    throw input_error("--ranks-from: expected auto, field or order, got '" +
+                      escape_quoted(a.ranks_from) + "'");
   std::vector<RankGraph> graphs;
   graphs.reserve(a.graphs.size());
   for (const std::string& path : a.graphs) {
@@ -39,9 +38,9 @@ int run(const CheckRanksArgs& a) {
     if (!seen.insert(g.rank).second && !repeated)
       repeated = &g;
   if (repeated && a.ranks_from == "field")
-    throw InputError(escape_line(repeated->file) + ": rank " + std::to_string(repeated->rank) +
-                     " is given by another graph too (--ranks-from order numbers them by "
-                     "argument order)");
+    throw input_error(escape_line(repeated->file) + ": rank " + std::to_string(repeated->rank) +
+                      " is given by another graph too (--ranks-from order numbers them by "
+                      "argument order)");
   // Schedule's per-rank outputs all keep their input's rank field: then
   // the argument order is the only numbering there is.
   if (a.ranks_from == "order" || (a.ranks_from == "auto" && repeated))

@@ -10,7 +10,6 @@
 #include "pipeline/prepare_input.h"
 #include "report/report_diff.h"
 #include "report/report_json.h"
-#include "run_errors.h"
 #include "schedule_flags.h"
 #include "text/escape.h"
 #include "text/json_limits.h"
@@ -33,17 +32,12 @@ nlohmann::json load_report(const std::string& path, const ScheduleConfig& cfg,
                            const std::shared_ptr<const CostFiles>& costs) {
   const InputBytes bytes = InputBytes::read(path);
   if (resolve_format(path, GraphFormat::Auto) == GraphFormat::Json) {
-    nlohmann::json j;
-    try {
-      j = parse_json_limited(bytes.view());
-    } catch (const JsonTextError& e) {
-      throw InputError(path + ": malformed JSON: " + e.what());
-    }
+    const nlohmann::json j = parse_json_limited(bytes.view(), path + ": " + kMalformedJson);
     if (looks_like_report(j))
       return j;
   }
   if (cfg.benchmarking())
-    throw InputError("diff: benchmark estimators need the schedule job; diff its reports instead");
+    throw input_error("diff: benchmark estimators need the schedule job; diff its reports instead");
   ScheduleOutput out =
       run_schedule(prepare_input(bytes, {path, GraphFormat::Auto, {}}, cfg, costs), cfg);
   return report_to_json(out.report);
@@ -74,23 +68,13 @@ void add_diff_command(CLI::App& app, int& exit_code) {
   cmd->callback([&exit_code, a, cmd] {
     exit_code = run_guarded([&] {
       const ScheduleConfig cfg = finish_config(a->config, *cmd, a->options);
-      std::vector<Threshold> thresholds;
-      try {
-        thresholds = parse_thresholds(a->fail_on);
-      } catch (const ValueError& e) {
-        throw InputError(std::string("--fail-on: ") + e.what());
-      }
+      const std::vector<Threshold> thresholds =
+          with_context("--fail-on", [&] { return parse_thresholds(a->fail_on); });
       const std::shared_ptr<const CostFiles> costs = load_cost_files(cfg);
       const nlohmann::json base = load_report(a->base, cfg, costs);
       const nlohmann::json next = load_report(a->next, cfg, costs);
-      ReportDiff d;
-      try {
-        d = diff_reports(base, next);
-      } catch (const ValueError& e) {
-        throw InputError(std::string("diff: not a schedule report: ") + e.what());
-      } catch (const nlohmann::json::exception& e) {
-        throw InputError(std::string("diff: not a schedule report: ") + e.what());
-      }
+      const ReportDiff d =
+          with_context("diff: not a schedule report", [&] { return diff_reports(base, next); });
       const std::vector<Regression> regressions = find_regressions(d, thresholds);
       if (a->format == "json")
         std::cout << diff_to_json(d, regressions).dump(2) << "\n";

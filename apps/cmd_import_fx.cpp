@@ -1,6 +1,7 @@
 // import-fx FILE -o GRAPH: a printed FX graph (print_readable, TORCH_LOGS,
 // TORCH_COMPILE_DEBUG, minifier repro) -> graph format.
 
+#include <charconv>
 #include <iostream>
 
 #include "commands.h"
@@ -10,7 +11,6 @@
 #include "format/graph_file.h"
 #include "format_flag.h"
 #include "fx/fx_import.h"
-#include "run_errors.h"
 #include "text/escape.h"
 #include "text/json_limits.h"
 #include "validate/validate.h"
@@ -35,7 +35,7 @@ struct ImportArgs {
 std::pair<std::string, std::string> split_assignment(const std::string& s, const char* flag) {
   size_t eq = s.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
-    throw InputError(std::string(flag) + ": '" + escape_quoted(s) + "' is not NAME=VALUE");
+    throw input_error(std::string(flag) + ": '" + escape_quoted(s) + "' is not NAME=VALUE");
   return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
@@ -43,59 +43,47 @@ FxImportOptions resolve_options(const ImportArgs& a) {
   FxImportOptions o = a.opts;
   o.world_size = a.world_size;
   if (a.world_size && (*a.world_size < 1 || *a.world_size > kMaxWorldSize))
-    throw InputError("--world-size: must be 1 to " + std::to_string(kMaxWorldSize));
+    throw input_error("--world-size: must be 1 to " + std::to_string(kMaxWorldSize));
   if (o.rank < 0 || (a.world_size && o.rank >= *a.world_size))
-    throw InputError("--rank: must be 0 to world size - 1");
+    throw input_error("--rank: must be 0 to world size - 1");
   for (const auto& g : a.groups) {
     auto [name, ranks] = split_assignment(g, "--group");
-    try {
-      o.groups[name] = parse_rank_list(ranks);
-    } catch (const ValueError& e) {
-      throw InputError(std::string("--group ") + escape_quoted(name) + ": " + e.what());
-    }
+    o.groups[name] = with_context("--group " + escape_quoted(name),
+                                  [&, &ranks = ranks] { return parse_rank_list(ranks); });
   }
   for (const auto& h : a.hints) {
     auto [sym, value] = split_assignment(h, "--hint");
-    try {
-      size_t used = 0;
-      long long v = std::stoll(value, &used);
-      if (used != value.size() || v < 0)
-        throw ValueError("");
-      o.hints[sym] = v;
-    } catch (const std::exception&) {
-      throw InputError("--hint " + escape_quoted(sym) + ": '" + escape_quoted(value) +
-                       "' is not a non-negative integer");
-    }
+    long long v = -1;
+    const char* end = value.data() + value.size();
+    const auto [stop, ec] = std::from_chars(value.data(), end, v);
+    if (ec != std::errc() || stop != end || v < 0)
+      throw input_error("--hint " + escape_quoted(sym) + ": '" + escape_quoted(value) +
+                        "' is not a non-negative integer");
+    o.hints[sym] = v;
   }
   nlohmann::json hw;
   if (!a.hardware_file.empty()) {
-    try {
-      // It becomes the graph's "hardware" object, at level 2 of the document.
-      hw = parse_json_limited(read_file_bytes(a.hardware_file, kMaxSmallFileBytes),
-                              kMaxJsonDepth - 1);
-    } catch (const JsonTextError& e) {
-      throw InputError(a.hardware_file + ": malformed JSON: " + e.what());
-    }
+    // It becomes the graph's "hardware" object, at level 2 of the document.
+    hw = parse_json_limited(read_file_bytes(a.hardware_file, kMaxSmallFileBytes),
+                            a.hardware_file + ": " + kMalformedJson, kMaxJsonDepth - 1);
     if (!hw.is_object())
-      throw InputError(a.hardware_file + ": hardware must be a JSON object");
+      throw input_error(a.hardware_file + ": hardware must be a JSON object");
   }
   if (!a.gpu.empty()) {
     if (!is_known_gpu(a.gpu))
-      throw InputError("--gpu: unknown GPU '" + escape_excerpt(a.gpu) + "'");
+      throw input_error("--gpu: unknown GPU '" + escape_excerpt(a.gpu) + "'");
     hw["gpu"] = a.gpu;
   }
   if (a.gpus_per_node) {
     if (*a.gpus_per_node < 1 || *a.gpus_per_node > 1024)
-      throw InputError("--gpus-per-node: must be 1 to 1024");
+      throw input_error("--gpus-per-node: must be 1 to 1024");
     hw["gpus_per_node"] = *a.gpus_per_node;
   }
   if (!hw.is_null()) {
-    try {
+    with_context("hardware", [&] {
       HardwareSpec check = default_hardware(hw.value("gpu", std::string("H100-SXM")));
       apply_hardware_overrides(check, hw);
-    } catch (const ValueError& e) {
-      throw InputError(std::string("hardware: ") + e.what());
-    }
+    });
   }
   o.hardware = hw;
   return o;
@@ -179,17 +167,8 @@ void add_import_fx_command(CLI::App& app, int& exit_code) {
       const GraphFormat format = format_flag("--format", a->format);
       FxImportOptions opts = resolve_options(*a);
       std::string text = read_file_bytes(a->in);
-      FxImportResult r;
-      try {
-        r = import_fx_text(text, a->in == "-" ? "<stdin>" : a->in, opts);
-      } catch (const FxImportError& e) {
-        throw InputError(e.what());
-      }
-      try {
-        write_graph_file(a->out, r.graph, format);
-      } catch (const IoError& e) {
-        throw OutputError(e.what());
-      }
+      const FxImportResult r = import_fx_text(text, a->in == "-" ? "<stdin>" : a->in, opts);
+      write_graph_file(a->out, r.graph, format);
       if (!a->quiet)
         print_summary(a->in, r, a->opts.graph_index >= 0);
       return kOk;

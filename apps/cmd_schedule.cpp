@@ -16,7 +16,6 @@
 #include "pipeline/schedule_options.h"
 #include "pipeline/schedule_outputs.h"
 #include "report/report_summary.h"
-#include "run_errors.h"
 #include "schedule_flags.h"
 
 namespace osched::cli {

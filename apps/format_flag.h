@@ -3,18 +3,14 @@
 
 #include <string>
 
+#include "errors/error.h"
 #include "format/graph_file.h"
-#include "run_errors.h"
 
 namespace osched::cli {
 
-// Throws InputError naming `flag` for a value that is not a format.
+// Throws an input error naming `flag` for a value that is not a format.
 inline GraphFormat format_flag(const char* flag, const std::string& value) {
-  try {
-    return parse_graph_format(value);
-  } catch (const ValueError& e) {
-    throw InputError(std::string(flag) + ": " + e.what());
-  }
+  return with_context(flag, [&] { return parse_graph_format(value); });
 }
 
 } // namespace osched::cli

@@ -6,7 +6,6 @@
 #include "commands.h"
 #include "errors/error.h"
 #include "exit_codes.h"
-#include "run_errors.h"
 #include "text/escape.h"
 
 namespace osched::cli {
@@ -38,6 +37,9 @@ int run_guarded(const std::function<int()>& fn) {
   } catch (const Error& e) {
     print_error("", e.what());
     return exit_code_of(e.kind());
+  } catch (const std::bad_alloc&) { // an input too large for this machine's memory
+    print_error("", "not enough memory for this input");
+    return kBadInput;
   } catch (const std::exception& e) {
     print_error("internal: ", e.what());
     return kBadInput;

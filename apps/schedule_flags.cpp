@@ -8,7 +8,6 @@
 #include "errors/error.h"
 #include "files/input_bytes.h"
 #include "pipeline/schedule_options.h"
-#include "run_errors.h"
 
 namespace osched::cli {
 

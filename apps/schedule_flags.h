@@ -15,7 +15,7 @@ namespace osched::cli {
 void add_table_options(CLI::App& cmd, ScheduleConfigDraft& draft);
 
 // Loads `path` into `draft`, keeping the options given as flags on `cmd`,
-// and returns the checked config. Throws InputError.
+// and returns the checked config. Throws an input error.
 ScheduleConfig finish_config(const std::string& path, CLI::App& cmd, ScheduleConfigDraft& draft);
 
 } // namespace osched::cli

@@ -9,7 +9,9 @@ exists: files move, and their mentions must move with them. And no
 function in lib/pipeline/ takes more than 5 parameters or hands a result
 back through a non-const reference or pointer (the rank communicator, which
 every collective call changes, is not a result). No file in lib/fx/ is
-longer than 600 lines.
+longer than 600 lines. And at most 8 catch blocks in lib/ and apps/ raise
+again (throw, or a fail() that throws), each adding context: an error is
+raised with what its raiser knows and gains the rest once (with_context).
 
 usage: check_layers.py REPO_ROOT"""
 
@@ -24,6 +26,8 @@ SIDEWAYS = {"fx"}
 # The FX importer's files stay small: one job each (shape rules by family,
 # lexer, parser, logical lines, the importer's phases).
 MAX_FX_FILE_LINES = 600
+
+MAX_RERAISING_CATCHES = 8
 
 MAX_PARAMS = 5
 # Non-const reference parameters that are not results.
@@ -48,6 +52,33 @@ def split_params(text):
     if cur.strip():
         params.append(cur.strip())
     return params
+
+
+def reraising_catches(root):
+    """Catch blocks in lib/ and apps/ whose body throws or calls a fail()."""
+    found = []
+    for top in ("lib", "apps"):
+        for base, _, names in os.walk(os.path.join(root, top)):
+            for name in sorted(names):
+                if not name.endswith((".h", ".cpp")):
+                    continue
+                path = os.path.join(base, name)
+                with open(path) as f:
+                    text = f.read()
+                for m in re.finditer(r"\bcatch\s*\(", text):
+                    start = text.find("{", m.end())
+                    depth, end = 0, start
+                    while True:
+                        depth += text[end] == "{"
+                        depth -= text[end] == "}"
+                        if depth == 0:
+                            break
+                        end += 1
+                    body = re.sub(r"//[^\n]*", "", text[start:end])
+                    if re.search(r"\bthrow\b|\bfail\(", body):
+                        line = text.count("\n", 0, m.start()) + 1
+                        found.append(f"{os.path.relpath(path, root)}:{line}")
+    return found
 
 
 def pipeline_signatures(root):
@@ -119,6 +150,10 @@ def main():
                                 rel = os.path.relpath(path, root)
                                 stale.append(f"{rel}:{n}: names {folder}/{file}, which does not exist")
     signatures = pipeline_signatures(root)
+    catches = reraising_catches(root)
+    if len(catches) > MAX_RERAISING_CATCHES:
+        signatures.append(f"{len(catches)} catch blocks raise again (at most "
+                          f"{MAX_RERAISING_CATCHES}): " + ", ".join(catches))
     fx = os.path.join(lib, "fx")
     for name in sorted(os.listdir(fx)):
         if name.endswith((".h", ".cpp")):

@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "benchmark/aligned_benchmark.h"
+#include "errors/error.h"
 #include "format/graph_file.h"
-#include "ranks/device_error.h"
 #include "test_support.h"
 
 using namespace osched;
@@ -87,7 +87,7 @@ template <typename Fn> std::vector<std::pair<BenchmarkTable, std::string>> on_ra
       ThreadRankContext ctx(shared, r);
       try {
         out[static_cast<size_t>(r)].first = fn(r, ctx);
-      } catch (const DeviceError& e) {
+      } catch (const Error& e) {
         out[static_cast<size_t>(r)].second = e.what();
       }
     });
@@ -141,7 +141,7 @@ TEST_CASE("one rank's failure reaches every rank, naming the rank") {
   auto results = on_ranks(3, [&](int rank, RankContext& ctx) {
     return run_aligned_benchmarks(g, opts, hw, ctx, [&]() -> std::unique_ptr<Measurer> {
       if (rank == 2)
-        throw DeviceError("no usable CUDA GPU");
+        throw device_error("no usable CUDA GPU");
       return make_synthetic_measurer(ctx, hw);
     });
   });

@@ -117,7 +117,7 @@ TEST_CASE("benchmark cache: missing is empty, malformed is rejected, text round-
   TempDir tmp;
   CHECK(load_benchmark_cache(tmp.file("none.json")).entries.empty());
   std::ofstream(tmp.file("bad.json")) << "{\"format\": \"x\"}";
-  CHECK_THROWS_AS(load_benchmark_cache(tmp.file("bad.json")), ValueError);
+  CHECK_THROWS_AS(load_benchmark_cache(tmp.file("bad.json")), Error);
   std::ofstream(tmp.file("neg.json"))
       << R"({"format":"overlap-sched.benchmark-cache","version":1,"entries":{"k":-1}})";
   CHECK_THROWS_WITH(load_benchmark_cache(tmp.file("neg.json")), Catch::Contains("entries.k"));

@@ -77,7 +77,7 @@ TEST_CASE("collective table: the corpus tables read, and bad tables are one erro
   auto error = [](const std::string& text) {
     try {
       parse_collective_table(text, "bad.table");
-    } catch (const ValueError& e) {
+    } catch (const Error& e) {
       return std::string(e.what());
     }
     return std::string("no error");

@@ -57,7 +57,7 @@ std::string import_error(const std::string& text, FxImportOptions opts = {}) {
   opts.hints.emplace("s0", 8);
   try {
     import_fx_text(text, "g.py", opts);
-  } catch (const FxImportError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";

@@ -21,7 +21,7 @@ FxImportResult import_text(const std::string& text, FxImportOptions opts = {}) {
 std::string import_error(const std::string& text) {
   try {
     import_fx_text(text, "g.py", {});
-  } catch (const FxImportError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";

@@ -307,7 +307,7 @@ TEST_CASE("the fast JSON path reads what the general reader reads, and declines 
     try {
       Graph g = general ? graph_from_json_text_general(text) : graph_from_json_text(text);
       return graph_to_json_text(g);
-    } catch (const GraphError& e) {
+    } catch (const Error& e) {
       return std::string("error: ") + e.what();
     }
   };
@@ -434,7 +434,7 @@ TEST_CASE("protobuf: the direct path writes and reads what the general path does
     try {
       Graph g = general ? graph_from_proto_bytes_general(bytes) : graph_from_proto_bytes(bytes);
       return graph_to_json_text(g);
-    } catch (const GraphError& e) {
+    } catch (const Error& e) {
       return std::string("error: ") + e.what();
     }
   };
@@ -623,12 +623,12 @@ TEST_CASE("protobuf: the fast reader reads in one pass or two halves what the ge
     std::string direct, general;
     try {
       direct = graph_to_json_text(graph_from_proto_bytes(bytes));
-    } catch (const GraphError& e) {
+    } catch (const Error& e) {
       direct = std::string("error: ") + e.what();
     }
     try {
       general = graph_to_json_text(graph_from_proto_bytes_general(bytes));
-    } catch (const GraphError& e) {
+    } catch (const Error& e) {
       general = std::string("error: ") + e.what();
     }
     CHECK(direct == general);

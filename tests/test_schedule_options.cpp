@@ -8,7 +8,7 @@
 #include <set>
 #include <variant>
 
-#include "pipeline/job_errors.h"
+#include "errors/error.h"
 #include "pipeline/schedule_options.h"
 #include "test_support.h"
 
@@ -21,7 +21,7 @@ std::string load_error(const std::string& text) {
   ScheduleConfigDraft draft;
   try {
     draft = apply_schedule_config(text, "c.json", std::move(draft), {});
-  } catch (const InputError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";
@@ -128,7 +128,7 @@ TEST_CASE(
     try {
       (void)finish_schedule_config(draft);
       FAIL("accepted");
-    } catch (const InputError& e) {
+    } catch (const Error& e) {
       CHECK(std::string(e.what()).rfind(name + ": ", 0) == 0);
     }
   }

@@ -6,9 +6,9 @@
 #include "benchmark/collective_problem.h"
 #include "benchmark/matmul_problem.h"
 #include "cost/nccl_model.h"
+#include "errors/error.h"
 #include "files/content_hash.h"
 #include "ops/op_table.h"
-#include "ranks/device_error.h"
 
 namespace osched {
 namespace {
@@ -24,8 +24,6 @@ template <typename Fn> void on_all_ranks(RankContext& ctx, Fn&& fn) {
   std::string error;
   try {
     fn();
-  } catch (const DeviceError& e) {
-    error = e.what();
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -87,7 +85,7 @@ run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const Hardw
   std::vector<std::string> hashes = ctx.allgather_strings(content_hash(work));
   for (int r = 1; r < ctx.size(); ++r)
     if (hashes[r] != hashes[0])
-      throw DeviceError(
+      throw device_error(
           "rank " + std::to_string(r) +
           " has a different graph than rank 0; every rank must schedule the same graph");
 

@@ -43,7 +43,7 @@ struct BenchmarkTable {
 };
 
 // Every rank calls this together with the same graph. `make_measurer` runs
-// once per rank; any rank's failure becomes a DeviceError on all ranks.
+// once per rank; any rank's failure becomes a device error on all ranks.
 BenchmarkTable
 run_aligned_benchmarks(const Graph& g, const BenchmarkOptions& opts, const HardwareSpec& hw,
                        RankContext& ctx,

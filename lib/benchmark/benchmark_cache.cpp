@@ -16,21 +16,17 @@ BenchmarkCache load_benchmark_cache(const std::string& path) {
   std::ifstream in(path);
   if (!in)
     return cache;
-  nlohmann::json j;
-  try {
-    j = parse_json_limited(std::string(std::istreambuf_iterator<char>(in), {}));
-  } catch (const JsonTextError& e) {
-    throw ValueError(path + ": malformed JSON in benchmark cache: " + e.what());
-  }
+  const nlohmann::json j = parse_json_limited(std::string(std::istreambuf_iterator<char>(in), {}),
+                                              path + ": benchmark cache: " + kMalformedJson);
   if (!j.is_object() || j.value("format", "") != "overlap-sched.benchmark-cache")
-    throw ValueError(path + ": format: not an overlap-sched benchmark cache");
+    throw input_error(path + ": format: not an overlap-sched benchmark cache");
   if (!j.contains("version") || j["version"] != 1)
-    throw ValueError(path + ": version: unsupported (expected 1)");
+    throw input_error(path + ": version: unsupported (expected 1)");
   if (!j.contains("entries") || !j["entries"].is_object())
-    throw ValueError(path + ": entries: must be an object");
+    throw input_error(path + ": entries: must be an object");
   for (const auto& [k, v] : j["entries"].items()) {
     if (!v.is_number() || v.get<double>() < 0)
-      throw ValueError(path + ": entries." + k + ": must be a number of ms >= 0");
+      throw input_error(path + ": entries." + k + ": must be a number of ms >= 0");
     cache.entries[k] = v.get<double>();
   }
   return cache;

@@ -14,7 +14,7 @@ struct BenchmarkCache {
   std::map<std::string, double> entries;
 };
 
-// A missing file is an empty cache. Throws ValueError
+// A missing file is an empty cache. Throws an input error
 // ("FILE: field: reason") on a malformed one.
 BenchmarkCache load_benchmark_cache(const std::string& path);
 std::string benchmark_cache_text(const BenchmarkCache& cache);

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "benchmark/measurer.h"
-#include "ranks/device_error.h"
+#include "errors/error.h"
 #include "ranks/plugin_loader.h"
 
 namespace osched {
@@ -13,9 +13,9 @@ namespace osched {
 #ifndef OSCHED_HAVE_CUDA
 
 std::unique_ptr<Measurer> make_gpu_measurer(RankContext&, const MeasureOptions&) {
-  throw DeviceError("this build has no CUDA/NCCL support (the CUDA toolkit was not found when it "
-                    "was configured); "
-                    "GPU benchmarking is unavailable");
+  throw device_error("this build has no CUDA/NCCL support (the CUDA toolkit was not found when it "
+                     "was configured); "
+                     "GPU benchmarking is unavailable");
 }
 
 #else
@@ -40,7 +40,7 @@ std::unique_ptr<Measurer> make_gpu_measurer(RankContext& ctx, const MeasureOptio
   char error[1024] = {0};
   Measurer* m = create(&ctx, &opts, error, sizeof(error));
   if (!m)
-    throw DeviceError(error[0] ? error : "GPU benchmark plugin failed");
+    throw device_error(error[0] ? error : "GPU benchmark plugin failed");
   return std::unique_ptr<Measurer>(m);
 }
 

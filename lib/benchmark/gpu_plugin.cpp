@@ -15,7 +15,7 @@
 #include "benchmark/collective_plan.h"
 #include "benchmark/gemm_plan.h"
 #include "benchmark/measurer.h"
-#include "ranks/device_error.h"
+#include "errors/error.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -27,18 +27,18 @@ namespace {
 
 void check_cuda(cudaError_t rc, const char* what) {
   if (rc != cudaSuccess)
-    throw DeviceError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(rc));
+    throw device_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(rc));
 }
 
 void check_blas(cublasStatus_t rc, const char* what) {
   if (rc != CUBLAS_STATUS_SUCCESS)
-    throw DeviceError(std::string("cuBLAS error in ") + what + ": status " +
-                      std::to_string(static_cast<int>(rc)));
+    throw device_error(std::string("cuBLAS error in ") + what + ": status " +
+                       std::to_string(static_cast<int>(rc)));
 }
 
 void check_nccl(ncclResult_t rc, const char* what) {
   if (rc != ncclSuccess)
-    throw DeviceError(std::string("NCCL error in ") + what + ": " + ncclGetErrorString(rc));
+    throw device_error(std::string("NCCL error in ") + what + ": " + ncclGetErrorString(rc));
 }
 
 struct DeviceBuffer {
@@ -138,9 +138,9 @@ public:
     int count = 0;
     cudaError_t rc = cudaGetDeviceCount(&count);
     if (rc != cudaSuccess || count == 0)
-      throw DeviceError(std::string("no usable CUDA GPU (cudaGetDeviceCount: ") +
-                        (rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)) +
-                        "); GPU benchmarking needs one GPU per rank");
+      throw device_error(std::string("no usable CUDA GPU (cudaGetDeviceCount: ") +
+                         (rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)) +
+                         "); GPU benchmarking needs one GPU per rank");
     device_ = ctx.local_rank() % count;
     check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     cudaDeviceProp prop{};
@@ -163,8 +163,8 @@ public:
 
   void prepare_collectives() override {
     if (ctx_.size() < 2)
-      throw DeviceError("collective benchmarking needs at least 2 ranks: launch with mpirun -np N "
-                        "(one rank per GPU)");
+      throw device_error("collective benchmarking needs at least 2 ranks: launch with mpirun -np N "
+                         "(one rank per GPU)");
     // NCCL cannot put two ranks on one GPU; say so instead of failing inside NCCL.
     char host[256] = {0};
     gethostname(host, sizeof(host) - 1);
@@ -177,7 +177,7 @@ public:
     for (size_t i = 0; i < where.size(); ++i)
       for (size_t j = 0; j < i; ++j)
         if (where[i] == where[j])
-          throw DeviceError(
+          throw device_error(
               "ranks " + std::to_string(j) + " and " + std::to_string(i) + " share " + where[i] +
               "; NCCL needs one GPU per rank (launch at most as many ranks per host as GPUs)");
     std::string id_bytes; // stays empty when rank 0 cannot create the id
@@ -191,7 +191,7 @@ public:
     ctx_.broadcast(id_bytes, 0);
     if (id_bytes.size() != sizeof(ncclUniqueId)) {
       check_nccl(id_rc, "ncclGetUniqueId");
-      throw DeviceError("rank 0 could not create the NCCL unique id");
+      throw device_error("rank 0 could not create the NCCL unique id");
     }
     ncclUniqueId id;
     std::copy(id_bytes.begin(), id_bytes.end(), reinterpret_cast<char*>(&id));
@@ -247,7 +247,7 @@ public:
 
   double collective_ms(const CollectiveProblem& p) override {
     if (!comm_)
-      throw DeviceError("NCCL communicator not initialized");
+      throw device_error("NCCL communicator not initialized");
     const int n = ctx_.size();
     const bool reduces =
         p.kind == CollectiveKind::AllReduce || p.kind == CollectiveKind::ReduceScatter;
@@ -261,15 +261,15 @@ public:
     try {
       send_buf = std::make_unique<DeviceBuffer>(static_cast<size_t>(plan.send_bytes));
       recv_buf = std::make_unique<DeviceBuffer>(static_cast<size_t>(plan.recv_bytes));
-    } catch (const DeviceError& e) {
+    } catch (const Error& e) { // kind Device: the buffers' allocation
       error = e.what();
     }
     std::vector<std::string> errors = ctx_.allgather_strings(error);
     for (size_t r = 0; r < errors.size(); ++r)
       if (!errors[r].empty())
-        throw DeviceError(static_cast<int>(r) == ctx_.rank()
-                              ? errors[r]
-                              : "rank " + std::to_string(r) + ": " + errors[r]);
+        throw device_error(static_cast<int>(r) == ctx_.rank()
+                               ? errors[r]
+                               : "rank " + std::to_string(r) + ": " + errors[r]);
     DeviceBuffer& send = *send_buf;
     DeviceBuffer& recv = *recv_buf;
     auto run = [&] {

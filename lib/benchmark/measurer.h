@@ -21,7 +21,7 @@ public:
   // Collective set-up (NCCL communicator); every rank calls it together,
   // after all ranks constructed their measurer successfully.
   virtual void prepare_collectives() {}
-  // Median milliseconds of one run. Throw DeviceError on failure.
+  // Median milliseconds of one run. Throw a device error on failure.
   virtual double matmul_ms(const MatmulProblem& p) = 0;
   // Runs on every rank at once, in the same order on all of them.
   virtual double collective_ms(const CollectiveProblem& p) = 0;
@@ -34,7 +34,7 @@ struct MeasureOptions {
 };
 
 // Selects this rank's GPU (local rank modulo device count) and creates the
-// cuBLAS handle. Throws DeviceError without CUDA support, without a device,
+// cuBLAS handle. Throws a device error without CUDA support, without a device,
 // or on a CUDA error.
 std::unique_ptr<Measurer> make_gpu_measurer(RankContext& ctx, const MeasureOptions& opts);
 

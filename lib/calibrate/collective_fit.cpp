@@ -106,7 +106,7 @@ CollectiveCalibration calibrate_collectives(const std::vector<KinetoTrace>& trac
   CollectiveCalibration c;
   std::vector<CollectiveSample> samples = collective_samples(traces, &c.timing);
   if (samples.empty())
-    throw KinetoError("no collective kernel with its metadata in the traces");
+    throw input_error("no collective kernel with its metadata in the traces");
   std::map<RowKey, std::vector<std::pair<double, double>>> groups; // (MiB, ms)
   for (const CollectiveSample& s : samples)
     groups[{s.group, s.group_size, s.kind}].emplace_back(static_cast<double>(s.bytes) / kTableMiB,
@@ -168,7 +168,7 @@ CollectiveCalibration calibrate_collectives(const std::vector<KinetoTrace>& trac
       const double ms = f.latency_ms + f.ms_per_mib * mib;
       // A table holds times of at most 1e9 ms (its reader's limit).
       if (!std::isfinite(ms) || ms > 1e9)
-        throw KinetoError("the fit for group " + row.group + ", size " +
+        throw input_error("the fit for group " + row.group + ", size " +
                           std::to_string(row.group_size) + ", " + row.collective +
                           " gives more than 1e9 ms at " + std::to_string(static_cast<int>(mib)) +
                           " MiB: its samples are not measurements of one collective");

@@ -45,7 +45,7 @@ struct CollectiveCalibration {
 std::vector<CollectiveSample> collective_samples(const std::vector<KinetoTrace>& traces,
                                                  std::string* timing);
 
-// Fits and the table. Throws KinetoError when no trace has a collective.
+// Fits and the table. Throws an input error when no trace has a collective.
 CollectiveCalibration calibrate_collectives(const std::vector<KinetoTrace>& traces);
 
 // The sizes a calibrated table has columns for: 1 MiB to 2048 MiB, as

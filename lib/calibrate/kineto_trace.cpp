@@ -26,7 +26,7 @@ constexpr size_t kMaxTraceBytes = size_t{2} << 30;
 std::string gunzip(const std::string& in, const std::string& path) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 32) != Z_OK) // 32: detect the gzip header
-    throw KinetoError(path + ": cannot start decompression");
+    throw input_error(path + ": cannot start decompression");
   struct End {
     z_stream& z;
     ~End() { inflateEnd(&z); }
@@ -35,36 +35,31 @@ std::string gunzip(const std::string& in, const std::string& path) {
   size_t left = in.size();
   std::string out;
   char buf[1 << 16];
-  try {
-    while (true) {
-      if (z.avail_in == 0 && left > 0) {
-        z.avail_in = static_cast<uInt>(std::min<size_t>(left, 1u << 30));
-        left -= z.avail_in;
-      }
-      z.next_out = reinterpret_cast<Bytef*>(buf);
-      z.avail_out = sizeof buf;
-      const int rc = inflate(&z, Z_NO_FLUSH);
-      if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z.avail_in == 0))
-        throw KinetoError(path + ": corrupt gzip data");
-      const size_t produced = sizeof buf - z.avail_out;
-      if (out.size() + produced > kMaxTraceBytes)
-        throw KinetoError(path + ": decompresses to more than 2 GiB");
-      if (out.size() + produced > out.capacity()) // grow by doubling, up to the limit
-        out.reserve(std::min(kMaxTraceBytes, std::max(out.capacity() * 2, out.size() + produced)));
-      out.append(buf, produced);
-      if (rc == Z_STREAM_END) {
-        if (z.avail_in == 0 && left == 0)
-          break;
-        if (inflateReset(&z) != Z_OK) // the next member
-          throw KinetoError(path + ": corrupt gzip data");
-        continue;
-      }
-      if (z.avail_in == 0 && left == 0 && produced < sizeof buf)
-        throw KinetoError(path + ": truncated gzip data");
+  while (true) {
+    if (z.avail_in == 0 && left > 0) {
+      z.avail_in = static_cast<uInt>(std::min<size_t>(left, 1u << 30));
+      left -= z.avail_in;
     }
-  } catch (const std::bad_alloc&) {
-    throw KinetoError(path + ": not enough memory to decompress (" +
-                      std::to_string(out.size() >> 20) + " MiB so far)");
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z.avail_in == 0))
+      throw input_error(path + ": corrupt gzip data");
+    const size_t produced = sizeof buf - z.avail_out;
+    if (out.size() + produced > kMaxTraceBytes)
+      throw input_error(path + ": decompresses to more than 2 GiB");
+    if (out.size() + produced > out.capacity()) // grow by doubling, up to the limit
+      out.reserve(std::min(kMaxTraceBytes, std::max(out.capacity() * 2, out.size() + produced)));
+    out.append(buf, produced);
+    if (rc == Z_STREAM_END) {
+      if (z.avail_in == 0 && left == 0)
+        break;
+      if (inflateReset(&z) != Z_OK) // the next member
+        throw input_error(path + ": corrupt gzip data");
+      continue;
+    }
+    if (z.avail_in == 0 && left == 0 && produced < sizeof buf)
+      throw input_error(path + ": truncated gzip data");
   }
   return out;
 }
@@ -218,11 +213,11 @@ public:
     const double dur = e["dur"].get<double>();
     if (name.rfind("nccl", 0) != 0) {
       if (!(dur >= 0) || !(dur <= kMaxUs))
-        throw KinetoError(t_.path + ": kernel '" + escape_excerpt(name) + "' lasts " +
+        throw input_error(t_.path + ": kernel '" + escape_excerpt(name) + "' lasts " +
                           std::to_string(dur) + " us: not a measurement");
       if (auto ext = integer(args, "External id"))
         if ((kernel_us_[*ext] += dur) > kMaxUs)
-          throw KinetoError(t_.path + ": the kernels of CPU op " + std::to_string(*ext) +
+          throw input_error(t_.path + ": the kernels of CPU op " + std::to_string(*ext) +
                             " last more than a day: not a measurement");
       return;
     }
@@ -314,36 +309,28 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
   KinetoTrace t;
   t.path = path;
   TraceReader reader(t);
-  JsonLimitCheck limits;
   bool events_key = false, in_events = false, saw_events = false;
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(
-        gz ? std::string_view(text) : std::string_view(raw),
-        [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-          using E = nlohmann::json::parse_event_t;
-          limits.on_event(depth, event, parsed);
-          if (depth == 1 && event == E::key) {
-            events_key = parsed == "traceEvents";
-          } else if (depth == 1 && event == E::array_start) {
-            in_events = events_key;
-            saw_events = saw_events || events_key;
-          } else if (depth == 1 && event == E::array_end) {
-            in_events = false;
-          } else if (in_events && depth == 2 &&
-                     (event == E::object_end || event == E::array_end || event == E::value)) {
-            reader.take(parsed);
-            return false; // taken: dropped from the document
-          }
-          return true;
-        });
-  } catch (const JsonTextError& e) {
-    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    throw KinetoError(path + ": not a Kineto trace: malformed JSON: " + json_error_text(e));
-  }
+  const nlohmann::json j = parse_json_events(
+      gz ? std::string_view(text) : std::string_view(raw),
+      path + ": not a Kineto trace: " + kMalformedJson,
+      [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using E = nlohmann::json::parse_event_t;
+        if (depth == 1 && event == E::key) {
+          events_key = parsed == "traceEvents";
+        } else if (depth == 1 && event == E::array_start) {
+          in_events = events_key;
+          saw_events = saw_events || events_key;
+        } else if (depth == 1 && event == E::array_end) {
+          in_events = false;
+        } else if (in_events && depth == 2 &&
+                   (event == E::object_end || event == E::array_end || event == E::value)) {
+          reader.take(parsed);
+          return false; // taken: dropped from the document
+        }
+        return true;
+      });
   if (!j.is_object() || !saw_events || !j.contains("traceEvents") || !j["traceEvents"].is_array())
-    throw KinetoError(path + ": not a Kineto trace (no traceEvents list)");
+    throw input_error(path + ": not a Kineto trace (no traceEvents list)");
   reader.finish();
   if (auto it = j.find("deviceProperties"); it != j.end() && it->is_array() && !it->empty() &&
                                             (*it)[0].is_object() && (*it)[0].contains("name") &&
@@ -357,13 +344,7 @@ KinetoTrace parse_kineto_trace(const std::string& raw, const std::string& path) 
 }
 
 KinetoTrace read_kineto_trace(const std::string& path) {
-  std::string raw;
-  try {
-    raw = read_file_bytes(path, kMaxTraceBytes); // "-": standard input
-  } catch (const IoError& e) {
-    throw KinetoError(e.what());
-  }
-  return parse_kineto_trace(raw, path);
+  return parse_kineto_trace(read_file_bytes(path, kMaxTraceBytes), path); // "-": standard input
 }
 
 } // namespace osched

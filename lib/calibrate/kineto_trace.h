@@ -16,10 +16,6 @@
 
 namespace osched {
 
-struct KinetoError : Error {
-  explicit KinetoError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
-};
-
 // One NCCL collective kernel.
 struct NcclKernel {
   CollectiveKind kind = CollectiveKind::AllReduce;
@@ -52,7 +48,7 @@ struct KinetoTrace {
   std::string device_name; // deviceProperties[0].name, "" when absent
 };
 
-// Reads one trace file; throws KinetoError("PATH: what is wrong").
+// Reads one trace file; throws input_error("PATH: what is wrong").
 KinetoTrace read_kineto_trace(const std::string& path);
 // The same on the file's bytes (gzip-compressed or not).
 KinetoTrace parse_kineto_trace(const std::string& bytes, const std::string& path);

@@ -16,7 +16,7 @@ namespace osched {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& why) {
-  throw ValueError(path + ":" + std::to_string(line) + ": " + why);
+  throw input_error(path + ":" + std::to_string(line) + ": " + why);
 }
 
 std::vector<std::string> words(const std::string& line) {
@@ -111,7 +111,7 @@ std::optional<double> CollectiveTable::time_ms(const CollectiveInfo& c, bool* ex
     *extrapolated = row->extrapolated_beyond_mib > 0 && mib > row->extrapolated_beyond_mib;
   const double ms = table_time_at(*row, mib);
   if (!std::isfinite(ms) || ms > 1e12)
-    throw ValueError(
+    throw input_error(
         path + ": row " + row->group + " " + std::to_string(row->group_size) + " " +
         row->collective + ": the time at " + std::to_string(mib) +
         " MiB extrapolates past 1e12 ms (its last columns are too close or too steep)");

@@ -58,7 +58,7 @@ struct CollectiveTable {
 // Time of `row` at `mib` MiB by upstream's rule.
 double table_time_at(const CollectiveTableRow& row, double mib);
 
-// Throws ValueError("PATH:LINE: reason"). Lines starting with
+// Throws input_error("PATH:LINE: reason"). Lines starting with
 // `#` are comments.
 CollectiveTable parse_collective_table(const std::string& text, const std::string& path);
 // The table in the format parse_collective_table reads (one comment line
@@ -66,7 +66,7 @@ CollectiveTable parse_collective_table(const std::string& text, const std::strin
 std::string write_collective_table(const CollectiveTable& table,
                                    const std::vector<std::string>& header_comments,
                                    const std::vector<std::string>& row_notes);
-// parse_collective_table of a file; IoError when it cannot be read.
+// parse_collective_table of a file; an input error when it cannot be read.
 CollectiveTable load_collective_table(const std::string& path);
 
 // The table's name for a collective kind ("all_gather_into_tensor", ...).

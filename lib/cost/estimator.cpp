@@ -117,27 +117,22 @@ CustomEstimates load_custom_estimates(const std::string& path) {
 }
 
 CustomEstimates parse_custom_estimates(const std::string& text, const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = parse_json_limited(text);
-  } catch (const JsonTextError& e) {
-    throw ValueError(path + ": malformed JSON: " + e.what());
-  }
+  const nlohmann::json j = parse_json_limited(text, path + ": " + kMalformedJson);
   if (!j.is_object())
-    throw ValueError(path + ": top level must be an object");
+    throw input_error(path + ": top level must be an object");
   CustomEstimates c;
   for (const auto& [k, _] : j.items())
     if (k != "version" && k != "nodes" && k != "ops")
-      throw ValueError(path + ": " + k + ": unknown key (expected version, nodes, ops)");
+      throw input_error(path + ": " + k + ": unknown key (expected version, nodes, ops)");
   for (const char* section : {"nodes", "ops"}) {
     if (!j.contains(section))
       continue;
     if (!j[section].is_object())
-      throw ValueError(path + ": " + section + ": must be an object");
+      throw input_error(path + ": " + section + ": must be an object");
     for (const auto& [k, v] : j[section].items()) {
       if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > 1e9)
-        throw ValueError(path + ": " + section + "." + k +
-                         ": must be a number of ms from 0 to 1e9");
+        throw input_error(path + ": " + section + "." + k +
+                          ": must be a number of ms from 0 to 1e9");
       (std::string(section) == "nodes" ? c.nodes : c.ops)[k] = v.get<double>();
     }
   }

@@ -61,7 +61,7 @@ struct CustomEstimates {
   bool empty() const { return nodes.empty() && ops.empty(); }
 };
 
-// Throws ValueError("FILE: field: reason").
+// Throws input_error("FILE: field: reason").
 CustomEstimates load_custom_estimates(const std::string& path);
 // The same on the file's text; `path` names it in errors.
 CustomEstimates parse_custom_estimates(const std::string& text, const std::string& path);

@@ -69,7 +69,7 @@ namespace {
 double positive(const nlohmann::json& v, const std::string& field) {
   if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()) ||
       v.get<double>() > 1e9)
-    throw ValueError(field + ": must be a positive number (at most 1e9)");
+    throw input_error(field + ": must be a positive number (at most 1e9)");
   return v.get<double>();
 }
 
@@ -79,13 +79,14 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
   if (o.is_null())
     return;
   if (!o.is_object())
-    throw ValueError("hardware: must be an object");
+    throw input_error("hardware: must be an object");
   if (o.contains("gpu")) {
     if (!o["gpu"].is_string())
-      throw ValueError("hardware.gpu: must be a string");
+      throw input_error("hardware.gpu: must be a string");
     if (!is_known_gpu(o["gpu"].get<std::string>()))
-      throw ValueError("hardware.gpu: unknown GPU '" + escape_excerpt(o["gpu"].get<std::string>()) +
-                       "' (known: names containing A100, V100, H100, H200, B100, B200 or GB200)");
+      throw input_error("hardware.gpu: unknown GPU '" +
+                        escape_excerpt(o["gpu"].get<std::string>()) +
+                        "' (known: names containing A100, V100, H100, H200, B100, B200 or GB200)");
     int gpn = hw.gpus_per_node;
     hw = default_hardware(o["gpu"].get<std::string>());
     hw.gpus_per_node = gpn;
@@ -93,15 +94,15 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
   if (o.contains("gpus_per_node")) {
     if (!o["gpus_per_node"].is_number_integer() || o["gpus_per_node"].get<int64_t>() < 1 ||
         o["gpus_per_node"].get<int64_t>() > 1024)
-      throw ValueError("hardware.gpus_per_node: must be an integer from 1 to 1024");
+      throw input_error("hardware.gpus_per_node: must be an integer from 1 to 1024");
     hw.gpus_per_node = o["gpus_per_node"].get<int>();
   }
   if (o.contains("peak_tflops")) {
     if (!o["peak_tflops"].is_object())
-      throw ValueError("hardware.peak_tflops: must be an object");
+      throw input_error("hardware.peak_tflops: must be an object");
     for (const auto& [k, v] : o["peak_tflops"].items()) {
       if (!parse_dtype(k))
-        throw ValueError("hardware.peak_tflops." + escape_excerpt(k) + ": unknown dtype");
+        throw input_error("hardware.peak_tflops." + escape_excerpt(k) + ": unknown dtype");
       hw.peak_tflops[k] = positive(v, "hardware.peak_tflops." + k);
     }
   }
@@ -114,17 +115,17 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
   if (o.contains("matmul_efficiency")) {
     hw.matmul_efficiency = positive(o["matmul_efficiency"], "hardware.matmul_efficiency");
     if (hw.matmul_efficiency > 1)
-      throw ValueError("hardware.matmul_efficiency: must be at most 1");
+      throw input_error("hardware.matmul_efficiency: must be at most 1");
   }
   if (o.contains("kernel_launch_us")) {
     const auto& v = o["kernel_launch_us"];
     if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > 1e6)
-      throw ValueError("hardware.kernel_launch_us: must be a number from 0 to 1e6");
+      throw input_error("hardware.kernel_launch_us: must be a number from 0 to 1e6");
     hw.kernel_launch_us = v.get<double>();
   }
   if (o.contains("nvlink")) {
     if (!o["nvlink"].is_boolean())
-      throw ValueError("hardware.nvlink: must be a boolean");
+      throw input_error("hardware.nvlink: must be a boolean");
     hw.nvlink = o["nvlink"].get<bool>();
   }
   if (o.contains("nccl_algo")) {
@@ -136,7 +137,7 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
     else if (a == "tree")
       hw.nccl_algo = NcclAlgoChoice::Tree;
     else
-      throw ValueError("hardware.nccl_algo: expected auto, ring or tree");
+      throw input_error("hardware.nccl_algo: expected auto, ring or tree");
   }
   if (o.contains("nccl_proto")) {
     std::string p = o["nccl_proto"].is_string() ? o["nccl_proto"].get<std::string>() : "";
@@ -149,7 +150,7 @@ void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& o) {
     else if (p == "Simple")
       hw.nccl_proto = NcclProtoChoice::Simple;
     else
-      throw ValueError("hardware.nccl_proto: expected auto, LL, LL128 or Simple");
+      throw input_error("hardware.nccl_proto: expected auto, LL, LL128 or Simple");
   }
 }
 

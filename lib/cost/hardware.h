@@ -46,7 +46,7 @@ HardwareSpec default_hardware(const std::string& gpu = "H100-SXM");
 // name such as "NVIDIA H200" or "NVIDIA A100-SXM4-80GB").
 bool is_known_gpu(const std::string& name);
 
-// Applies a graph's / config's `hardware` object. Throws ValueError
+// Applies a graph's / config's `hardware` object. Throws an input error
 // with "field: reason" on bad values.
 void apply_hardware_overrides(HardwareSpec& hw, const nlohmann::json& overrides);
 

@@ -88,9 +88,9 @@ void unregister_mapping(int slot) {
   g_maps[slot].begin.store(0);
 }
 
-IoError too_large(const std::string& path, size_t max_bytes) {
-  return IoError(path + ": larger than " + std::to_string(max_bytes >> 20) +
-                 " MiB (a device or a stream that does not end?)");
+Error too_large(const std::string& path, size_t max_bytes) {
+  return input_error(path + ": larger than " + std::to_string(max_bytes >> 20) +
+                     " MiB (a device or a stream that does not end?)");
 }
 
 // A stream's bytes, in pieces, refused past `max_bytes` (a device or pipe
@@ -106,7 +106,7 @@ std::string read_stream(std::istream& in, const std::string& path,
     out.append(buf, got);
   }
   if (in.bad())
-    throw IoError(path + ": cannot read: " + std::strerror(errno));
+    throw input_error(path + ": cannot read: " + std::strerror(errno));
   return out;
 }
 
@@ -145,11 +145,11 @@ InputBytes InputBytes::read(const std::string& path) {
   struct stat st;
   const bool known = ::stat(path.c_str(), &st) == 0;
   if (known && S_ISDIR(st.st_mode))
-    throw IoError(path + ": is a directory");
+    throw input_error(path + ": is a directory");
   if (known && S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) >= kMapMinBytes) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-      throw IoError(path + ": cannot open: " + std::strerror(errno));
+      throw input_error(path + ": cannot open: " + std::strerror(errno));
     struct stat fst;
     if (::fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_size == st.st_size) {
       // The file over the start of a zeroed region one page longer, so the
@@ -177,7 +177,7 @@ InputBytes InputBytes::read(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw IoError(path + ": cannot open: " + std::strerror(errno));
+    throw input_error(path + ": cannot open: " + std::strerror(errno));
   if (known && S_ISREG(st.st_mode)) {
     // One read of the known size, into a buffer with room past the end.
     std::string bytes;
@@ -192,11 +192,13 @@ InputBytes InputBytes::read(const std::string& path) {
     in.clear();
     in.seekg(0); // changed while read: read it as a stream
   }
-  try {
-    own(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
-  } catch (const std::exception&) {
-    throw IoError(path + ": cannot read: " + std::strerror(errno));
-  }
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0)
+    text.append(buf, static_cast<size_t>(in.gcount()));
+  if (in.bad())
+    throw input_error(path + ": cannot read: " + std::strerror(errno));
+  own(std::move(text));
   return b;
 }
 
@@ -258,7 +260,7 @@ std::string read_file_bytes(const std::string& path, size_t max_bytes) {
   struct stat st;
   if (path != "-" && ::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode))
-      throw IoError(path + ": is a directory");
+      throw input_error(path + ": is a directory");
     if (S_ISREG(st.st_mode)) {
       if (static_cast<size_t>(st.st_size) > max_bytes)
         throw too_large(path, max_bytes);
@@ -270,7 +272,7 @@ std::string read_file_bytes(const std::string& path, size_t max_bytes) {
     return read_stream(std::cin, path, max_bytes);
   std::ifstream file(path, std::ios::binary);
   if (!file)
-    throw IoError(path + ": cannot open: " + std::strerror(errno));
+    throw input_error(path + ": cannot open: " + std::strerror(errno));
   return read_stream(file, path, max_bytes);
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "files/io_error.h"
+#include "errors/error.h"
 
 namespace osched {
 
@@ -17,7 +17,7 @@ public:
   // The file's bytes ("-": standard input). Regular files of at least
   // kMapMinBytes are mapped; a file shortened while mapped ends the process
   // with "error: <path>: changed while it was read" and exit code 2 (a
-  // SIGBUS handler; nothing is being written at that point). Throws IoError.
+  // SIGBUS handler; nothing is being written at that point). Throws an input error.
   static InputBytes read(const std::string& path);
   // Text held in a string (copied into a padded buffer by the readers that
   // need one, unless its capacity leaves room).
@@ -64,7 +64,7 @@ private:
 constexpr size_t kMaxFileBytes = size_t{2} << 30;
 constexpr size_t kMaxSmallFileBytes = size_t{256} << 20;
 
-// A whole file's bytes as a string ("-": standard input). Throws IoError
+// A whole file's bytes as a string ("-": standard input). Throws an input error
 // naming the path: a directory, a file larger than `max_bytes`, or a device
 // or stream that goes on past it (/dev/zero) is refused before it fills memory.
 std::string read_file_bytes(const std::string& path, size_t max_bytes = kMaxFileBytes);

@@ -1,5 +1,7 @@
 #include "files/output_batch.h"
 
+#include "errors/on_unwind.h"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -61,7 +63,7 @@ void write_all(int fd, std::string_view piece, const std::string& label) {
     if (w < 0) {
       if (errno == EINTR)
         continue;
-      throw IoError(label + ": write failed: " + std::strerror(errno));
+      throw output_error(label + ": write failed: " + std::strerror(errno));
     }
     p += w;
     left -= static_cast<size_t>(w);
@@ -81,7 +83,7 @@ std::string resolve_links(const std::string& path) {
       return p.string();
     p = target.is_absolute() ? target : p.parent_path() / target;
   }
-  throw IoError(path + ": too many levels of symbolic links");
+  throw output_error(path + ": too many levels of symbolic links");
 }
 
 enum class Kind { Stdout, WriteThrough, Replace };
@@ -105,7 +107,7 @@ Target classify(const std::string& path) {
   struct stat st;
   if (::stat(t.file.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode))
-      throw IoError(path + ": is a directory");
+      throw output_error(path + ": is a directory");
     if (!S_ISREG(st.st_mode))
       t.kind = Kind::WriteThrough;
   }
@@ -174,7 +176,7 @@ void create_temp(Target& t, int& fd) {
   }
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (fd < 0)
-    throw IoError(t.label + ": cannot create temporary file: " + std::strerror(create_errno));
+    throw output_error(t.label + ": cannot create temporary file: " + std::strerror(create_errno));
   // mkstemp creates 0600; give the file ordinary permissions.
   mode_t mask = umask(0);
   umask(mask);
@@ -198,7 +200,9 @@ void OutputBatch::add(std::string path, Producer produce) {
 
 void OutputBatch::commit() {
   std::vector<Target> targets;
-  try {
+  // A failure anywhere leaves no output: the temporaries go.
+  const OnUnwind discard_temps([&] { discard(targets); });
+  {
     for (const Output& o : outputs_)
       targets.push_back(classify(o.path));
     // 1. Temporaries for the files to replace, each complete and closed.
@@ -208,16 +212,14 @@ void OutputBatch::commit() {
         continue;
       int fd = -1;
       create_temp(t, fd);
-      try {
+      {
+        const OnUnwind close_fd([fd] { ::close(fd); });
         outputs_[i].produce([&](std::string_view piece) { write_all(fd, piece, t.label); });
         if (::fsync(fd) != 0 && errno != EINVAL)
-          throw IoError(t.label + ": write failed: " + std::strerror(errno));
-      } catch (...) {
-        ::close(fd);
-        throw;
+          throw output_error(t.label + ": write failed: " + std::strerror(errno));
       }
       if (::close(fd) != 0)
-        throw IoError(t.label + ": write failed: " + std::strerror(errno));
+        throw output_error(t.label + ": write failed: " + std::strerror(errno));
     }
     // 2. Streams: standard output and files that are not regular.
     for (size_t i = 0; i < targets.size(); ++i) {
@@ -226,23 +228,21 @@ void OutputBatch::commit() {
         outputs_[i].produce([&](std::string_view piece) {
           std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
           if (!std::cout)
-            throw IoError("<stdout>: write failed");
+            throw output_error("<stdout>: write failed");
         });
         std::cout.flush();
         if (!std::cout)
-          throw IoError("<stdout>: write failed");
+          throw output_error("<stdout>: write failed");
       } else if (t.kind == Kind::WriteThrough) {
         int fd = ::open(t.file.c_str(), O_WRONLY | O_CLOEXEC);
         if (fd < 0)
-          throw IoError(t.label + ": cannot open: " + std::strerror(errno));
-        try {
+          throw output_error(t.label + ": cannot open: " + std::strerror(errno));
+        {
+          const OnUnwind close_fd([fd] { ::close(fd); });
           outputs_[i].produce([&](std::string_view piece) { write_all(fd, piece, t.label); });
-        } catch (...) {
-          ::close(fd);
-          throw;
         }
         if (::close(fd) != 0)
-          throw IoError(t.label + ": write failed: " + std::strerror(errno));
+          throw output_error(t.label + ": write failed: " + std::strerror(errno));
       }
     }
     // 3. Every output is complete: rename them into place.
@@ -250,13 +250,10 @@ void OutputBatch::commit() {
       if (t.kind != Kind::Replace)
         continue;
       if (std::rename(t.temp.c_str(), t.file.c_str()) != 0)
-        throw IoError(t.label + ": cannot write: " + std::strerror(errno));
+        throw output_error(t.label + ": cannot write: " + std::strerror(errno));
       unregister_temp(t.slot);
       t.temp.clear();
     }
-  } catch (...) {
-    discard(targets);
-    throw;
   }
 }
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "files/io_error.h"
+#include "errors/error.h"
 
 namespace osched {
 
@@ -21,7 +21,7 @@ using Producer = std::function<void(const Emit&)>;
 class OutputBatch {
 public:
   void add(std::string path, Producer produce);
-  // Throws IoError naming the path; then no target has been replaced and no
+  // Throws an output error naming the path; then no target has been replaced and no
   // temporary is left.
   void commit();
 

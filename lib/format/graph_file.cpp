@@ -23,7 +23,7 @@ GraphFormat parse_graph_format(const std::string& s) {
     return GraphFormat::Json;
   if (s == "pb" || s == "proto" || s == "protobuf")
     return GraphFormat::Proto;
-  throw ValueError("unknown format '" + s + "' (expected json, pb or auto)");
+  throw input_error("unknown format '" + s + "' (expected json, pb or auto)");
 }
 
 GraphFormat resolve_format(const std::string& path, GraphFormat requested) {
@@ -57,12 +57,10 @@ Graph parse_graph_bytes(const InputBytes& input, const std::string& path, GraphF
     }
   }
   const std::string label = path == "-" ? "<stdin>" : path;
-  try {
+  return with_context(label, [&] {
     return f == GraphFormat::Proto ? graph_from_proto_input(input, opts)
                                    : graph_from_json_bytes(input, opts);
-  } catch (const GraphError& e) {
-    throw e.with_file(label);
-  }
+  });
 }
 
 void add_graph_output(OutputBatch& batch, const std::string& path, const Graph& g,

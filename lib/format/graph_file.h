@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "errors/error.h"
 #include "files/input_bytes.h"
-#include "files/io_error.h"
 #include "files/output_batch.h"
 #include "format/json_io.h"
 #include "graph/graph.h"
@@ -17,14 +17,14 @@ namespace osched {
 
 enum class GraphFormat { Auto, Json, Proto };
 
-// "json", "pb"/"proto"/"protobuf", "auto"; throws ValueError otherwise.
+// "json", "pb"/"proto"/"protobuf", "auto"; throws an input error otherwise.
 GraphFormat parse_graph_format(const std::string& s);
 
 // Resolves Auto from the file extension (.json / .pb). For "-" on input the
 // content is sniffed; on output JSON is the default.
 GraphFormat resolve_format(const std::string& path, GraphFormat requested);
 
-// Throws GraphError with the file name prefixed, or IoError.
+// Throws GraphError with the file name prefixed, or an input error.
 // Parses a file's bytes already read (`path` names it in errors and picks the
 // format when Auto).
 Graph parse_graph_bytes(const InputBytes& bytes, const std::string& path,

@@ -673,14 +673,7 @@ json parse_document(std::string_view text, Reader& reader) {
   bool nodes_key = false;
   // Values are walked recursively later (conversion, destruction): the
   // nesting bound keeps hostile input from overflowing the stack.
-  JsonLimitCheck limits;
-  auto on_event = [&](int depth, json::parse_event_t event, json& parsed) {
-    try {
-      limits.on_event(depth, event, parsed);
-    } catch (const JsonTextError& e) {
-      throw GraphError(
-          "", "", std::string("malformed JSON: ") + e.what() + (in_nodes ? " (in the nodes)" : ""));
-    }
+  auto keep = [&](int depth, json::parse_event_t event, json& parsed) {
     if (depth == 1 && event == json::parse_event_t::key) {
       nodes_key = parsed == "nodes";
     } else if (depth == 1 && event == json::parse_event_t::array_start) {
@@ -695,13 +688,7 @@ json parse_document(std::string_view text, Reader& reader) {
     }
     return true;
   };
-  json doc;
-  try {
-    doc = json::parse(text, on_event);
-  } catch (const json::exception& e) {
-    // Syntax errors and numbers out of range (1e999).
-    throw GraphError("", "", "malformed JSON: " + json_error_text(e));
-  }
+  json doc = parse_json_events(text, kMalformedJson, keep);
   return doc;
 }
 

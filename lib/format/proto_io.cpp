@@ -31,11 +31,8 @@ namespace pb = ::overlap_sched::pb;
 json parse_extra(const std::string& text, const std::string& where, int level) {
   if (text.empty())
     return json::object();
-  try {
-    return parse_json_limited(text, kMaxJsonDepth + 1 - level);
-  } catch (const JsonTextError& e) {
-    throw GraphError("", where, std::string("malformed protobuf: embedded JSON: ") + e.what());
-  }
+  return parse_json_limited(text, where + ": malformed protobuf: embedded JSON",
+                            kMaxJsonDepth + 1 - level);
 }
 
 // `level`: the level of the object the extra fields join.

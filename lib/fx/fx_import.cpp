@@ -32,7 +32,7 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
     while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])))
       ++p;
     if (p == b || p - b > 7)
-      throw ValueError("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
+      throw input_error("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
     return std::stoll(text.substr(b, p - b));
   };
   while (pos < text.size()) {
@@ -43,21 +43,21 @@ std::vector<int64_t> parse_rank_list(const std::string& text) {
       b = number(pos);
     }
     if (b < a || b >= kMaxWorldSize)
-      throw ValueError("'" + text + "': bad rank range");
+      throw input_error("'" + text + "': bad rank range");
     for (int64_t r = a; r <= b; ++r)
       out.push_back(r);
     if (pos < text.size()) {
       if (text[pos] != ',')
-        throw ValueError("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
+        throw input_error("'" + text + "' is not a rank list such as 0-7 or 0,2,4");
       ++pos;
     }
   }
   if (out.empty())
-    throw ValueError("empty rank list");
+    throw input_error("empty rank list");
   std::vector<int64_t> sorted = out;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-    throw ValueError("'" + text + "' names a rank twice");
+    throw input_error("'" + text + "' names a rank twice");
   return out;
 }
 
@@ -68,10 +68,10 @@ FxImportResult import_fx_text(const std::string& text, const std::string& file,
   // A TORCH_TRACE log: one of its graph records, by default the largest.
   std::vector<FxTraceGraph> graphs = read_torch_trace_graphs(text);
   if (graphs.empty())
-    throw FxImportError(file + ": a TORCH_TRACE log without a post-grad or AOT graph record");
+    throw input_error(file + ": a TORCH_TRACE log without a post-grad or AOT graph record");
   if (opts.graph_index >= static_cast<int>(graphs.size()))
-    throw FxImportError(file + ": --graph " + std::to_string(opts.graph_index) +
-                        ": the log has only " + std::to_string(graphs.size()) + " graph(s)");
+    throw input_error(file + ": --graph " + std::to_string(opts.graph_index) +
+                      ": the log has only " + std::to_string(graphs.size()) + " graph(s)");
   size_t pick = 0;
   if (opts.graph_index >= 0)
     pick = static_cast<size_t>(opts.graph_index);

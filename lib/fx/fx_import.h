@@ -24,10 +24,6 @@ namespace osched {
 
 // "FILE:LINE:COL: what is wrong" (COL omitted when no one token is at
 // fault, LINE when the whole file is).
-struct FxImportError : Error {
-  explicit FxImportError(const std::string& what) : Error(ErrorKind::BadInput, what) {}
-};
-
 struct FxImportOptions {
   // Which `def forward` (0 = first; -1 = the largest); in a TORCH_TRACE
   // log, which graph record.
@@ -66,11 +62,11 @@ struct FxImportResult {
 };
 
 // `file` names the input in errors. A TORCH_TRACE log is read through its
-// graph records (fx/fx_trace_log.h). Throws FxImportError.
+// graph records (fx/fx_trace_log.h). Throws an input error.
 FxImportResult import_fx_text(const std::string& text, const std::string& file,
                               const FxImportOptions& opts);
 
-// "0-7", "0,2,4", "0-3,8-11" -> rank list; throws ValueError.
+// "0-7", "0,2,4", "0-3,8-11" -> rank list; throws an input error.
 std::vector<int64_t> parse_rank_list(const std::string& text);
 
 } // namespace osched

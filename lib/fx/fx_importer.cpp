@@ -98,7 +98,7 @@ void Importer::fail(int line, const std::string& msg, int col) const {
     where += ":" + std::to_string(line + line_offset_);
   if (line > 0 && col > 0)
     where += ":" + std::to_string(col + col_offset_);
-  throw FxImportError(where + ": " + msg);
+  throw input_error(where + ": " + msg);
 }
 
 NodeId Importer::push(Node n, int line) {

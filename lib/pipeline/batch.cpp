@@ -7,9 +7,9 @@
 #include <fstream>
 #include <map>
 
+#include "errors/error.h"
 #include "files/content_hash.h"
 #include "files/output_batch.h"
-#include "pipeline/job_errors.h"
 #include "pipeline/prepare_input.h"
 #include "pipeline/schedule_options.h"
 #include "pipeline/schedule_pipeline.h"
@@ -53,7 +53,7 @@ std::vector<BatchItem> collect_batch_inputs(const std::vector<std::string>& inpu
   if (!list_file.empty()) {
     std::ifstream in(list_file);
     if (!in)
-      throw InputError(list_file + ": cannot open list file");
+      throw input_error(list_file + ": cannot open list file");
     for (std::string line; std::getline(in, line);) {
       while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
         line.pop_back();
@@ -68,14 +68,14 @@ std::vector<BatchItem> collect_batch_inputs(const std::vector<std::string>& inpu
       return;
     auto [it, fresh] = by_rel.emplace(rel, BatchItem{file.string(), rel});
     if (!fresh && fs::weakly_canonical(it->second.input) != fs::weakly_canonical(file))
-      throw InputError("batch: '" + file.string() + "' and '" + it->second.input +
-                       "' would both write " + rel);
+      throw input_error("batch: '" + file.string() + "' and '" + it->second.input +
+                        "' would both write " + rel);
   };
   for (const std::string& p : paths) {
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
     if (ec || !fs::exists(st))
-      throw InputError(p + ": no such file or directory");
+      throw input_error(p + ": no such file or directory");
     if (fs::is_directory(st)) {
       for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::end(it);
            it.increment(ec)) {
@@ -83,7 +83,7 @@ std::vector<BatchItem> collect_batch_inputs(const std::vector<std::string>& inpu
           add(it->path(), it->path().lexically_relative(p).generic_string());
       }
       if (ec)
-        throw InputError(p + ": " + ec.message());
+        throw input_error(p + ": " + ec.message());
     } else {
       add(fs::path(p), fs::path(p).filename().string());
     }
@@ -163,18 +163,14 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths, const
     std::error_code ec;
     fs::create_directories(fs::path(paths.graph).parent_path(), ec);
     if (ec)
-      throw OutputError(fs::path(paths.graph).parent_path().string() +
-                        ": cannot create directory: " + ec.message());
+      throw output_error(fs::path(paths.graph).parent_path().string() +
+                         ": cannot create directory: " + ec.message());
     const std::string stamp_text = stamp.dump(2) + "\n";
     OutputBatch batch;
     add_graph_output(batch, paths.graph, out.graph, opts.out_format);
     batch.add(paths.report, [&](const Emit& emit) { write_report_json(out.report, emit); });
     batch.add(paths.stamp, [&](const Emit& emit) { emit(stamp_text); });
-    try {
-      batch.commit();
-    } catch (const IoError& e) {
-      throw OutputError(e.what());
-    }
+    batch.commit();
     // From the report itself (not a JSON tree of it, which for a big graph
     // would hold every collective once more).
     const ScheduleReport& rep = out.report;
@@ -184,9 +180,9 @@ BatchResult run_batch_item(const BatchItem& item, const BatchPaths& paths, const
     r.exposed_ms_after = rep.simulation.exposed_comm_ms_after;
     r.peak_bytes = rep.memory.scheduled_peak_bytes;
     r.status = "ok";
-  } catch (const OutputError& e) {
+  } catch (const Error& e) {
     r.status = "failed";
-    r.output_failed = true;
+    r.output_failed = e.kind() == ErrorKind::Output;
     r.error = escape_line(e.what());
   } catch (const std::exception& e) {
     r.status = "failed";

@@ -26,7 +26,7 @@ struct BatchItem {
 // Graph files (.json, .pb) under each directory (recursively) or named
 // directly, plus the lines of `list_file` (if given); outputs under
 // `out_dir` are never inputs. Sorted by relative path, duplicates dropped.
-// Throws InputError for a path that does not exist or a clash of names.
+// Throws an input error for a path that does not exist or a clash of names.
 std::vector<BatchItem> collect_batch_inputs(const std::vector<std::string>& inputs,
                                             const std::string& list_file,
                                             const std::string& out_dir);
@@ -80,8 +80,8 @@ struct BatchProgress {
 // `opts.jobs` threads, every rank's rows gathered in file order, and rank 0
 // writing OUTDIR/summary.jsonl and summary.csv. `progress` is called on the
 // calling thread while the work runs (about five times a second) and once
-// at the end. Returns every file's result on every rank. Throws InputError
-// (no graph among the inputs), OutputError (the output directory or the
+// at the end. Returns every file's result on every rank. Throws an input error
+// (no graph among the inputs), an output error (the output directory or the
 // summaries cannot be written).
 std::vector<BatchResult> run_batch(const BatchOptions& opts, RankContext& ranks,
                                    const std::function<void(const BatchProgress&)>& progress);

@@ -9,9 +9,9 @@
 #include <mutex>
 #include <thread>
 
+#include "errors/error.h"
 #include "files/output_batch.h"
 #include "pipeline/batch.h"
-#include "pipeline/job_errors.h"
 #include "ranks/rank_context.h"
 
 namespace osched {
@@ -95,11 +95,7 @@ void write_summaries(const std::string& out_dir, const std::vector<BatchResult>&
   OutputBatch out;
   out.add(out_dir + "/summary.jsonl", [&](const Emit& emit) { emit(jsonl); });
   out.add(out_dir + "/summary.csv", [&](const Emit& emit) { emit(csv); });
-  try {
-    out.commit();
-  } catch (const IoError& e) {
-    throw OutputError(e.what());
-  }
+  out.commit();
 }
 
 } // namespace
@@ -109,11 +105,11 @@ std::vector<BatchResult> run_batch(const BatchOptions& opts, RankContext& ranks,
   const std::vector<BatchItem> items =
       collect_batch_inputs(opts.inputs, opts.list_file, opts.out_dir);
   if (items.empty())
-    throw InputError("batch: no .json or .pb graph among the inputs");
+    throw input_error("batch: no .json or .pb graph among the inputs");
   std::error_code ec;
   std::filesystem::create_directories(opts.out_dir, ec);
   if (ec)
-    throw OutputError(opts.out_dir + ": cannot create the output directory: " + ec.message());
+    throw output_error(opts.out_dir + ": cannot create the output directory: " + ec.message());
 
   std::vector<size_t> mine;
   for (size_t i = static_cast<size_t>(ranks.rank()); i < items.size();

@@ -5,7 +5,6 @@
 
 #include "errors/error.h"
 #include "files/content_hash.h"
-#include "pipeline/job_errors.h"
 
 namespace osched {
 namespace {
@@ -20,7 +19,7 @@ std::optional<CollectiveTable> recorded_collective_table(const Graph& g, const s
     return std::nullopt;
   const std::string name = (*it)["file"].get<std::string>();
   if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
-    throw ValueError(input + ": collective_table.file: must be a file name");
+    throw input_error(input + ": collective_table.file: must be a file name");
   const std::string path = (std::filesystem::path(input).parent_path() / name).string();
   if (!std::filesystem::exists(path))
     return std::nullopt;
@@ -28,11 +27,11 @@ std::optional<CollectiveTable> recorded_collective_table(const Graph& g, const s
   if (it->contains("group_mapping")) {
     const nlohmann::json& m = (*it)["group_mapping"];
     if (!m.is_object())
-      throw ValueError(input + ": collective_table.group_mapping: must be an object");
+      throw input_error(input + ": collective_table.group_mapping: must be an object");
     for (const auto& [from, to] : m.items()) {
       if (!to.is_string())
-        throw ValueError(input + ": collective_table.group_mapping." + from +
-                         ": must be a group name");
+        throw input_error(input + ": collective_table.group_mapping." + from +
+                          ": must be a group name");
       t.group_mapping[from] = to.get<std::string>();
     }
   }
@@ -81,13 +80,10 @@ ScheduleInput prepare_input(const InputBytes& bytes, const InputSource& source,
   std::optional<CollectiveTable> recorded;
   if (cfg.collective_table.empty()) // its errors name the input or the table already
     recorded = recorded_collective_table(g, path);
-  ScheduleInput in;
-  try {
-    in = prepare_graph(std::move(g), hash.valid() ? hash.get() : source.known_hash, cfg,
-                       std::move(costs));
-  } catch (const ValueError& e) {
-    throw InputError(path + ": " + e.what());
-  }
+  ScheduleInput in = with_context(path, [&] {
+    return prepare_graph(std::move(g), hash.valid() ? hash.get() : source.known_hash, cfg,
+                         std::move(costs));
+  });
   in.recorded_table = std::move(recorded);
   return in;
 }

@@ -20,13 +20,13 @@
 namespace osched {
 
 // The files a config names for costs (runtime_estimates, and
-// collective_table unless "none"). Throws ValueError or IoError.
+// collective_table unless "none"). Throws an input error.
 std::shared_ptr<const CostFiles> load_cost_files(const ScheduleConfig& cfg);
 
 // Effective hardware: defaults, then the graph's `hardware`, then the
 // config's overrides with --gpu / --gpus-per-node. `measured_gpu`, the GPU
 // runtimes were measured on, stands for --gpu when neither the graph nor
-// the options say anything of the hardware. Throws ValueError.
+// the options say anything of the hardware. Throws an input error.
 HardwareSpec resolve_hardware(const Graph& g, const ScheduleConfig& cfg,
                               std::string_view measured_gpu = {});
 
@@ -37,8 +37,8 @@ struct InputSource {
   std::string known_hash; // the bytes' content_hash when the caller has it
 };
 // `bytes` read from `source` as an input of the core. Throws GraphError
-// (bad graph), InputError("PATH: ...") (bad hardware or recorded table)
-// and IoError.
+// (bad graph), input_error("PATH: ...") (bad hardware or recorded table)
+// and an input error.
 ScheduleInput prepare_input(const InputBytes& bytes, const InputSource& source,
                             const ScheduleConfig& cfg, std::shared_ptr<const CostFiles> costs);
 // A graph already in memory (embedders, tests): no recorded table is

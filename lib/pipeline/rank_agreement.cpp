@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "errors/error.h"
 #include "files/content_hash.h"
-#include "pipeline/job_errors.h"
 #include "pipeline/schedule_options.h"
 #include "safety/group_sequence.h"
 
@@ -87,9 +87,9 @@ void agree_on_cost_inputs(RankContext& ctx, const ScheduleConfig& cfg, const Sch
   items.emplace_back("options", content_hash(schedule_options_echo(cfg).dump()));
   const auto [rank, what] = first_divergence(ctx, joined(items));
   if (rank >= 0)
-    throw InputError("rank " + std::to_string(rank) + "'s " + what +
-                     " differs from rank 0's: every rank must schedule from the same costs, "
-                     "or ranks may issue collectives in different orders (nothing written)");
+    throw input_error("rank " + std::to_string(rank) + "'s " + what +
+                      " differs from rank 0's: every rank must schedule from the same costs, "
+                      "or ranks may issue collectives in different orders (nothing written)");
 }
 
 void agree_on_written_orders(RankContext& ctx, const Graph& written) {
@@ -100,9 +100,9 @@ void agree_on_written_orders(RankContext& ctx, const Graph& written) {
     items.emplace_back("group " + seqs[i].group, content_hash(lines[i]));
   const auto [rank, what] = first_divergence(ctx, joined(items));
   if (rank >= 0)
-    throw InputError("rank " + std::to_string(rank) + "'s written graph issues " +
-                     (what.empty() ? std::string("its collectives") : what + "'s collectives") +
-                     " in another sequence than rank 0's: the ranks would hang (nothing written)");
+    throw input_error("rank " + std::to_string(rank) + "'s written graph issues " +
+                      (what.empty() ? std::string("its collectives") : what + "'s collectives") +
+                      " in another sequence than rank 0's: the ranks would hang (nothing written)");
 }
 
 } // namespace osched

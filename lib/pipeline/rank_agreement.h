@@ -15,11 +15,11 @@
 
 namespace osched {
 
-// Throws InputError naming the first rank and cost input that differ from
+// Throws an input error naming the first rank and cost input that differ from
 // rank 0's.
 void agree_on_cost_inputs(RankContext& ctx, const ScheduleConfig& cfg, const ScheduleInput& in);
 
-// Throws InputError naming the first rank and group whose written sequence
+// Throws an input error naming the first rank and group whose written sequence
 // differs from rank 0's.
 void agree_on_written_orders(RankContext& ctx, const Graph& written);
 

@@ -7,10 +7,9 @@
 #include "benchmark/benchmark_cache.h"
 #include "benchmark/measurer.h"
 #include "errors/error.h"
-#include "ranks/device_error.h"
 #include "ranks/rank_context.h"
 
-#include "pipeline/job_errors.h"
+#include "errors/error.h"
 #include "pipeline/prepare_input.h"
 #include "pipeline/rank_agreement.h"
 
@@ -38,7 +37,7 @@ template <typename Fn> void guarded_input_phase(RankContext* ctx, Fn&& fn) {
     std::rethrow_exception(failure);
   for (size_t r = 0; r < all.size(); ++r)
     if (!all[r].empty())
-      throw InputError("rank " + std::to_string(r) + ": " + all[r]);
+      throw input_error("rank " + std::to_string(r) + ": " + all[r]);
 }
 
 // Under an MPI launcher every rank computes the same result; benchmarking
@@ -47,8 +46,8 @@ std::unique_ptr<RankContext> rank_context_for(const ScheduleConfig& cfg) {
   if (launched_by_mpi())
     return make_mpi_context();
   if (cfg.benchmarks_collectives() && cfg.benchmark_backend == BenchmarkBackend::Gpu)
-    throw DeviceError("--collective-estimator benchmark needs an MPI launch: run under mpirun "
-                      "-np N (one rank per local GPU)");
+    throw device_error("--collective-estimator benchmark needs an MPI launch: run under mpirun "
+                       "-np N (one rank per local GPU)");
   if (cfg.benchmarking())
     return make_single_rank_context();
   return nullptr;
@@ -68,11 +67,7 @@ BenchmarkTable measure(const ScheduleConfig& cfg, const Graph& g, const Hardware
     return make_gpu_measurer(ctx, MeasureOptions{});
   });
   if (ctx.rank() == 0 && !cfg.benchmark_cache.empty()) {
-    try {
-      write_file_atomic(cfg.benchmark_cache, benchmark_cache_text(table.cache));
-    } catch (const IoError& e) {
-      throw OutputError(e.what());
-    }
+    write_file_atomic(cfg.benchmark_cache, benchmark_cache_text(table.cache));
   }
   return table;
 }
@@ -94,12 +89,8 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     const InputBytes bytes = InputBytes::read(input); // once: standard input cannot be read twice
     in = prepare_input(bytes, {input, format, {}}, cfg, std::move(costs));
     read_seconds = seconds_since(t);
-    try {
-      if (!cfg.benchmark_cache.empty() && cfg.benchmarking())
-        cache = load_benchmark_cache(cfg.benchmark_cache);
-    } catch (const ValueError& e) {
-      throw InputError(input + ": " + e.what());
-    }
+    if (!cfg.benchmark_cache.empty() && cfg.benchmarking()) // its errors name the cache
+      cache = load_benchmark_cache(cfg.benchmark_cache);
   });
   const bool several = ctx && ctx->size() > 1;
   if (several)
@@ -119,13 +110,9 @@ ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
     in.benchmark = table->summary;
   }
   guarded_input_phase(ctx.get(), [&] {
-    try {
-      result.output = run_schedule(std::move(in), cfg, run);
-      result.output.phase_seconds.insert(result.output.phase_seconds.begin(),
-                                         {"read", read_seconds});
-    } catch (const ValueError& e) {
-      throw InputError(input + ": " + e.what());
-    }
+    // What the core finds wrong with a value is about this input.
+    result.output = with_context(input, [&] { return run_schedule(std::move(in), cfg, run); });
+    result.output.phase_seconds.insert(result.output.phase_seconds.begin(), {"read", read_seconds});
   });
   if (several) {
     agree_on_written_orders(*ctx, result.output.graph);

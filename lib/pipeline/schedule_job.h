@@ -19,7 +19,7 @@ struct ScheduleJobResult {
 
 // `input` is a graph path ("-": standard input, read once). Any rank's bad
 // input fails every rank (none waits in a collective for it). Throws
-// InputError, GraphError, DeviceError, and OutputError when the benchmark
+// an input error, GraphError, a device error, and an output error when the benchmark
 // cache cannot be written.
 ScheduleJobResult run_schedule_job(const std::string& input, GraphFormat format,
                                    const ScheduleConfig& cfg, const RunSettings& run = {});

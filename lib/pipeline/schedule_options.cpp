@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "cost/hardware.h"
+#include "errors/error.h"
 #include "ops/op_barrier.h"
-#include "pipeline/job_errors.h"
 #include "text/escape.h"
 
 namespace osched {
@@ -228,14 +228,9 @@ ScheduleConfigDraft apply_schedule_config(const std::string& text, const std::st
                                           ScheduleConfigDraft draft,
                                           const std::function<bool(std::string_view flag)>& given) {
   ScheduleConfig& cfg = draft.values;
-  nlohmann::json j;
-  try {
-    j = parse_json_limited(text);
-  } catch (const JsonTextError& e) {
-    throw InputError(path + ": malformed JSON: " + e.what());
-  }
+  const nlohmann::json j = parse_json_limited(text, path + ": " + kMalformedJson);
   if (!j.is_object())
-    throw InputError(path + ": config must be a JSON object");
+    throw input_error(path + ": config must be a JSON object");
   for (const auto& item : j.items()) {
     const std::string key = item.key();
     const nlohmann::json& v = item.value();
@@ -244,8 +239,8 @@ ScheduleConfigDraft apply_schedule_config(const std::string& text, const std::st
       if (!s.key.empty() && s.key == key)
         spec = &s;
     if (!spec)
-      throw InputError(path + ": " + key + ": unknown option");
-    auto fail = [&](const char* why) { throw InputError(path + ": " + key + ": " + why); };
+      throw input_error(path + ": " + key + ": unknown option");
+    auto fail = [&](const char* why) { throw input_error(path + ": " + key + ": " + why); };
     auto int32_of = [&](const nlohmann::json& n) {
       if (!n.is_number_integer() || n.get<int64_t>() < INT32_MIN || n.get<int64_t>() > INT32_MAX ||
           (n.is_number_unsigned() && n.get<uint64_t>() > INT32_MAX))
@@ -289,12 +284,10 @@ ScheduleConfigDraft apply_schedule_config(const std::string& text, const std::st
                    [&](OptionFieldRef<nlohmann::json> f) {
                      // Checked here too, so a bad value is blamed on this
                      // file and not on the graph it is later applied over.
-                     try {
+                     with_context(path, [&] {
                        HardwareSpec probe = default_hardware();
                        apply_hardware_overrides(probe, v);
-                     } catch (const ValueError& e) {
-                       throw InputError(path + ": " + e.what());
-                     }
+                     });
                      if (!keep)
                        f(cfg) = v;
                    },
@@ -312,7 +305,7 @@ ScheduleConfig checked(const ScheduleConfig& given_cfg,
   ScheduleConfig cfg = given_cfg; // the accessors hand out references to a copy
   for (const OptionSpec& s : schedule_options()) {
     const std::string name(s.flag.empty() ? s.key : s.flag);
-    auto fail = [&](const std::string& why) { throw InputError(name + ": " + why); };
+    auto fail = [&](const std::string& why) { throw input_error(name + ": " + why); };
     if (const auto* f = std::get_if<OptionFieldRef<double>>(&s.field)) {
       const double v = (*f)(cfg);
       if (!(s.lo_open ? v > s.lo : v >= s.lo) || !(v <= s.hi))

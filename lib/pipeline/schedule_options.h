@@ -67,14 +67,14 @@ struct ScheduleConfigDraft {
 // `draft` with a config file's JSON object applied (`path` names it in
 // errors). Keys the command line `given` already set keep their
 // command-line value. Throws
-// InputError("PATH: KEY: reason") on unknown keys and wrong types; values
+// input_error("PATH: KEY: reason") on unknown keys and wrong types; values
 // are checked by finish_schedule_config afterwards.
 ScheduleConfigDraft apply_schedule_config(const std::string& text, const std::string& path,
                                           ScheduleConfigDraft draft,
                                           const std::function<bool(std::string_view flag)>& given);
 
 // The config a draft describes, once every value is checked: throws
-// InputError("--flag: reason") on the first bad one in table order.
+// input_error("--flag: reason") on the first bad one in table order.
 ScheduleConfig finish_schedule_config(const ScheduleConfigDraft& draft);
 
 // The same checks on a config built in code.

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "errors/error.h"
 #include "files/output_batch.h"
-#include "pipeline/job_errors.h"
 #include "report/html_page.h"
 #include "report/report_json.h"
 #include "report/simulation_model_json.h"
@@ -28,18 +28,18 @@ std::string per_rank_path(const std::string& path, int rank) {
 
 void check_output_paths(const ScheduleOutputPaths& a) {
   if (a.per_rank && (a.output == "-" || a.report == "-"))
-    throw InputError("--output-per-rank: needs file paths for -o and --report, not stdout");
+    throw input_error("--output-per-rank: needs file paths for -o and --report, not stdout");
   if (a.input == "-")
     for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
       if (const char* v = std::getenv(var); v && std::atoi(v) > 1)
-        throw InputError("IN: reading the graph from standard input is not supported under mpirun "
-                         "(one rank gets it); pass a file path");
+        throw input_error("IN: reading the graph from standard input is not supported under mpirun "
+                          "(one rank gets it); pass a file path");
   // Every output names its own file, never the input (-o may rewrite its
   // input in place: it is written last, and only once all is complete).
   for (const auto& [flag, p] : {std::pair{"--trace", &a.trace}, std::pair{"--html", &a.html},
                                 std::pair{"--sim-model", &a.sim_model}})
     if (*p == "-")
-      throw InputError(std::string(flag) + ": needs a file path");
+      throw input_error(std::string(flag) + ": needs a file path");
   if (std::string clash = output_clash({{"graph", a.input}},
                                        {{"-o", a.output},
                                         {"--report", a.report},
@@ -48,18 +48,18 @@ void check_output_paths(const ScheduleOutputPaths& a) {
                                         {"--sim-model", a.sim_model}},
                                        2);
       !clash.empty())
-    throw InputError(clash);
+    throw input_error(clash);
   if (!a.report.empty()) {
     if (same_output_file(a.report, a.output))
-      throw InputError("--report: '" + a.report + "' is also the graph output (-o)");
+      throw input_error("--report: '" + a.report + "' is also the graph output (-o)");
     if (a.input != "-" && same_output_file(a.report, a.input))
-      throw InputError("--report: '" + a.report + "' is the input graph");
+      throw input_error("--report: '" + a.report + "' is the input graph");
   }
   const std::string& cache = a.benchmark_cache;
   if (!cache.empty())
     for (const std::string* other : {&a.output, &a.report, &a.input})
       if (!other->empty() && *other != "-" && same_output_file(cache, *other))
-        throw InputError("--benchmark-cache: '" + cache + "' is also the input or an output");
+        throw input_error("--benchmark-cache: '" + cache + "' is also the input or an output");
 }
 
 double write_schedule_outputs(const ScheduleOutput& out, const ScheduleOutputPaths& paths, int rank,
@@ -88,11 +88,7 @@ double write_schedule_outputs(const ScheduleOutput& out, const ScheduleOutputPat
                .dump() +
            "\n");
     });
-  try {
-    batch.commit();
-  } catch (const IoError& e) {
-    throw OutputError(e.what());
-  }
+  batch.commit();
   return report_seconds;
 }
 

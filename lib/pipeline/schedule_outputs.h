@@ -19,14 +19,14 @@ struct ScheduleOutputPaths {
   std::string sim_model;           // the written graph's simulation model; empty: not written
 };
 
-// Throws InputError for outputs naming each other or the input (also
+// Throws an input error for outputs naming each other or the input (also
 // through links), stdout for the trace, HTML or per-rank outputs, and stdin
 // under mpirun (only one rank would get it).
 void check_output_paths(const ScheduleOutputPaths& paths);
 
 // Writes this rank's outputs (rank 0's unless per_rank) as one batch; the
 // report is rendered into its file as it is written. Returns the seconds
-// spent rendering the report. Throws OutputError.
+// spent rendering the report. Throws an output error.
 double write_schedule_outputs(const ScheduleOutput& out, const ScheduleOutputPaths& paths, int rank,
                               GraphFormat out_format);
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <exception>
 
-#include "ranks/device_error.h"
+#include "errors/error.h"
 #include "ranks/mpi_api.h"
 #include "ranks/plugin_loader.h"
 #include "ranks/rank_context.h"
@@ -14,7 +14,8 @@ namespace osched {
 #ifndef OSCHED_HAVE_MPI
 
 std::unique_ptr<RankContext> make_mpi_context() {
-  throw DeviceError("this build has no MPI support (OpenMPI was not found when it was configured)");
+  throw device_error(
+      "this build has no MPI support (OpenMPI was not found when it was configured)");
 }
 
 #else
@@ -37,7 +38,7 @@ const OschedMpiApi* mpi_api() {
 template <typename Call> void check(Call&& call) {
   char err[512] = {0};
   if (call(err, sizeof(err)) != 0)
-    throw DeviceError(err[0] ? err : "MPI call failed");
+    throw device_error(err[0] ? err : "MPI call failed");
 }
 
 class MpiRankContext : public RankContext {

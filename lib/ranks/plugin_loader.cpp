@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "ranks/device_error.h"
+#include "errors/error.h"
 
 namespace osched {
 namespace {
@@ -36,14 +36,14 @@ std::string plugin_path(const char* file, const char* env_var) {
 void* open_plugin(const std::string& path, bool global, const std::string& what) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
   if (!handle)
-    throw DeviceError("cannot load the " + what + " plugin: " + dlerror());
+    throw device_error("cannot load the " + what + " plugin: " + dlerror());
   return handle;
 }
 
 void* plugin_symbol(void* handle, const char* name, const std::string& path) {
   void* sym = dlsym(handle, name);
   if (!sym)
-    throw DeviceError("plugin " + path + " lacks " + name);
+    throw device_error("plugin " + path + " lacks " + name);
   return sym;
 }
 

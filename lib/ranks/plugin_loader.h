@@ -13,10 +13,10 @@ std::string plugin_path(const char* file, const char* env_var);
 
 // dlopen()s `path` for good (never closed: what it made may live until exit).
 // `global` exports its symbols, as OpenMPI's own components need of libmpi.
-// Throws DeviceError naming `what` and the loader's reason.
+// Throws a device error naming `what` and the loader's reason.
 void* open_plugin(const std::string& path, bool global, const std::string& what);
 
-// The symbol `name` of `handle`; throws DeviceError when it is missing.
+// The symbol `name` of `handle`; throws a device error when it is missing.
 void* plugin_symbol(void* handle, const char* name, const std::string& path);
 
 } // namespace osched

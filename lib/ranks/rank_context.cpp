@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "ranks/device_error.h"
+#include "errors/error.h"
 
 namespace osched {
 namespace {
@@ -43,8 +43,8 @@ void agree_or_throw(RankContext& ctx, const std::string& local_error) {
     if (all[r].empty())
       continue;
     if (r == ctx.rank() || ctx.size() == 1)
-      throw DeviceError(all[r]);
-    throw DeviceError("rank " + std::to_string(r) + ": " + all[r]);
+      throw device_error(all[r]);
+    throw device_error("rank " + std::to_string(r) + ": " + all[r]);
   }
 }
 

@@ -32,13 +32,13 @@ std::unique_ptr<RankContext> make_single_rank_context();
 bool launched_by_mpi();
 
 // Initializes MPI (finalized when the context is destroyed). Throws
-// DeviceError when the build has no MPI or initialization fails.
+// a device error when the build has no MPI or initialization fails.
 std::unique_ptr<RankContext> make_mpi_context();
 
 // The ranks of this launch: MPI's under an MPI launcher, else one process.
 std::unique_ptr<RankContext> make_launch_rank_context();
 
-// All ranks learn whether any failed; throws DeviceError on every rank if one
+// All ranks learn whether any failed; throws a device error on every rank if one
 // did, with the first failing rank's message.
 void agree_or_throw(RankContext& ctx, const std::string& local_error);
 

@@ -17,7 +17,7 @@ using nlohmann::json;
 
 const json& field(const json& j, const char* key, const std::string& where) {
   if (!j.is_object() || !j.contains(key))
-    throw ValueError(where + ": missing '" + key + "'");
+    throw input_error(where + ": missing '" + key + "'");
   return j.at(key);
 }
 
@@ -25,7 +25,7 @@ const json& field(const json& j, const char* key, const std::string& where) {
 // compares as "no regression" with every threshold).
 double finite(const json& v, const std::string& where) {
   if (!v.is_number() || !std::isfinite(v.get<double>()))
-    throw ValueError(where + ": not a finite number");
+    throw input_error(where + ": not a finite number");
   return v.get<double>();
 }
 
@@ -41,11 +41,11 @@ std::map<std::string, CollectiveView> collectives_of(const json& r) {
   std::map<std::string, CollectiveView> out;
   const json& list = field(r, "collectives", "report");
   if (!list.is_array())
-    throw ValueError("collectives: not an array");
+    throw input_error("collectives: not an array");
   for (const json& c : list) {
     const json& name = field(c, "name", "collectives[]");
     if (!name.is_string())
-      throw ValueError("collectives[].name: not a string");
+      throw input_error("collectives[].name: not a string");
     CollectiveView v;
     v.exposed_ms = finite(field(c, "exposed_ms", "collectives[]"),
                           "collectives[" + name.get<std::string>() + "].exposed_ms");
@@ -213,7 +213,7 @@ std::vector<Threshold> parse_thresholds(const std::string& spec) {
       continue;
     size_t op = item.find_first_of("<>");
     if (op == std::string::npos || op == 0)
-      throw ValueError("'" + item + "': expected METRIC>+N, METRIC>+N% or METRIC<-N");
+      throw input_error("'" + item + "': expected METRIC>+N, METRIC>+N% or METRIC<-N");
     Threshold t;
     t.text = item;
     t.metric = item.substr(0, op);
@@ -223,7 +223,7 @@ std::vector<Threshold> parse_thresholds(const std::string& spec) {
       std::string known;
       for (const auto& n : names)
         known += (known.empty() ? "" : ", ") + n;
-      throw ValueError("'" + item + "': unknown metric (known: " + known + ")");
+      throw input_error("'" + item + "': unknown metric (known: " + known + ")");
     }
     std::string value = item.substr(op + 1);
     if (!value.empty() && value.back() == '%') {
@@ -237,7 +237,7 @@ std::vector<Threshold> parse_thresholds(const std::string& spec) {
       used = 0;
     }
     if (used == 0 || used != value.size() || !std::isfinite(t.limit))
-      throw ValueError("'" + item + "': '" + value + "' is not a number");
+      throw input_error("'" + item + "': '" + value + "' is not a number");
     out.push_back(std::move(t));
   }
   return out;
@@ -248,8 +248,8 @@ std::vector<Regression> find_regressions(const ReportDiff& d, const std::vector<
   for (const Threshold& t : ts) {
     if (std::none_of(d.metrics.begin(), d.metrics.end(),
                      [&](const MetricChange& m) { return m.name == t.metric; }))
-      throw ValueError("'" + t.text + "': the two reports do not both have " + t.metric +
-                       " (reports made before it was added)");
+      throw input_error("'" + t.text + "': the two reports do not both have " + t.metric +
+                        " (reports made before it was added)");
     for (const MetricChange& m : d.metrics) {
       if (m.name != t.metric)
         continue;

@@ -52,10 +52,10 @@ struct ReportDiff {
   std::vector<CollectiveChange> collectives;
 };
 
-// Throws ValueError naming the field when a report lacks one.
+// Throws an input error naming the field when a report lacks one.
 ReportDiff diff_reports(const nlohmann::json& base, const nlohmann::json& next);
 
-// "step_ms>+2%,peak_bytes>+0,exposed_count>+0"; throws ValueError.
+// "step_ms>+2%,peak_bytes>+0,exposed_count>+0"; throws an input error.
 std::vector<Threshold> parse_thresholds(const std::string& spec);
 std::vector<Regression> find_regressions(const ReportDiff& d, const std::vector<Threshold>& ts);
 

@@ -1,5 +1,7 @@
 #include "text/chunked_render.h"
 
+#include "errors/on_unwind.h"
+
 #include <algorithm>
 #include <condition_variable>
 #include <exception>
@@ -64,7 +66,8 @@ void render_in_order(size_t count, size_t chunk, size_t parallel_min, const Rend
     }
     helper.join();
   };
-  try {
+  {
+    const OnUnwind stop_helper([&] { finish(); }); // the helper must not outlive the text
     for (size_t c = 0; c < chunks; ++c) {
       if (c % 2 == 0) {
         render_chunk(c, text);
@@ -85,9 +88,6 @@ void render_in_order(size_t count, size_t chunk, size_t parallel_min, const Rend
       slot.ready = false;
       changed.notify_all();
     }
-  } catch (...) {
-    finish();
-    throw;
   }
   finish();
   if (helper_error)

@@ -35,8 +35,8 @@ public:
   bool key(json::string_t& k) {
     auto [it, fresh] = stack_.back()->get_ref<json::object_t&>().emplace(k, nullptr);
     if (!fresh)
-      throw JsonTextError("duplicate key '" + escape_quoted(k.substr(0, 64)) +
-                          (k.size() > 64 ? "..." : "") + "' in one object");
+      check_.fail("duplicate key '" + escape_quoted(k.substr(0, 64)) +
+                  (k.size() > 64 ? "..." : "") + "' in one object");
     element_ = &it->second;
     return true;
   }
@@ -54,7 +54,7 @@ public:
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
-    throw JsonTextError(json_error_text(e));
+    check_.fail(json_error_text(e));
   }
 
 private:
@@ -93,7 +93,7 @@ std::string json_error_text(const std::exception& e) {
 void JsonLimitCheck::open(int depth, bool object) {
   // `depth` counts the containers already open; this one opens one more.
   if (depth >= max_depth_)
-    throw JsonTextError("nested deeper than " + std::to_string(reported_depth_) + " levels");
+    fail("nested deeper than " + std::to_string(reported_depth_) + " levels");
   if (object) {
     object_starts_.push_back(keys_.size());
     key_sets_.emplace_back();
@@ -112,8 +112,8 @@ void JsonLimitCheck::key(const std::string& key) {
   if (object_starts_.empty())
     return;
   auto repeated = [&] {
-    throw JsonTextError("duplicate key '" + escape_quoted(key.substr(0, 64)) +
-                        (key.size() > 64 ? "..." : "") + "' in one object");
+    fail("duplicate key '" + escape_quoted(key.substr(0, 64)) + (key.size() > 64 ? "..." : "") +
+         "' in one object");
   };
   std::unique_ptr<std::unordered_set<std::string>>& set = key_sets_.back();
   if (set) {
@@ -145,14 +145,21 @@ void JsonLimitCheck::on_event(int depth, nlohmann::json::parse_event_t event,
     key(parsed.get_ref<const std::string&>());
 }
 
-nlohmann::json parse_json_limited(std::string_view text, int max_depth, int reported_depth) {
-  JsonLimitCheck check(max_depth, reported_depth);
+void JsonLimitCheck::fail(const std::string& what) const {
+  throw input_error(context_ + ": " + what);
+}
+
+nlohmann::json parse_json_limited(std::string_view text, const std::string& context, int max_depth,
+                                  int reported_depth) {
+  JsonLimitCheck check(max_depth, reported_depth, context);
   nlohmann::json root;
   LimitedDom sax(root, check);
+  // nlohmann reports syntax errors to the DOM (parse_error), which words
+  // them; what else it throws is a limit of its own (1e999).
   try {
     nlohmann::json::sax_parse(text, &sax);
   } catch (const nlohmann::json::exception& e) {
-    throw JsonTextError(json_error_text(e));
+    check.fail(json_error_text(e));
   }
   return root;
 }

@@ -1,6 +1,6 @@
-// The collective-table reader on arbitrary text: only ValueError may come
+// The collective-table reader on arbitrary text: only an input error may come
 // out; a table it reads writes back to the same rows, and every lookup is a
-// finite time or a ValueError (never inf or NaN).
+// finite time or an input error (never inf or NaN).
 
 #include <cmath>
 #include <cstddef>
@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   osched::CollectiveTable t;
   try {
     t = osched::parse_collective_table(text, "fuzz.table");
-  } catch (const osched::ValueError&) {
+  } catch (const osched::Error&) {
     return 0;
   }
   const std::string again =
@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       try {
         if (auto ms = t.time_ms(c); ms && !std::isfinite(*ms))
           __builtin_trap();
-      } catch (const osched::ValueError&) {
+      } catch (const osched::Error&) {
       }
     }
   return 0;

@@ -1,5 +1,5 @@
 // The FX text importer on arbitrary text: parsing, annotations, load_args,
-// shape propagation and group assignment. Only FxImportError may come out,
+// shape propagation and group assignment. Only the library's input error may come out,
 // and what is imported must be a valid graph that round-trips through JSON.
 
 #include <cstddef>
@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string json = osched::graph_to_json_text(r.graph);
     if (osched::graph_to_json_text(osched::graph_from_json_text(json)) != json)
       __builtin_trap();
-  } catch (const osched::FxImportError&) {
+  } catch (const osched::Error&) {
   }
   return 0;
 }

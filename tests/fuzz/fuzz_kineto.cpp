@@ -1,5 +1,5 @@
 // The profiler-trace reader and calibration on arbitrary bytes (JSON or
-// gzip): only KinetoError may come out, and a table it writes must read
+// gzip): only an input error may come out, and a table it writes must read
 // back with the same rows.
 
 #include <cstddef>
@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     osched::CollectiveTable back = osched::parse_collective_table(text, "t.table");
     if (back.rows.size() != c.table.rows.size())
       __builtin_trap();
-  } catch (const osched::KinetoError&) {
+  } catch (const osched::Error&) {
   }
   return 0;
 }
