@@ -54,30 +54,34 @@ def split_params(text):
     return params
 
 
-def reraising_catches(root):
-    """Catch blocks in lib/ and apps/ whose body throws or calls a fail()."""
-    found = []
+def sources(root):
+    """Every C++ file of lib/ and apps/: (path, its text)."""
     for top in ("lib", "apps"):
         for base, _, names in os.walk(os.path.join(root, top)):
             for name in sorted(names):
-                if not name.endswith((".h", ".cpp")):
-                    continue
-                path = os.path.join(base, name)
-                with open(path) as f:
-                    text = f.read()
-                for m in re.finditer(r"\bcatch\s*\(", text):
-                    start = text.find("{", m.end())
-                    depth, end = 0, start
-                    while True:
-                        depth += text[end] == "{"
-                        depth -= text[end] == "}"
-                        if depth == 0:
-                            break
-                        end += 1
-                    body = re.sub(r"//[^\n]*", "", text[start:end])
-                    if re.search(r"\bthrow\b|\bfail\(", body):
-                        line = text.count("\n", 0, m.start()) + 1
-                        found.append(f"{os.path.relpath(path, root)}:{line}")
+                if name.endswith((".h", ".cpp")):
+                    path = os.path.join(base, name)
+                    with open(path) as f:
+                        yield path, f.read()
+
+
+def reraising_catches(root):
+    """Catch blocks in lib/ and apps/ whose body throws or calls a fail()."""
+    found = []
+    for path, text in sources(root):
+        for m in re.finditer(r"\bcatch\s*\(", text):
+            start = text.find("{", m.end())
+            depth, end = 0, start
+            while True:
+                depth += text[end] == "{"
+                depth -= text[end] == "}"
+                if depth == 0:
+                    break
+                end += 1
+            body = re.sub(r"//[^\n]*", "", text[start:end])
+            if re.search(r"\bthrow\b|\bfail\(", body):
+                line = text.count("\n", 0, m.start()) + 1
+                found.append(f"{os.path.relpath(path, root)}:{line}")
     return found
 
 
@@ -134,21 +138,15 @@ def main():
                         bad.append(f"lib/{d}/{name}:{n}: includes {m.group(1)}/, which only "
                                    "its own folder and apps/ may")
     stale = []
-    for top in ("lib", "apps"):
-        for base, _, names in os.walk(os.path.join(root, top)):
-            for name in sorted(names):
-                if not name.endswith((".h", ".cpp")):
-                    continue
-                path = os.path.join(base, name)
-                with open(path) as f:
-                    for n, line in enumerate(f, 1):
-                        if "//" not in line:
-                            continue
-                        comment = line[line.index("//"):]
-                        for folder, file in re.findall(r"\b([a-z_]+)/([a-z_0-9]+\.(?:h|cpp))\b", comment):
-                            if folder in rank and not os.path.exists(os.path.join(lib, folder, file)):
-                                rel = os.path.relpath(path, root)
-                                stale.append(f"{rel}:{n}: names {folder}/{file}, which does not exist")
+    for path, text in sources(root):
+        for n, line in enumerate(text.split("\n"), 1):
+            if "//" not in line:
+                continue
+            comment = line[line.index("//"):]
+            for folder, file in re.findall(r"\b([a-z_]+)/([a-z_0-9]+\.(?:h|cpp))\b", comment):
+                if folder in rank and not os.path.exists(os.path.join(lib, folder, file)):
+                    rel = os.path.relpath(path, root)
+                    stale.append(f"{rel}:{n}: names {folder}/{file}, which does not exist")
     signatures = pipeline_signatures(root)
     catches = reraising_catches(root)
     if len(catches) > MAX_RERAISING_CATCHES:
