@@ -51,7 +51,7 @@ for f in testdata/fsdp_tiny.json testdata/tp_two_groups.json testdata/scenarios/
 done
 cp testdata/invalid/*.pb "$CORPUS/pb/" 2>/dev/null || true
 # Deep nesting and long flat chains, the shapes that crashed the tool before.
-python3 tests/fuzz/make_seeds.py "$CORPUS"
+PYTHONPATH=tests python3 tests/fuzz/make_seeds.py "$CORPUS"
 run_fuzz() {
   local target=$1 seeds=$2
   echo "fuzz: $target for ${FUZZ_SECONDS}s"

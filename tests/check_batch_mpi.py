@@ -4,10 +4,12 @@ the summary of all of them, and every output equals a single-process run's.
 usage: check_batch_mpi.py OVERLAP_SCHED TESTDATA WORKDIR"""
 import os
 import shutil
-import subprocess
 import sys
 
-binary, testdata, work = (os.path.abspath(a) for a in sys.argv[1:4])
+import osched_testing as ot
+
+binary = ot.binary(sys.argv[1])
+testdata, work = (os.path.abspath(a) for a in sys.argv[2:4])
 shutil.rmtree(work, ignore_errors=True)
 inp = os.path.join(work, "in")
 os.makedirs(inp)
@@ -20,13 +22,13 @@ if not mpirun:
     sys.exit("mpirun not found: install openmpi-bin (scripts/install-deps.sh)")
 launch = [mpirun, "-np", "3", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
 env = dict(os.environ, OMPI_MCA_btl_vader_single_copy_mechanism="none")
-r = subprocess.run(launch + [binary, "batch", inp, "-o", os.path.join(work, "mpi")], env=env,
-                   capture_output=True, text=True, timeout=240)
+r = ot.run(launch[0], *launch[1:], binary, "batch", inp, "-o", os.path.join(work, "mpi"), env=env,
+           timeout=240)
 if r.returncode != 0:
     sys.exit(f"mpirun batch: exit {r.returncode}\n{r.stdout}\n{r.stderr}")
 if r.stdout.count(f"{len(names)} graphs:") != 1:
     sys.exit("rank 0 alone prints the table of all graphs:\n" + r.stdout)
-r = subprocess.run([binary, "batch", inp, "-o", os.path.join(work, "one"), "-q"], capture_output=True, text=True)
+r = ot.run(binary, "batch", inp, "-o", os.path.join(work, "one"), "-q")
 if r.returncode != 0:
     sys.exit("single-process batch failed: " + r.stderr)
 for n in names + ["summary.jsonl", "summary.csv"]:

@@ -15,8 +15,9 @@ Exits 77 (ctest's skip) when the corpus is absent.
 import gzip
 import json
 import os
-import subprocess
 import sys
+
+import osched_testing as ot
 
 SKIP = 77
 DTYPE_BYTES = {"Float": 4, "Double": 8, "Half": 2, "BFloat16": 2, "Long": 8, "Int": 4,
@@ -78,7 +79,7 @@ def read_table(path):
 
 
 def main():
-    binary, corpus, work = sys.argv[1:4]
+    binary, (corpus, work) = ot.binary(sys.argv[1]), sys.argv[2:4]
     trace = os.path.join(corpus, "nccl_data.json.gz")
     if not os.path.exists(trace):
         print(f"skip: no corpus at {corpus}")
@@ -86,7 +87,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     failures = []
     table = os.path.join(work, "nccl.table")
-    r = subprocess.run([binary, "calibrate", trace, "-o", table], capture_output=True, text=True)
+    r = ot.run(binary, "calibrate", trace, "-o", table)
     if r.returncode != 0:
         print(r.stderr)
         return 1
@@ -105,30 +106,14 @@ def main():
     if "one rank traced" not in r.stderr:
         failures.append("no note that one rank allows no skew correction")
     # The table schedules a graph whose all_reduce runs on group '0' of 2 ranks.
-    graph = {"format": "overlap-sched.graph", "version": 1, "name": "ar", "world_size": 2,
-             "process_groups": {"0": {"ranks": [0, 1]}}, "nodes": [
-                 {"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {},
-                  "val": {"shape": [2**20], "stride": [1], "dtype": "float32",
-                          "device": "cuda:0"}},
-                 {"name": "ar", "op": "call_function",
-                  "target": "_c10d_functional.all_reduce.default",
-                  "args": [{"node": "x"}, "sum", "0"], "kwargs": {},
-                  "val": {"shape": [2**20], "stride": [1], "dtype": "float32",
-                          "device": "cuda:0"}},
-                 {"name": "w", "op": "call_function",
-                  "target": "_c10d_functional.wait_tensor.default",
-                  "args": [{"node": "ar"}], "kwargs": {},
-                  "val": {"shape": [2**20], "stride": [1], "dtype": "float32",
-                          "device": "cuda:0"}},
-                 {"name": "output", "op": "output", "target": "output",
-                  "args": [[{"node": "w"}]], "kwargs": {}}]}
+    g = ot.GraphBuilder("ar", world_size=2)
+    g.wait("w", g.all_reduce("ar", g.ph("x", [2**20])))
+    g.output(["w"])
     gpath = os.path.join(work, "ar.json")
-    with open(gpath, "w", encoding="utf-8") as f:
-        json.dump(graph, f)
+    g.save(gpath)
     rep = os.path.join(work, "ar.report.json")
-    r = subprocess.run([binary, "schedule", gpath, "-q", "-o", os.path.join(work, "o.json"),
-                        "--report", rep, "--collective-table", table],
-                       capture_output=True, text=True)
+    r = ot.run(binary, "schedule", gpath, "-q", "-o", os.path.join(work, "o.json"), "--report", rep,
+               "--collective-table", table)
     if r.returncode != 0:
         failures.append("schedule with the table: " + r.stderr.strip())
     else:
@@ -140,9 +125,8 @@ def main():
                             f"{c['estimated_ms']} ms")
     # Two ranks of send/recv kernels only: one error line, nothing written.
     bad = os.path.join(work, "sendrecv.table")
-    r = subprocess.run([binary, "calibrate", os.path.join(corpus, "sampled_rank-0.json.gz"),
-                        os.path.join(corpus, "sampled_rank-1.json.gz"), "-o", bad],
-                       capture_output=True, text=True)
+    r = ot.run(binary, "calibrate", os.path.join(corpus, "sampled_rank-0.json.gz"),
+               os.path.join(corpus, "sampled_rank-1.json.gz"), "-o", bad)
     if r.returncode != 2 or r.stderr.count("\n") != 1 or os.path.exists(bad):
         failures.append(f"send/recv traces: exit {r.returncode}, {r.stderr!r}")
     for f in failures:

@@ -17,8 +17,9 @@ Exits 77 (ctest's skip) when the corpus is absent.
 import json
 import os
 import re
-import subprocess
 import sys
+
+import osched_testing as ot
 
 SKIP = 77
 LOAD_TENSOR = re.compile(
@@ -52,7 +53,7 @@ class Checker:
         print("FAIL:", msg)
 
     def run(self, *args):
-        return subprocess.run([self.binary, *args], capture_output=True, text=True, timeout=300)
+        return ot.run(self.binary, *args, timeout=300)
 
     def import_graph(self, stem, *flags):
         out = os.path.join(self.work, stem + ".json")
@@ -91,8 +92,8 @@ class Checker:
             return
         for stem in ("repro_llama3_8b_fw_64_2d", "repro_llama3_8b_bw_64_2d"):
             self.schedule_and_verify(stem)
-        fw_nodes = {n["name"]: n for n in fw["nodes"]}
-        bw_nodes = {n["name"]: n for n in bw["nodes"]}
+        fw_nodes = ot.nodes_by_name(fw)
+        bw_nodes = ot.nodes_by_name(bw)
         bw_inputs = load_args(os.path.join(self.corpus, "repro_llama3_8b_bw_64_2d.py"))
         saved = 0
         for name, (shape, stride, dtype) in bw_inputs.items():
@@ -129,7 +130,7 @@ class Checker:
         if not g:
             return
         self.schedule_and_verify(stem)
-        nodes = {n["name"]: n for n in g["nodes"]}
+        nodes = ot.nodes_by_name(g)
         sizes = {k: len(v["ranks"]) for k, v in g["process_groups"].items()}
         if sizes != {"0": 64, "513": 8, "521": 8} or g["world_size"] != 64:
             self.fail(f"dsv3 groups {sizes}, world {g['world_size']}: get_pg_config says "
@@ -162,7 +163,7 @@ class Checker:
             hints += ["--hint", f"_local_scalar_dense_{k}={6144 + k}"]
         hinted, _ = self.import_graph(stem, *hints)
         if hinted:
-            hn = {n["name"]: n for n in hinted["nodes"]}
+            hn = ot.nodes_by_name(hinted)
             total = sum(6144 + k for k in range(8, 16))  # 49244
             a2a = hn["all_to_all_single_1"]["val"]["shape"]
             rows = a2a[0].get("hint") if isinstance(a2a[0], dict) else a2a[0]
@@ -176,7 +177,7 @@ class Checker:
 
 
 def main():
-    binary, corpus, work = sys.argv[1:4]
+    binary, (corpus, work) = ot.binary(sys.argv[1]), sys.argv[2:4]
     if not os.path.isdir(corpus) or not os.path.exists(
             os.path.join(corpus, "repro_dsv3_fw_64.py")):
         print(f"skip: no corpus at {corpus}")

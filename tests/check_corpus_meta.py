@@ -12,11 +12,11 @@ usage: .venv-torch/bin/python tests/check_corpus_meta.py TOOL CORPUS_DIR WORKDIR
 
 import json
 import os
-import subprocess
 import sys
 import warnings
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "torch"))
+import osched_testing as ot
+
 
 
 def pytorch_metas(path):
@@ -53,7 +53,7 @@ def pytorch_metas(path):
 
 def main():
     warnings.filterwarnings("ignore")
-    tool, corpus, work = sys.argv[1:4]
+    tool, (corpus, work) = ot.binary(sys.argv[1]), sys.argv[2:4]
     if not os.path.isdir(corpus):
         print(f"skipped: no corpus at {corpus}")
         return 0
@@ -65,13 +65,13 @@ def main():
         path = os.path.join(corpus, f)
         want = pytorch_metas(path)
         out = os.path.join(work, f[:-3] + ".json")
-        r = subprocess.run([tool, "import-fx", path, "-o", out], capture_output=True, text=True)
+        r = ot.run(tool, "import-fx", path, "-o", out)
         if r.returncode != 0:
             print(f"FAIL {f}: import-fx: {r.stderr.strip()}")
             failed = True
             continue
         with open(out) as fh:
-            nodes = {n["name"]: n for n in json.load(fh)["nodes"]}
+            nodes = ot.nodes_by_name(json.load(fh))
         wrong, missing, checked = [], [], 0
         for name, w in want.items():
             n = nodes.get(name)

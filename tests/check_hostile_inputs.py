@@ -12,20 +12,18 @@ repository holds no large files.
 import json
 import os
 import shutil
-import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import osched_testing as ot
+from osched_testing.hostile import (field_len, field_str, fx_file, json_graph, nested_json, pb_graph,
+                                    pb_meta, pb_node, pb_simple_graph, pb_value_float, pb_value_int,
+                                    pb_value_list, pb_value_nested)
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
-BIN = ARGS[0]
+BIN = ot.binary(ARGS[0])
 WORK = ARGS[1]
 ONLY = ARGS[2] if len(ARGS) > 2 else ""
 MEMORY_LIMITS = "--no-memory-limits" not in sys.argv
-
-from hostile_shapes import (field_len, field_str, fx_file, json_graph, nested_json, pb_graph, pb_meta,
-                            pb_node, pb_simple_graph, pb_value_float, pb_value_int, pb_value_list,
-                            pb_value_nested)
 
 # ------------------------------------------------------------------- cases
 
@@ -43,7 +41,7 @@ def outputs_read_back(*names):
     def check(d):
         for n in names:
             p = os.path.join(d, n)
-            r = subprocess.run([BIN, "validate", p], capture_output=True)
+            r = ot.run(BIN, "validate", p, text=False)
             assert r.returncode == 0, f"{n} written but validate says: {r.stderr.decode(errors='replace')}"
     return check
 
@@ -364,7 +362,7 @@ def run_case(c):
         # Measured by a small launcher: a child forked from this process
         # would count this process's pages in its peak.
         argv = [sys.executable, "-c", LAUNCHER, rss_file] + argv
-    r = subprocess.run(argv, capture_output=True, timeout=300)
+    r = ot.run(*argv, text=False, timeout=300)
     if max_rss_mb:
         rss_kb = int(open(rss_file).read())
         os.remove(rss_file)

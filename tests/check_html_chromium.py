@@ -8,11 +8,13 @@ import subprocess
 import sys
 import tempfile
 
-binary, graph = sys.argv[1], sys.argv[2]
+import osched_testing as ot
+
+binary, graph = ot.binary(sys.argv[1]), sys.argv[2]
 with tempfile.TemporaryDirectory() as d:
     page = os.path.join(d, "page.html")
-    subprocess.run([binary, "schedule", graph, "-o", os.path.join(d, "out.json"), "--html", page, "-q"],
-                   check=True)
+    ot.run(binary, "schedule", graph, "-o", os.path.join(d, "out.json"), "--html", page, "-q",
+           check=True)
     base = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
             f"--user-data-dir={d}/profile", "--enable-logging=stderr", "--v=0"]
     r = subprocess.run(base + ["--dump-dom", "file://" + page], capture_output=True, text=True, timeout=120)

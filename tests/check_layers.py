@@ -12,6 +12,9 @@ every collective call changes, is not a result). No file in lib/fx/ is
 longer than 600 lines. And at most 8 catch blocks in lib/ and apps/ raise
 again (throw, or a fail() that throws), each adding context: an error is
 raised with what its raiser knows and gains the rest once (with_context).
+And the Python checks ctest runs are all under tests/, and no Python file
+edits sys.path (PYTHONPATH is set in tests/CMakeLists.txt and the benches'
+wrappers).
 
 usage: check_layers.py REPO_ROOT"""
 
@@ -148,6 +151,18 @@ def main():
                     rel = os.path.relpath(path, root)
                     stale.append(f"{rel}:{n}: names {folder}/{file}, which does not exist")
     signatures = pipeline_signatures(root)
+    for top in ("scripts", "tests"):
+        for base, _, names in os.walk(os.path.join(root, top)):
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    path = os.path.join(base, name)
+                    with open(path) as f:
+                        if re.search(r"sys\.path\.(insert|append)|sys\.path\s*=", f.read()):
+                            signatures.append(f"{os.path.relpath(path, root)}: edits sys.path")
+    with open(os.path.join(root, "tests", "CMakeLists.txt")) as f:
+        for script in re.findall(r"\$\{PROJECT_SOURCE_DIR\}/(\S+\.py)", f.read()):
+            if not script.startswith("tests/"):
+                signatures.append(f"tests/CMakeLists.txt: a Python check outside tests/: {script}")
     catches = reraising_catches(root)
     if len(catches) > MAX_RERAISING_CATCHES:
         signatures.append(f"{len(catches)} catch blocks raise again (at most "
@@ -163,7 +178,7 @@ def main():
         print(line)
     print(f"{len(folders)} folders, {len(bad)} include(s) against the layer order, "
           f"{len(stale)} comment(s) naming a missing file, "
-          f"{len(signatures)} pipeline signature(s) or fx file(s) past the rules")
+          f"{len(signatures)} other structure rule(s) broken")
     return 1 if bad or stale or signatures else 0
 
 

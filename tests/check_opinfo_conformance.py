@@ -21,12 +21,12 @@ usage: .venv-torch/bin/python tests/check_opinfo_conformance.py TOOL WORKDIR [--
 """
 
 import argparse
-import json
 import os
 import re
-import subprocess
 import sys
 import warnings
+
+import osched_testing as ot
 
 
 def traced_graphs(decompose):
@@ -93,10 +93,8 @@ def expected_metas(gm):
 
 
 def got_metas(path):
-    with open(path) as f:
-        doc = json.load(f)
     got = {}
-    for n in doc["nodes"]:
+    for n in ot.load_graph(path)["nodes"]:
         v = n.get("val")
         vals = v if isinstance(v, list) else [v]
         got[n["name"]] = [(x["shape"], x.get("stride"), x["dtype"]) if isinstance(x, dict) else None
@@ -130,6 +128,7 @@ def main():
     ap.add_argument("work")
     ap.add_argument("--table")
     a = ap.parse_args()
+    a.tool = ot.binary(a.tool)
     try:
         import torch  # noqa: F401
         import expecttest  # noqa: F401 - op_db's import
@@ -158,8 +157,7 @@ def main():
                 stem = os.path.join(a.work, f"{label}.{k}.{form}")
                 with open(stem + ".py", "w") as f:
                     f.write(src)
-                r = subprocess.run([a.tool, "import-fx", stem + ".py", "-o", stem + ".json"],
-                                   capture_output=True, text=True)
+                r = ot.run(a.tool, "import-fx", stem + ".py", "-o", stem + ".json")
                 if r.returncode != 0:
                     totals["failed"] += 1
                     problems.append(f"{label} {op}#{k} {form}: {r.stderr.strip()}")

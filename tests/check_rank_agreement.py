@@ -8,10 +8,12 @@ usage: check_rank_agreement.py OVERLAP_SCHED TESTDATA WORKDIR"""
 import json
 import os
 import shutil
-import subprocess
 import sys
 
-binary, testdata, work = (os.path.abspath(a) for a in sys.argv[1:4])
+import osched_testing as ot
+
+binary = ot.binary(sys.argv[1])
+testdata, work = (os.path.abspath(a) for a in sys.argv[2:4])
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 mpirun = shutil.which("mpirun")
@@ -27,7 +29,7 @@ def launch(per_rank):
     cmd = [mpirun, "--oversubscribe"] + root
     for i, args in enumerate(per_rank):
         cmd += ([":"] if i else []) + ["-np", "1", binary] + args
-    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    return ot.run(*cmd, env=env, timeout=120)
 
 
 def fail(msg, r):

@@ -12,7 +12,10 @@ import shutil
 import subprocess
 import sys
 
-binary, graph, work = (os.path.abspath(a) for a in sys.argv[1:4])
+import osched_testing as ot
+
+binary = ot.binary(sys.argv[1])
+graph, work = (os.path.abspath(a) for a in sys.argv[2:4])
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 mpirun = shutil.which("mpirun")
@@ -30,7 +33,7 @@ env = dict(os.environ, OMPI_MCA_btl_vader_single_copy_mechanism="none")
 
 def run(cmd, cwd=None, expect=0):
     try:
-        p = subprocess.run(cmd, cwd=cwd or work, capture_output=True, text=True, timeout=120, env=env)
+        p = ot.run(*cmd, cwd=cwd or work, timeout=120, env=env)
     except subprocess.TimeoutExpired:
         sys.exit(f"{' '.join(cmd)} hung (ranks waiting on each other?)")
     if p.returncode != expect:

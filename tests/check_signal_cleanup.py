@@ -8,7 +8,6 @@ A graph big enough that writing its output takes a while is scheduled; as
 soon as the temporary appears, the signal is sent. If the run finished before
 the temporary was seen, it is tried again (at most 5 times per signal).
 """
-import json
 import os
 import shutil
 import signal
@@ -16,35 +15,21 @@ import subprocess
 import sys
 import time
 
+import osched_testing as ot
+
 
 def make_graph(path, layers=6000):
-    nodes = []
-
-    def add(name, op, target, args, shape):
-        stride, s = [], 1
-        for d in reversed(shape):
-            stride.append(s)
-            s *= d
-        nodes.append({"name": name, "op": op, "target": target, "args": args, "kwargs": {},
-                      "val": {"shape": shape, "stride": list(reversed(stride)), "dtype": "bfloat16",
-                              "device": "cuda:0"}})
-
-    ref = lambda n: {"node": n}
-    add("x", "placeholder", "x", [], [1024, 1024])
+    """A chain of all-gather -> matmul layers: big enough that writing its
+    output takes a while."""
+    g = ot.GraphBuilder("signals", world_size=8)
+    h = g.ph("x", [1024, 1024], "bfloat16")
     for l in range(layers):
-        add(f"p{l}", "placeholder", f"p{l}", [], [128, 1024])
-    h = "x"
+        g.ph(f"p{l}", [128, 1024], "bfloat16")
     for l in range(layers):
-        add(f"ag{l}", "call_function", "_c10d_functional.all_gather_into_tensor.default",
-            [ref(f"p{l}"), 8, "0"], [1024, 1024])
-        add(f"w{l}", "call_function", "_c10d_functional.wait_tensor.default", [ref(f"ag{l}")], [1024, 1024])
-        add(f"mm{l}", "call_function", "aten.mm.default", [ref(h), ref(f"w{l}")], [1024, 1024])
-        h = f"mm{l}"
-    nodes.append({"name": "output", "op": "output", "target": "output", "args": [[ref(h)]], "kwargs": {},
-                  "val": None})
-    with open(path, "w") as f:
-        json.dump({"format": "overlap-sched.graph", "version": 1, "name": "signals", "rank": 0,
-                   "world_size": 8, "process_groups": {"0": {"ranks": list(range(8))}}, "nodes": nodes}, f)
+        g.wait(f"w{l}", g.all_gather(f"ag{l}", f"p{l}"))
+        h = g.mm(f"mm{l}", h, f"w{l}")
+    g.output([h])
+    g.save(path)
 
 
 def one_try(binary, graph, out_dir, sig):
@@ -71,7 +56,7 @@ def one_try(binary, graph, out_dir, sig):
 
 
 def main():
-    binary, work = sys.argv[1], sys.argv[2]
+    binary, work = ot.binary(sys.argv[1]), sys.argv[2]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "out"))
     graph = os.path.join(work, "big.json")

@@ -12,8 +12,9 @@ usage: check_torch_artifacts.py TOOL DIR WORKDIR"""
 import glob
 import json
 import os
-import subprocess
 import sys
+
+import osched_testing as ot
 
 
 def one(meta):
@@ -23,7 +24,7 @@ def one(meta):
 
 
 def main():
-    tool, folder, work = sys.argv[1:4]
+    tool, (folder, work) = ot.binary(sys.argv[1]), sys.argv[2:4]
     os.makedirs(work, exist_ok=True)
     expects = sorted(glob.glob(os.path.join(folder, "*.expect.json")))
     if not expects:
@@ -36,15 +37,13 @@ def main():
         for art in spec["artifacts"]:
             where = f"{art['file']}" + ("" if art["graph"] is None else f" graph {art['graph']}")
             out = os.path.join(work, "imported.json")
-            cmd = [tool, "import-fx", os.path.join(folder, art["file"]), "-o", out, "-q"]
-            if art["graph"] is not None:
-                cmd += ["--graph", str(art["graph"])]
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            graph = [] if art["graph"] is None else ["--graph", str(art["graph"])]
+            r = ot.run(tool, "import-fx", os.path.join(folder, art["file"]), "-o", out, "-q", *graph)
             if r.returncode != 0:
                 failures.append(f"{where}: exit {r.returncode}: {r.stderr.strip()}")
                 continue
             with open(out) as f:
-                nodes = {n["name"]: n for n in json.load(f)["nodes"]}
+                nodes = ot.nodes_by_name(json.load(f))
             calls = sum(n["op"] == "call_function" for n in nodes.values())
             want = art["expect"]
             if calls != want["call_functions"]:

@@ -19,16 +19,17 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import osched_testing as ot
+
+ROOT = ot.ROOT
 EXAMPLE = os.path.join(ROOT, "testdata", "example_llama_fsdp.json")
 LAZY_LIBS = re.compile(r"lib(mpi|open-pal|open-rte|cudart|cublas|cuda|nccl)\b")
 
 
 def sh(cmd, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    r = ot.run(*cmd, **kw)
     if r.returncode != 0:
         raise SystemExit(f"FAIL: {' '.join(map(str, cmd))}: exit {r.returncode}\n"
                          f"{r.stdout[-3000:]}{r.stderr[-3000:]}")
@@ -50,8 +51,7 @@ def check_binary(bindir, build_binary, work):
     assert not bad, f"the installed binary links {bad}"
     env = dict(os.environ, LD_DEBUG="libs")
     out = os.path.join(work, "installed.json")
-    r = subprocess.run([tool, "schedule", EXAMPLE, "-o", out, "-q"], capture_output=True,
-                       text=True, env=env)
+    r = ot.run(tool, "schedule", EXAMPLE, "-o", out, "-q", env=env)
     assert r.returncode == 0, r.stderr[-2000:]
     looked = [ln for ln in r.stderr.splitlines() if "find library=" in ln and LAZY_LIBS.search(ln)]
     assert not looked, f"scheduling looked for {looked[:3]}"
@@ -62,8 +62,8 @@ def check_binary(bindir, build_binary, work):
     # Under a launcher, with the MPI plugin unreachable: exit 3, one line.
     env = dict(os.environ, OMPI_COMM_WORLD_SIZE="2",
                OSCHED_MPI_PLUGIN=os.path.join(work, "missing", "libosched_mpi.so"))
-    r = subprocess.run([tool, "batch", os.path.join(ROOT, "testdata", "golden"), "-o",
-                        os.path.join(work, "batch_out")], capture_output=True, text=True, env=env)
+    r = ot.run(tool, "batch", os.path.join(ROOT, "testdata", "golden"), "-o",
+               os.path.join(work, "batch_out"), env=env)
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 3 and len(lines) == 1 and "MPI" in lines[0], (r.returncode, r.stderr)
     return tool
@@ -108,7 +108,8 @@ def check_with_torch(torch_python, wheel, work):
 
 
 def main():
-    dist, torch_python, build_binary, work = sys.argv[1:5]
+    dist, torch_python, work = sys.argv[1], sys.argv[2], sys.argv[4]
+    build_binary = ot.binary(sys.argv[3])
     wheels = sorted(glob.glob(os.path.join(dist, "overlap_sched-*.whl")))
     if not wheels:
         if os.environ.get("OSCHED_REQUIRE_WHEEL") == "1":

@@ -3,7 +3,7 @@
 // `mutates`), every collective variant, metadata-only users, and the memory
 // budget as a guarantee. Expected orders follow from the write semantics (a
 // reader of a buffer runs after the node that fills it), not from the tool's
-// own output; each graph's docstring in scripts/gen_testdata.py says why.
+// own output; each graph's docstring in tests/gen_testdata.py says why.
 
 #include <catch2/catch.hpp>
 

@@ -15,10 +15,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # OSCHED_TEST_INSTALLED=1: test the installed package (the wheel), not this
-# checkout's sources.
+# checkout's sources (which ctest puts on PYTHONPATH).
 INSTALLED = os.environ.get("OSCHED_TEST_INSTALLED") == "1"
-if not INSTALLED:
-    sys.path.insert(0, os.path.join(HERE, "..", "scripts", "torch"))
 
 import torch  # noqa: E402
 from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402

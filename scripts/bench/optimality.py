@@ -16,7 +16,7 @@ estimate of what an order within the budget could take there.
 
 Usage: optimality.py OVERLAP_SCHED [DIR] [--windows K | --tile] [--size W] [--seconds S]
 Needs ortools (scripts/install-deps.sh puts it in .venv-torch). Not part of
-the test suite; its self-check is (window_reference.py --self-check).
+the test suite; its check against brute force is tests/check_window_reference.py.
 """
 import argparse
 import json
@@ -28,11 +28,10 @@ import time
 
 import window_reference as wr
 
-
-def run(binary, *args):
-    r = subprocess.run([binary, *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(args[:2])}: {r.stderr.strip().splitlines()[-1]}")
+try:
+    import osched_testing as ot
+except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
+    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
 
 
 def exposed_waits(m, report, count):
@@ -65,11 +64,11 @@ def one_graph(binary, src, table, args, tmp):
     base = os.path.basename(src)[:-3]
     graph, out, report_path, model_path = (os.path.join(tmp, base + ext) for ext in
                                            (".json", ".sched.json", ".report.json", ".model.json"))
-    run(binary, "import-fx", src, "-o", graph)
+    ot.run(binary, "import-fx", src, "-o", graph, check=True)
     table_args = ["--collective-table", table] if table else []
     t = time.perf_counter()
-    run(binary, "schedule", graph, "-o", out, "--collective-bucketing", "--report", report_path,
-        "--sim-model", model_path, "-q", *table_args)
+    ot.run(binary, "schedule", graph, "-o", out, "--collective-bucketing", "--report", report_path,
+           "--sim-model", model_path, "-q", *table_args, check=True)
     tool_s = time.perf_counter() - t
     with open(report_path) as f:
         report = json.load(f)
@@ -130,7 +129,7 @@ def main():
     if not os.path.isdir(args.folder):
         print(f"skip: no corpus at {args.folder}")
         return 0
-    binary = os.path.abspath(args.binary)
+    binary = ot.binary(args.binary)
     tables = {"repro_llama3_8b_fw_256_2d.py": "colls32_8.table"}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -4,4 +4,5 @@
 # Usage: scripts/bench/optimality.sh [DIR] [--windows K] [--size W] [--seconds S]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+export PYTHONPATH=tests${PYTHONPATH:+:$PYTHONPATH}
 exec .venv-torch/bin/python scripts/bench/optimality.py build/overlap-sched "$@"

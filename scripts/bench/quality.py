@@ -5,23 +5,23 @@ and --policy improved, against the report's lower bound.
 usage: scripts/bench/quality.py [OVERLAP_SCHED] [--quick]
 
 Corpus: generated FSDP llama steps (4 and 16 layers, one with a slow
-inter-node network), the 2-D TP x FSDP family (scripts/gen_2d_graph.py), MoE
+inter-node network), the 2-D TP x FSDP family (osched_testing.two_d), MoE
 with all-to-all (moe_a2a_sym_size), memory-tight variants (no memory
 increase allowed), and every graph of testdata/. Prints one markdown table:
 step before, default, improved, lower bound, gap %, peak vs budget, runtime,
 then the mean gaps."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import gen_testdata as gt  # noqa: E402
+try:
+    import osched_testing as ot
+except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
+    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
 
-tool = next((a for a in sys.argv[1:] if not a.startswith("--")), os.path.join(ROOT, "build", "overlap-sched"))
+tool = ot.binary(next((a for a in sys.argv[1:] if not a.startswith("--")), None))
 quick = "--quick" in sys.argv
 
 
@@ -33,32 +33,31 @@ def corpus(d):
         g.save(path)
         out.append((name, path, list(flags)))
 
-    save("llama4", gt.llama_fsdp(layers=4))
+    save("llama4", ot.llama_fsdp(layers=4))
     if not quick:
-        save("llama16", gt.llama_fsdp(layers=16))
-    slow = gt.llama_fsdp(layers=4)
+        save("llama16", ot.llama_fsdp(layers=16))
+    slow = ot.llama_fsdp(layers=4)
     slow.doc["hardware"] = {"gpu": "H100-SXM", "gpus_per_node": 2, "inter_node_gbps": 12.5}
     save("llama4-slow-net", slow)
-    save("moe8", gt.moe_a2a_sym_size(layers=8))
+    save("moe8", ot.moe_a2a_sym_size(layers=8))
     two_d = os.path.join(d, "tp_fsdp_2d.json")
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_2d_graph.py"),
-                    "20" if quick else "60", two_d], check=True, capture_output=True)
+    ot.two_d(20 if quick else 60).save(two_d)
     out.append(("tp_fsdp_2d", two_d, []))
     tight = ["--max-memory-increase-gb", "0", "--max-memory-increase-ratio", "0"]
     out.append(("llama4-mem-tight", os.path.join(d, "llama4.json"), tight))
     out.append(("tp_fsdp_2d-mem-tight", two_d, tight))
     for sub in ("testdata", "testdata/scenarios"):
-        for f in sorted(os.listdir(os.path.join(ROOT, sub))):
+        for f in sorted(os.listdir(os.path.join(ot.ROOT, sub))):
             if f.endswith(".json") and not f.startswith("estimates"):
-                out.append((f[:-5], os.path.join(ROOT, sub, f), []))
+                out.append((f[:-5], os.path.join(ot.ROOT, sub, f), []))
     return out
 
 
 def run(path, flags, policy, d):
     rep = os.path.join(d, "r.json")
     t0 = time.monotonic()
-    subprocess.run([tool, "schedule", path, "-o", os.path.join(d, "o.pb"), "--report", rep, "-q",
-                    "--policy", policy, *flags], check=True)
+    ot.run(tool, "schedule", path, "-o", os.path.join(d, "o.pb"), "--report", rep, "-q",
+           "--policy", policy, *flags, check=True)
     return json.load(open(rep)), time.monotonic() - t0
 
 

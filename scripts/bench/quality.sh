@@ -3,4 +3,5 @@
 # of scripts/bench/quality.py. Usage: scripts/bench/quality.sh [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+export PYTHONPATH=tests${PYTHONPATH:+:$PYTHONPATH}
 exec python3 scripts/bench/quality.py build/overlap-sched "$@"

@@ -17,6 +17,11 @@ import sys
 import tempfile
 import time
 
+try:
+    import osched_testing as ot
+except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
+    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
+
 # Upstream's published simulated steps (autoparallel pull request 319,
 # quoted in the corpus's SOURCES.md): file -> (table, before ms, after ms).
 PUBLISHED = {
@@ -40,7 +45,7 @@ def import_measured(binary, src, out):
 
 
 def main():
-    binary = sys.argv[1]
+    binary = ot.binary(sys.argv[1] if len(sys.argv) > 1 else None)
     folder = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
         os.path.dirname(__file__), "..", "..", "..", "shared", "corpus", "autoparallel")
     if not os.path.isdir(folder):
@@ -80,8 +85,7 @@ def main():
                 report = os.path.join(tmp, f"{name}.{label}.report.json")
                 out = os.path.join(tmp, f"{name}.{label}.sched.json")
                 t0 = time.perf_counter()
-                r = subprocess.run([binary, "schedule", graph, "-q", "-o", out, "--report", report,
-                                    *flags], capture_output=True, text=True)
+                r = ot.run(binary, "schedule", graph, "-q", "-o", out, "--report", report, *flags)
                 seconds = time.perf_counter() - t0
                 if r.returncode != 0:
                     results[label] = None

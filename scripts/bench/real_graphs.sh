@@ -4,4 +4,5 @@
 # Usage: scripts/bench/real_graphs.sh [DIR]   (default ../shared/corpus/autoparallel)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+export PYTHONPATH=tests${PYTHONPATH:+:$PYTHONPATH}
 exec python3 scripts/bench/real_graphs.py build/overlap-sched "$@"

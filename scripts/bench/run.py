@@ -19,12 +19,13 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import gen_testdata as gt  # noqa: E402
+try:
+    import osched_testing as ot
+except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
+    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
 
 ap = argparse.ArgumentParser()
-ap.add_argument("tool", nargs="?", default=os.path.join(ROOT, "build", "overlap-sched"))
+ap.add_argument("tool", nargs="?", help="the binary (default: $OSCHED_BINARY, else build/)")
 ap.add_argument("--sizes", default="10000,100000")
 ap.add_argument("--families", default="llama,2d,moe")
 ap.add_argument("--bucketing", action="store_true", help="also --collective-bucketing --insert-overlap-deps")
@@ -33,16 +34,16 @@ ap.add_argument("--one-core", action="store_true",
 ap.add_argument("--repeat", type=int, default=2,
                 help="runs per row; the fastest is shown (the first pays for pages the VM's host took back)")
 args = ap.parse_args()
+args.tool = ot.binary(args.tool)
 
 
 def generate(family, nodes, path):
     if family == "llama":
-        gt.llama_fsdp(layers=max(1, round(nodes / 70.6))).save(path)
+        ot.llama_fsdp(layers=max(1, round(nodes / 70.6))).save(path)
     elif family == "moe":
-        gt.moe_a2a_sym_size(layers=max(1, round(nodes / per_moe_layer))).save(path)
+        ot.moe_a2a_sym_size(layers=max(1, round(nodes / per_moe_layer))).save(path)
     else:
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_2d_graph.py"),
-                        str(max(1, round(nodes / 17.1))), path], check=True, capture_output=True)
+        ot.two_d(max(1, round(nodes / 17.1))).save(path)
 
 
 def count_nodes(path):
@@ -52,7 +53,7 @@ def count_nodes(path):
 
 with tempfile.TemporaryDirectory() as d:
     probe = os.path.join(d, "probe.json")
-    gt.moe_a2a_sym_size(layers=4).save(probe)
+    ot.moe_a2a_sym_size(layers=4).save(probe)
     per_moe_layer = count_nodes(probe) / 4
 
 
@@ -77,7 +78,7 @@ with tempfile.TemporaryDirectory() as d:
             generate(family, size, src)
             nodes = count_nodes(src)
             pb = src[:-5] + ".pb"
-            subprocess.run([args.tool, "convert", src, pb], check=True)
+            ot.run(args.tool, "convert", src, pb, check=True)
             first = len(rows)
             for fmt, path in (("json", src), ("pb", pb)):
                 mb = os.path.getsize(path) / 1e6

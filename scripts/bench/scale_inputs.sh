@@ -14,10 +14,13 @@ cd "$(dirname "$0")/../.."
 BIN=${BIN:-build/overlap-sched}
 MAX=${1:-1000000}
 [[ -x $BIN ]] || scripts/build.sh
+export PYTHONPATH=tests${PYTHONPATH:+:$PYTHONPATH}
 exec python3 - "$BIN" "$MAX" <<'PY'
-import gzip, json, os, resource, subprocess, sys, tempfile, time
+import gzip, json, os, sys, tempfile, time
 
-BIN, MAX = sys.argv[1], int(sys.argv[2])
+import osched_testing as ot
+
+BIN, MAX = ot.binary(sys.argv[1]), int(sys.argv[2])
 CORPUS = os.path.join("..", "shared", "corpus", "kineto", "nccl_data.json.gz")
 tmp = tempfile.mkdtemp()
 graph = "testdata/fsdp_tiny.json"
@@ -25,7 +28,7 @@ graph = "testdata/fsdp_tiny.json"
 
 def run(argv):
     t = time.perf_counter()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M", BIN, *argv], capture_output=True, text=True)
+    r = ot.run("/usr/bin/time", "-f", "%M", BIN, *argv)
     wall = time.perf_counter() - t
     if r.returncode != 0:
         raise SystemExit(f"{' '.join(argv[:2])}: exit {r.returncode}: {r.stderr.strip()[-300:]}")

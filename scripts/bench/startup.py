@@ -2,17 +2,21 @@
 `--version` (start-up alone) and of scheduling a small graph, over interleaved
 runs so that both binaries see the same machine load.
 
-  python3 scripts/bench/startup.py BIN [BIN...] [--graph G] [--runs N]
+  PYTHONPATH=tests python3 scripts/bench/startup.py BIN [BIN...] [--graph G] [--runs N]
 """
 
 import argparse
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+try:
+    import osched_testing as ot
+except ImportError:
+    sys.exit("osched_testing not importable: set PYTHONPATH=tests")
 
 
 def wall_ms(cmd):
@@ -24,9 +28,10 @@ def wall_ms(cmd):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binaries", nargs="+")
-    ap.add_argument("--graph", default=os.path.join(ROOT, "testdata", "example_llama_fsdp.json"))
+    ap.add_argument("--graph", default=os.path.join(ot.ROOT, "testdata", "example_llama_fsdp.json"))
     ap.add_argument("--runs", type=int, default=200)
     args = ap.parse_args()
+    args.binaries = [ot.binary(b) for b in args.binaries]
     out = os.path.join(tempfile.mkdtemp(), "out.json")
     cases = {"--version": lambda b: [b, "--version"],
              "schedule": lambda b: [b, "schedule", args.graph, "-o", out, "-q"]}

@@ -38,7 +38,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "scripts", "torch"))
+try:
+    import osched_testing as ot
+except ImportError:  # run through vs_torch.sh, which sets PYTHONPATH
+    sys.exit("osched_testing not importable: set PYTHONPATH=tests:scripts/torch (vs_torch.sh does)")
 CORPUS = os.path.join(ROOT, "..", "shared", "corpus", "autoparallel")
 HIDDEN_MS = 0.001
 
@@ -179,12 +182,6 @@ def inductor_order(gm, inputs, tool, table_args, decompose):
 
 # --- one row -----------------------------------------------------------------
 
-def run_tool(tool, args):
-    r = subprocess.run([tool, *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(args[:2])}: exit {r.returncode}: {r.stderr.strip()}")
-
-
 def tool_wall(tool, args, runs=5):
     """Wall seconds of the whole tool process (read, schedule, bucket,
     write), best of `runs`, timed by bash: a Python parent that has loaded
@@ -198,8 +195,8 @@ def tool_wall(tool, args, runs=5):
 def simulate(tool, graph, table, work, tag):
     """The tool's figures for a graph in its written order."""
     report = os.path.join(work, tag + ".report.json")
-    run_tool(tool, ["schedule", graph, "-o", os.path.join(work, tag + ".resched.json"),
-                    "--report", report, "-q", *table])
+    ot.run(tool, "schedule", graph, "-o", os.path.join(work, tag + ".resched.json"),
+           "--report", report, "-q", *table, check=True)
     with open(report) as f:
         r = json.load(f)
     hidden = {c["name"]: c["exposed_ms_before"] <= HIDDEN_MS for c in r["collectives"]}
@@ -225,7 +222,7 @@ def row(name, gm, table, tool, keep=None):
         tool_args = ["schedule", src, "-o", tool_out, "--collective-bucketing", "-q", *table_args]
         tool_s = tool_wall(tool, tool_args)
         first_report = os.path.join(work, "tool.schedule.report.json")
-        run_tool(tool, tool_args + ["--trace", trace, "--report", first_report])
+        ot.run(tool, *tool_args, "--trace", trace, "--report", first_report, check=True)
         with open(first_report) as f:
             first = json.load(f)
         original_peak = first["memory"]["original_peak_bytes"]
@@ -268,8 +265,8 @@ def row(name, gm, table, tool, keep=None):
         if ours["peak_mib"] > theirs["peak_mib"]:
             grow = max(0.0, theirs["peak_mib"] * 2**20 - original_peak) / 2**30
             capped_out = os.path.join(work, "tool.capped.json")
-            run_tool(tool, tool_args[:3] + [capped_out] + tool_args[4:] +
-                     ["--max-memory-increase-gb", f"{grow:.9f}", "--max-memory-increase-ratio", "0"])
+            ot.run(tool, *tool_args[:3], capped_out, *tool_args[4:], "--max-memory-increase-gb",
+                   f"{grow:.9f}", "--max-memory-increase-ratio", "0", check=True)
             capped = simulate(tool, capped_out, table_args, work, "capped")
     both = sorted(set(ours["hidden"]) & set(theirs["hidden"]))
     only_torch = [c for c in both if theirs["hidden"][c] and not ours["hidden"][c]]
@@ -321,7 +318,7 @@ def main():
     p.add_argument("--keep", help="keep each graph's files (exported, scheduled, reports) here")
     p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     a = p.parse_args()
-    tool = os.path.abspath(a.tool)
+    tool = ot.binary(a.tool)
     if a.child:
         child(tool, *a.child, a.keep)
         return 0

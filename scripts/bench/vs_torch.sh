@@ -5,6 +5,7 @@
 # Usage: scripts/bench/vs_torch.sh [--layers 2,16,96] [--only NAME]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+export PYTHONPATH=tests:scripts/torch${PYTHONPATH:+:$PYTHONPATH}
 scripts/install-deps.sh
 [[ -x build/overlap-sched ]] || scripts/build.sh
 exec .venv-torch/bin/python scripts/bench/vs_torch.py build/overlap-sched --layers 2,16,96 "$@"

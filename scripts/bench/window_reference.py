@@ -20,16 +20,15 @@ is the best any order of it can do ignoring them, so where it equals the
 tool's cost the tool's window is optimal, and where it is lower the
 difference is at most what a better order could gain there.
 
-Usage (self-check, a ctest): window_reference.py --self-check OVERLAP_SCHED
+A library for scripts/bench/optimality.py; tests/check_window_reference.py
+checks it against brute force.
 """
 import itertools
 import json
 import math
 import os
 import random
-import subprocess
 import sys
-import tempfile
 
 NEG = float("-inf")
 
@@ -253,62 +252,3 @@ def random_model(rng, steps):
                           "inputs": [c], "waits_on": [c]})
             results.append(len(nodes) - 1)
     return Model({"format": "overlap-sched.sim-model", "groups": ["a", "b"], "nodes": nodes})
-
-
-def self_check(binary):
-    """The solver against brute force, and the tool's model against its
-    report. Exit status 0 when both agree."""
-    try:
-        import ortools  # noqa: F401
-    except ImportError:
-        print("skip: ortools is not installed (scripts/install-deps.sh installs it)")
-        return 0
-    rng = random.Random(20261207)
-    improved = 0
-    for trial in range(30):
-        m = random_model(rng, rng.randrange(4, 7))
-        order = list(range(m.n))
-        brute = min(simulate(m, o)[0] for o in topological_orders(m))
-        # A window of the whole graph, and one of its middle part.
-        whole = solve_window(m, order, 0, m.n, seconds=20)
-        if not whole["optimal"] or whole["best"] != brute:
-            print(f"trial {trial}: whole-graph optimum {whole['best']} "
-                  f"(optimal={whole['optimal']}), brute force {brute}")
-            return 1
-        a, b = 1, max(2, m.n - 1)
-        part = solve_window(m, order, a, b, seconds=20)
-        fixed = [o for o in topological_orders(m) if o[:a] == order[:a] and o[b:] == order[b:]]
-        brute_part = min(simulate(m, o)[0] for o in fixed)
-        if part["best"] != brute_part:
-            print(f"trial {trial}: window optimum {part['best']}, brute force {brute_part}")
-            return 1
-        improved += brute < simulate(m, order)[0]
-    if improved < 10:
-        print(f"only {improved} of 30 random orders could improve: the check is too weak")
-        return 1
-    # The tool's model of the graphs it writes simulates to its report's step.
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    with tempfile.TemporaryDirectory() as tmp:
-        for graph, extra in (("testdata/example_llama_fsdp.json", []),
-                             ("testdata/tp_two_groups.json", ["--collective-bucketing"])):
-            out, report, model = (os.path.join(tmp, f) for f in ("o.json", "r.json", "m.json"))
-            subprocess.run([binary, "schedule", os.path.join(root, graph), "-o", out, "--report",
-                            report, "--sim-model", model, "-q", *extra], check=True)
-            with open(model) as f:
-                m = Model(json.load(f))
-            with open(report) as f:
-                step = json.load(f)["simulation"]["step_ms_after"]
-            got = simulate(m, list(range(m.n)), times=m.ms)[0]
-            if not math.isclose(got, step, abs_tol=1e-5):
-                print(f"{graph}: the model simulates to {got} ms, the report says {step}")
-                return 1
-    print(f"window reference: 30 random models agree with brute force ({improved} improvable); "
-          "the tool's models match its reports")
-    return 0
-
-
-if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--self-check":
-        sys.exit(self_check(sys.argv[2]))
-    print(__doc__)
-    sys.exit(2)

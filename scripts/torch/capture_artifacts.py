@@ -27,8 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+HERE = os.path.dirname(os.path.abspath(__file__))  # on sys.path: the script's own folder
 
 MODELS = ("fsdp", "tp", "moe", "transformer")
 KINDS = {

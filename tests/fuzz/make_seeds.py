@@ -12,8 +12,7 @@ import gzip
 import json
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from hostile_shapes import (field_len, field_str, fx_file, json_graph, nested_json, nested_obj,
+from osched_testing.hostile import (field_len, field_str, fx_file, json_graph, nested_json, nested_obj,
                             pb_simple_graph, pb_value_float, pb_value_int, pb_value_list,
                             pb_value_nested)
 

@@ -2,8 +2,8 @@
 """Golden outputs of `schedule`: every bundled graph under several option
 sets, compared byte for byte with testdata/golden/.
 
-  scripts/golden.py BIN --check     (what ctest runs)
-  scripts/golden.py BIN --update    (after an intended change of output)
+  tests/golden.py BIN --check     (what ctest runs)
+  tests/golden.py BIN --update    (after an intended change of output)
 
 Reports are stored whole (they are what a reviewer diffs); reordered graphs
 and the stderr summaries as a SHA-256 each, since the report already names what moved and the graphs
@@ -12,11 +12,12 @@ repository root so the paths echoed in reports are the same everywhere.
 """
 import hashlib
 import os
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import osched_testing as ot
+
+ROOT = ot.ROOT
 GOLDEN = os.path.join("testdata", "golden")
 
 BUCKET = ["--collective-bucketing", "--insert-overlap-deps"]
@@ -81,7 +82,7 @@ def run_case(binary, name, graph, args, tmp):
     cmd = [binary, "schedule", graph, "-o", out_graph, "--report", report, "--format", "json"] + args
     if "--out-format" not in args:
         cmd += ["--out-format", "json"]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    p = ot.run(*cmd, cwd=ROOT)
     if p.returncode != 0:
         sys.exit("%s: exit %d: %s" % (name, p.returncode, p.stderr.strip()))
     with open(out_graph, "rb") as f:
@@ -94,7 +95,7 @@ def run_case(binary, name, graph, args, tmp):
 def main():
     if len(sys.argv) != 3 or sys.argv[2] not in ("--check", "--update"):
         sys.exit(__doc__)
-    binary, mode = os.path.abspath(sys.argv[1]), sys.argv[2]
+    binary, mode = ot.binary(sys.argv[1]), sys.argv[2]
     golden_dir = os.path.join(ROOT, GOLDEN)
     os.makedirs(golden_dir, exist_ok=True)
     hashes, failures = [], []
@@ -128,7 +129,7 @@ def main():
     for f in failures:
         print(f)
     if failures:
-        sys.exit("golden: %d mismatches (scripts/golden.py BIN --update if intended)" % len(failures))
+        sys.exit("golden: %d mismatches (tests/golden.py BIN --update if intended)" % len(failures))
     print("golden: %d cases match" % (len(hashes) // 2))
 
 

@@ -2,7 +2,7 @@
 """One truth: every figure a report gives about the written graph is what
 scheduling that written graph again finds before it moves anything.
 
-For every golden case (scripts/golden.py's list: each bundled graph under
+For every golden case (tests/golden.py's list: each bundled graph under
 its option sets), `schedule` runs once, then again on the graph it wrote,
 with the same options. The second run's "before" figures must equal the
 first run's "after" ones: step, exposed communication, peak memory,
@@ -11,16 +11,15 @@ written graph's collectives, fully and partially exposed, which the second
 run lists with their exposure before it moves anything). The step must also
 be at least the lower bound.
 
-  scripts/check_report_truth.py BIN
+  tests/check_report_truth.py BIN
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import golden  # noqa: E402
+import golden
+import osched_testing as ot
 
 TOL = 2e-6  # reports round to 6 decimals
 COMPARED = [0]
@@ -28,7 +27,7 @@ COMPARED = [0]
 
 def schedule(binary, graph, args, out_graph, report):
     cmd = [binary, "schedule", graph, "-o", out_graph, "--report", report, "-q"] + args
-    p = subprocess.run(cmd, cwd=golden.ROOT, capture_output=True, text=True)
+    p = ot.run(*cmd, cwd=ot.ROOT)
     if p.returncode != 0:
         raise SystemExit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
     with open(report) as f:
@@ -84,7 +83,7 @@ def check_case(binary, name, graph, args, tmp):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    binary = os.path.abspath(sys.argv[1])
+    binary = ot.binary(sys.argv[1])
     failures = 0
     cases = golden.cases()
     with tempfile.TemporaryDirectory() as tmp:
