@@ -5,11 +5,13 @@ is one it counts or one of the few the tool prices by their plain form,
 every row with a FLOP formula is a Compute row, no packet has two rows, and
 every packet names an op PyTorch has.
 
-usage: check_op_registry.py REPO_ROOT"""
+usage: check_op_registry.py"""
 
 import os
 import re
 import sys
+
+import osched_testing as ot
 
 import torch
 import torch._inductor.inductor_prims  # noqa: F401  (registers prims.fma)
@@ -42,7 +44,7 @@ def torch_has(packet):
 
 
 def main():
-    with open(os.path.join(sys.argv[1], "lib", "ops", "op_registry.cpp")) as f:
+    with open(os.path.join(ot.ROOT, "lib", "ops", "op_registry.cpp")) as f:
         src = f.read()
     rows = re.findall(r'\{"([^"]+)",\s*C::(\w+),\s*F::(\w+),\s*S::(\w+)\}', src)
     bad = []

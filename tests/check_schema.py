@@ -10,6 +10,8 @@ import sys
 
 import jsonschema
 
+import osched_testing as ot
+
 
 def main(argv):
     schema = json.load(open(argv[1]))
@@ -22,7 +24,7 @@ def main(argv):
         if path == "--expect-invalid":
             expect_valid = False
             continue
-        doc = json.load(open(path))
+        doc = ot.load_graph(path)
         errors = list(validator.iter_errors(doc))
         checked += 1
         if expect_valid and errors:
