@@ -85,12 +85,10 @@ double count_flops(const Graph& g, NodeId id) {
       return 0;
     return 2.0 * static_cast<double>(out->numel()) * dim(a, -1);
   }
-  case FlopFormula::Convolution: {
-    // The generic forms say whether they transpose (argument 6).
-    const bool transposed =
-        n.args.size() > 6 && n.args[6].kind == Value::Kind::Bool && n.args[6].b &&
-        (row->packet == "aten.convolution" || row->packet == "aten._convolution" ||
-         row->packet == "aten.convolution_overrideable");
+  case FlopFormula::Convolution:
+    return conv_flops(arg(0), arg(1), out, false);
+  case FlopFormula::ConvolutionGeneric: {
+    const bool transposed = n.args.size() > 6 && n.args[6].kind == Value::Kind::Bool && n.args[6].b;
     return conv_flops(arg(0), arg(1), out, transposed);
   }
   case FlopFormula::ConvolutionTranspose:

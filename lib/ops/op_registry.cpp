@@ -9,7 +9,7 @@ using C = OpClass;
 using F = FlopFormula;
 using S = ShapeRule;
 
-// The first row of a packet is its row.
+// One row per packet (tests/test_op_registry.cpp checks it).
 constexpr OpRow kOps[] = {
     // Compute: a FLOP formula in torch.utils.flop_counter's registry, or, for
     // the grouped matmuls, the overridable fused attention and the cuDNN
@@ -22,11 +22,11 @@ constexpr OpRow kOps[] = {
     {"aten._scaled_mm", C::Compute, F::Mm, S::Matmul},
     {"aten._grouped_mm", C::Compute, F::GroupedMm, S::GroupedMm},
     {"aten._scaled_grouped_mm", C::Compute, F::GroupedMm, S::None},
-    {"aten.convolution", C::Compute, F::Convolution, S::None},
-    {"aten._convolution", C::Compute, F::Convolution, S::None},
+    {"aten.convolution", C::Compute, F::ConvolutionGeneric, S::None},
+    {"aten._convolution", C::Compute, F::ConvolutionGeneric, S::None},
     {"aten.cudnn_convolution", C::Compute, F::Convolution, S::None},
     {"aten._slow_conv2d_forward", C::Compute, F::Convolution, S::None},
-    {"aten.convolution_overrideable", C::Compute, F::Convolution, S::None},
+    {"aten.convolution_overrideable", C::Compute, F::ConvolutionGeneric, S::None},
     {"aten.convolution_backward", C::Compute, F::ConvolutionBackward, S::None},
     {"aten._scaled_dot_product_efficient_attention", C::Compute, F::Attention, S::None},
     {"aten._scaled_dot_product_efficient_attention_backward", C::Compute, F::AttentionBackward,

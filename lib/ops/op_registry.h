@@ -30,8 +30,9 @@ enum class FlopFormula : uint8_t {
   Bmm,     // [b, m, k] @ [b, k, n], operands 0 and 1
   Baddbmm, // operands 1 and 2
   GroupedMm,
-  Convolution,
-  ConvolutionTranspose,
+  Convolution,          // input, weight, output spatial size
+  ConvolutionGeneric,   // the same, or transposed when argument 6 (`transposed`) says so
+  ConvolutionTranspose, // input spatial size
   ConvolutionBackward,
   Attention,             // q, k, v as [b, h, s, d], operands 0-2
   AttentionBackward,     // the same, operands 1-3 (after grad_out)

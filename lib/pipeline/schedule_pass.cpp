@@ -1,7 +1,5 @@
 #include "pipeline/schedule_pass.h"
 
-#include <numeric>
-
 #include "bucketing/any_bucketing_bound.h"
 #include "bucketing/bucketing_pass.h"
 #include "bucketing/overlap_deps.h"
@@ -14,16 +12,6 @@
 #include "scheduler/reorder.h"
 
 namespace osched {
-
-namespace {
-
-std::vector<NodeId> identity_order(size_t n) {
-  std::vector<NodeId> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  return order;
-}
-
-} // namespace
 
 SchedulePass::SchedulePass(ScheduleInput in, const ScheduleConfig& config, const RunSettings& run,
                            const Estimators& est, bool recorded_table)
@@ -85,14 +73,16 @@ void SchedulePass::search() {
                        refine_trial_budget(in_.graph.nodes.size(), config_.policy_time_ms)};
   SearchedSchedule found = search->improve(in, std::move(sched_));
   sched_ = std::move(found.schedule);
-  searched_ = found.summary;
+  if (const std::optional<SearchSummary>& s = found.summary)
+    policy_ = ReportPolicy{std::string(search->name()), report_round(s->greedy_step_ms), s->moves,
+                           s->trials, s->budget_exhausted};
   analysis_.reset(); // its memory is not needed for the report and the rewrite
   // Part of it (the storage map) was built on a helper thread: its pages go
   // back to the system rather than sit in that thread's arena (1M 2-D graph
   // peak -65 MB).
   if (run_.trim_heap_between_phases)
     return_free_memory_to_system();
-  if (searched_)
+  if (policy_)
     record("refine");
 }
 
@@ -112,10 +102,7 @@ void SchedulePass::report() {
   ri.before = &before_;
   ScheduleReport& r = result_.out.report;
   r = build_report(ri);
-  if (searched_)
-    r.policy = ReportPolicy{std::string(order_search_for(config_.policy)->name()),
-                            report_round(searched_->greedy_step_ms), searched_->moves,
-                            searched_->trials, searched_->budget_exhausted};
+  r.policy = std::move(policy_);
   if (std::string w = opaque_ops_warning(safety_); !w.empty())
     r.warnings.push_back(std::move(w));
   r.safety = std::move(safety_);
@@ -151,12 +138,15 @@ void SchedulePass::reorder() {
   if (config_.collective_bucketing)
     scheduled_plan_.emplace(permute_plan(*plan_, sched_.order));
   plan_.reset();
-  // The reordered graph holds the same nodes: their estimates move with them.
-  written_rt_.ms.resize(sched_.order.size());
-  written_rt_.source.resize(sched_.order.size());
-  for (size_t i = 0; i < sched_.order.size(); ++i) {
-    written_rt_.ms[i] = rt_.ms[static_cast<size_t>(sched_.order[i])];
-    written_rt_.source[i] = rt_.source[static_cast<size_t>(sched_.order[i])];
+  // The reordered graph holds the same nodes: their estimates move with
+  // them. A bucketed graph has new nodes, estimated again in describe().
+  if (!config_.collective_bucketing) {
+    written_rt_.ms.resize(sched_.order.size());
+    written_rt_.source.resize(sched_.order.size());
+    for (size_t i = 0; i < sched_.order.size(); ++i) {
+      written_rt_.ms[i] = rt_.ms[static_cast<size_t>(sched_.order[i])];
+      written_rt_.source[i] = rt_.source[static_cast<size_t>(sched_.order[i])];
+    }
   }
   result_.out.graph = apply_order(std::move(in_.graph), sched_.order);
   if (config_.collective_bucketing || config_.insert_overlap_deps)

@@ -61,7 +61,7 @@ private:
   std::optional<ScheduleAnalysis> analysis_; // dropped once the order is found
   ReportSafety safety_;                      // read before the nodes move
   ScheduleResult sched_;
-  std::optional<SearchSummary> searched_;
+  std::optional<ReportPolicy> policy_;           // what the order search did, when one ran
   std::optional<SimulationPlan> plan_;           // the input's, until the graph is reordered
   SimulationResult before_;                      // the input order's simulation
   std::optional<SimulationPlan> scheduled_plan_; // the reordered graph's, for bucketing

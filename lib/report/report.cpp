@@ -91,16 +91,14 @@ ScheduleReport build_report(const ReportInputs& in) {
 }
 
 void describe_written_graph(ScheduleReport& r, const Graph& written, const RuntimeTable& rt) {
-  std::vector<NodeId> order(written.nodes.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = static_cast<NodeId>(i);
   const SimulationPlan plan = make_simulation_plan(written, rt);
   // The bound reads only the plan: on the second core while the written
   // order is simulated and counted.
   std::future<StepLowerBound> bound = std::async(
       std::launch::async, [&written, &plan, &rt] { return step_lower_bound(written, plan, rt); });
   std::vector<SimEvent> events;
-  const SimulationResult sim = simulate_step(plan, order, {}, &events);
+  const SimulationResult sim =
+      simulate_step(plan, identity_order(written.nodes.size()), {}, &events);
   // Collectives that started the moment the one before them on their
   // group's stream ended: they waited in its queue.
   std::vector<char> queued(written.nodes.size(), 0);

@@ -1,7 +1,6 @@
 #include "report/timeline.h"
 
 #include <algorithm>
-#include <numeric>
 #include <set>
 
 #include "memory/memory_tracker.h"
@@ -13,8 +12,7 @@ namespace osched {
 
 Timeline build_timeline(const Graph& g, const RuntimeTable& rt, std::string label,
                         const AssumePure& pure) {
-  std::vector<NodeId> order(g.nodes.size());
-  std::iota(order.begin(), order.end(), 0);
+  const std::vector<NodeId> order = identity_order(g.nodes.size());
   std::vector<SimEvent> events;
   const SimulationResult sim = simulate_step(g, rt, order, {}, &events);
   Timeline t;

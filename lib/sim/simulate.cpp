@@ -2,12 +2,19 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <string>
 
 #include "ops/collective_info.h"
 #include "ops/op_table.h"
 
 namespace osched {
+
+std::vector<NodeId> identity_order(size_t n) {
+  std::vector<NodeId> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  return order;
+}
 
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<NodeId>& order) {

@@ -22,6 +22,9 @@ struct SimulationResult {
 SimulationResult simulate_step(const Graph& g, const RuntimeTable& rt,
                                const std::vector<NodeId>& order);
 
+// 0, 1, ..., n-1: a graph's nodes in the order they are written.
+std::vector<NodeId> identity_order(size_t n);
+
 // One interval of the simulated step, for timelines: a compute node on the
 // compute stream, a collective on its group's stream, or the compute
 // stream blocked at `node` until collective `on` finishes.

@@ -35,8 +35,7 @@ public:
   bool key(json::string_t& k) {
     auto [it, fresh] = stack_.back()->get_ref<json::object_t&>().emplace(k, nullptr);
     if (!fresh)
-      check_.fail("duplicate key '" + escape_quoted(k.substr(0, 64)) +
-                  (k.size() > 64 ? "..." : "") + "' in one object");
+      check_.fail_repeated_key(k);
     element_ = &it->second;
     return true;
   }
@@ -111,20 +110,16 @@ void JsonLimitCheck::close(bool object) {
 void JsonLimitCheck::key(const std::string& key) {
   if (object_starts_.empty())
     return;
-  auto repeated = [&] {
-    fail("duplicate key '" + escape_quoted(key.substr(0, 64)) + (key.size() > 64 ? "..." : "") +
-         "' in one object");
-  };
   std::unique_ptr<std::unordered_set<std::string>>& set = key_sets_.back();
   if (set) {
     if (!set->insert(key).second)
-      repeated();
+      fail_repeated_key(key);
     return;
   }
   const size_t from = object_starts_.back();
   for (size_t i = from; i < keys_.size(); ++i)
     if (keys_[i] == key)
-      repeated();
+      fail_repeated_key(key);
   keys_.push_back(key);
   if (keys_.size() - from > kScanKeys) { // from now on, a set for this object
     set = std::make_unique<std::unordered_set<std::string>>(
@@ -147,6 +142,11 @@ void JsonLimitCheck::on_event(int depth, nlohmann::json::parse_event_t event,
 
 void JsonLimitCheck::fail(const std::string& what) const {
   throw input_error(context_ + ": " + what);
+}
+
+void JsonLimitCheck::fail_repeated_key(const std::string& key) const {
+  fail("duplicate key '" + escape_quoted(key.substr(0, 64)) + (key.size() > 64 ? "..." : "") +
+       "' in one object");
 }
 
 nlohmann::json parse_json_limited(std::string_view text, const std::string& context, int max_depth,

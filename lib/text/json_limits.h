@@ -45,6 +45,8 @@ public:
   void close(bool object);
   // input_error("CONTEXT: what").
   [[noreturn]] void fail(const std::string& what) const;
+  // The error of `key` repeated in one object.
+  [[noreturn]] void fail_repeated_key(const std::string& key) const;
 
 private:
   int max_depth_, reported_depth_;
