@@ -11,7 +11,7 @@ LAYERS=${1:-2000}
 FAMILY=${2:-fsdp}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-PYTHONPATH=tests python3 -m osched_testing.graphs "$([[ $FAMILY == 2d ]] && echo 2d || echo fsdp)" \
+PYTHONPATH=tests python3 -m osched_testing "$([[ $FAMILY == 2d ]] && echo 2d || echo fsdp)" \
   "$LAYERS" "$TMP/big.json"
 /usr/bin/time -f "convert (IO only): wall %e s" ./build/overlap-sched convert "$TMP/big.json" "$TMP/io.pb"
 /usr/bin/time -f "schedule: wall %e s, peak RSS %M KiB" ./build/overlap-sched schedule "$TMP/big.json" -o "$TMP/out.pb" --report "$TMP/report.json" -q

@@ -63,7 +63,7 @@ class Checker:
             return None, r.stderr
         if "without shape" in r.stderr:
             self.fail(f"{stem}: nodes without shape: {r.stderr.strip()}")
-        return json.load(open(out, encoding="utf-8")), r.stderr
+        return ot.load_graph(out), r.stderr
 
     def schedule_and_verify(self, stem):
         src = os.path.join(self.work, stem + ".json")

@@ -15,9 +15,9 @@ import shutil
 import sys
 
 import osched_testing as ot
-from osched_testing.hostile import (field_len, field_str, fx_file, json_graph, nested_json, pb_graph,
-                                    pb_meta, pb_node, pb_simple_graph, pb_value_float, pb_value_int,
-                                    pb_value_list, pb_value_nested)
+from osched_testing.hostile import (fx_file, json_graph, nested_json, pb_graph, pb_meta, pb_node,
+                                    pb_simple_graph, pb_value_float, pb_value_int, pb_value_list,
+                                    pb_value_nested)
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 BIN = ot.binary(ARGS[0])
@@ -322,7 +322,7 @@ for table_name in ("../../etc/passwd", "/dev/zero", ".."):
 
 
 def expect_shape(d, name, shape):
-    g = json.load(open(os.path.join(d, "g.json")))
+    g = ot.load_graph(os.path.join(d, "g.json"))
     for n in g["nodes"]:
         if n["name"] == name:
             assert n["val"]["shape"] == shape, f"{name}: shape {n['val']['shape']}, want {shape}"

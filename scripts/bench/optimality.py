@@ -21,17 +21,13 @@ the test suite; its check against brute force is tests/check_window_reference.py
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 
 import window_reference as wr
 
-try:
-    import osched_testing as ot
-except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
-    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
+import osched_testing as ot  # PYTHONPATH=tests (the .sh wrappers set it)
 
 
 def exposed_waits(m, report, count):

@@ -16,10 +16,7 @@ import sys
 import tempfile
 import time
 
-try:
-    import osched_testing as ot
-except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
-    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
+import osched_testing as ot  # PYTHONPATH=tests (the .sh wrappers set it)
 
 tool = ot.binary(next((a for a in sys.argv[1:] if not a.startswith("--")), None))
 quick = "--quick" in sys.argv

@@ -17,10 +17,7 @@ import sys
 import tempfile
 import time
 
-try:
-    import osched_testing as ot
-except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
-    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
+import osched_testing as ot  # PYTHONPATH=tests (the .sh wrappers set it)
 
 # Upstream's published simulated steps (autoparallel pull request 319,
 # quoted in the corpus's SOURCES.md): file -> (table, before ms, after ms).

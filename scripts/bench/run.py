@@ -19,10 +19,7 @@ import sys
 import tempfile
 import time
 
-try:
-    import osched_testing as ot
-except ImportError:  # run through the .sh beside this file, which sets PYTHONPATH
-    sys.exit("osched_testing not importable: set PYTHONPATH=tests (scripts/bench/*.sh do)")
+import osched_testing as ot  # PYTHONPATH=tests (the .sh wrappers set it)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("tool", nargs="?", help="the binary (default: $OSCHED_BINARY, else build/)")

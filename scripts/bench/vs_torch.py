@@ -38,10 +38,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-try:
-    import osched_testing as ot
-except ImportError:  # run through vs_torch.sh, which sets PYTHONPATH
-    sys.exit("osched_testing not importable: set PYTHONPATH=tests:scripts/torch (vs_torch.sh does)")
+import osched_testing as ot  # PYTHONPATH=tests (the .sh wrappers set it)
 CORPUS = os.path.join(ROOT, "..", "shared", "corpus", "autoparallel")
 HIDDEN_MS = 0.001
 

@@ -24,11 +24,7 @@ A library for scripts/bench/optimality.py; tests/check_window_reference.py
 checks it against brute force.
 """
 import itertools
-import json
 import math
-import os
-import random
-import sys
 
 NEG = float("-inf")
 

@@ -6,9 +6,9 @@ It lives in tests/, which every check there imports it from. Benchmarks and
 other scripts reach it through PYTHONPATH (their shell wrappers and ctest set
 it); no file edits sys.path."""
 
-from .compare import load_graph, node_names, nodes_by_name, same_nodes
+from .compare import load_graph, nodes_by_name
 from .graphs import GraphBuilder, fsdp_guard, llama_fsdp, moe_a2a_sym_size, two_d
 from .tool import ROOT, RunFailed, binary, run
 
 __all__ = ["ROOT", "RunFailed", "binary", "run", "GraphBuilder", "fsdp_guard", "llama_fsdp",
-           "moe_a2a_sym_size", "two_d", "load_graph", "node_names", "nodes_by_name", "same_nodes"]
+           "moe_a2a_sym_size", "two_d", "load_graph", "nodes_by_name"]

@@ -3,7 +3,6 @@ families the tests and benchmarks use (llama FSDP, MoE all-to-all, 2-D
 TP x FSDP)."""
 
 import json
-import sys
 
 ITEM = {"float32": 4, "bfloat16": 2, "float16": 2, "int64": 8, "bool": 1}
 
@@ -264,8 +263,8 @@ def fsdp_guard(layers):
 
 
 def main(argv):
-    """python3 -m osched_testing.graphs FAMILY LAYERS OUT.json: one generated
-    graph (families: llama, moe, 2d, fsdp)."""
+    """python3 -m osched_testing FAMILY LAYERS OUT.json: one generated graph
+    (families: llama, moe, 2d, fsdp)."""
     family, size, path = argv[1], int(argv[2]), argv[3]
     make = {"llama": lambda n: llama_fsdp(layers=n), "moe": moe_a2a_sym_size, "2d": two_d,
             "fsdp": fsdp_guard}[family]
@@ -273,6 +272,3 @@ def main(argv):
     g.save(path)
     print(len(g.doc["nodes"]), "nodes")
 
-
-if __name__ == "__main__":
-    main(sys.argv)
