@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 
 #include "ops/op_table.h"
 #include "ops/target_traits.h"
@@ -136,12 +137,21 @@ std::optional<std::string> collective_group_name(const Node& n) {
   if (!sig)
     return std::nullopt;
   if (sig->ranks_pos >= 0) {
-    auto ranks = collective_ranks(n);
-    if (!ranks)
+    // Written straight from the list: the simulation plans ask this of
+    // every collective, and a rank list may hold hundreds of ranks.
+    const Value* v = arg_or_kwarg(n, sig->ranks_pos, "ranks");
+    if (!v || v->kind != Value::Kind::List || v->items().empty())
       return std::nullopt;
     std::string name = "ranks:";
-    for (size_t i = 0; i < ranks->size(); ++i)
-      name += (i ? "," : "") + std::to_string((*ranks)[i]);
+    name.reserve(name.size() + 4 * v->items().size());
+    char digits[24];
+    for (const Value& r : v->items()) {
+      if (r.kind != Value::Kind::Int)
+        return std::nullopt;
+      if (name.size() > 6)
+        name += ',';
+      name.append(digits, std::to_chars(digits, digits + sizeof digits, r.i).ptr);
+    }
     return name;
   }
   const Value* v = arg_or_kwarg(n, sig->group_name_pos, "group_name");

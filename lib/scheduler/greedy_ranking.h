@@ -39,12 +39,11 @@ public:
   virtual std::string_view name() const = 0;
   // Priority of node `n` when it becomes ready.
   virtual ReadyScore ready_score(const RankingContext& ctx, NodeId n) const = 0;
-  // The order the candidate collective starts of one overlap opportunity
-  // (given in graph order) are tried in, as positions into `starts`. It
-  // depends on the starts alone: the mechanism reuses it when the next
-  // opportunity offers the same starts.
-  virtual void order_candidates(const RankingContext& ctx, const std::vector<NodeId>& starts,
-                                std::vector<int32_t>& order) const = 0;
+  // The order the candidate collective starts of an overlap opportunity are
+  // tried in: increasing key. Distinct starts have distinct keys, and a
+  // start's key is the same all through a schedule: the mechanism keeps the
+  // candidates in order as they come and go (ranked_candidates.h).
+  virtual uint64_t candidate_key(const RankingContext& ctx, NodeId start) const = 0;
   // True when a score depends on how many readers a node's inputs have
   // left: the mechanism then offers each ready node that becomes the last
   // reader of a buffer to rescore_last_reader.

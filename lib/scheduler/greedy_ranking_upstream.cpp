@@ -1,7 +1,5 @@
 #include "scheduler/greedy_ranking_upstream.h"
 
-#include <algorithm>
-
 #include "ops/op_table.h"
 
 namespace osched {
@@ -27,27 +25,13 @@ ReadyScore UpstreamRanking::ready_score(const RankingContext& ctx, NodeId n) con
   return {a.dom[n], local, n};
 }
 
-void UpstreamRanking::order_candidates(const RankingContext& ctx, const std::vector<NodeId>& starts,
-                                       std::vector<int32_t>& order) const {
+uint64_t UpstreamRanking::candidate_key(const RankingContext& ctx, NodeId start) const {
   const ScheduleAnalysis& a = ctx.analysis;
-  // (not a reduce-scatter, dom, position) packed in one integer, read once
-  // per candidate instead of three lookups per comparison: 1 + 31 + 32 bits
-  // (dom is a non-negative int32). The starts come in graph order, so the
-  // position breaks ties as the node id does.
-  thread_local std::vector<uint64_t> keys;
-  keys.resize(starts.size());
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const NodeId s = starts[k];
-    const bool rs = a.collectives[a.collective_of[s]].kind == CollectiveKind::ReduceScatter;
-    keys[k] = (uint64_t{!rs} << 63) | (static_cast<uint64_t>(a.dom[s]) << 32) | k;
-  }
-  order.resize(starts.size());
-  // Candidates arrive in node order, where dom mostly grows too: often
-  // already in order, and a check is far cheaper than a sort.
-  if (!std::is_sorted(keys.begin(), keys.end()))
-    std::sort(keys.begin(), keys.end());
-  for (size_t k = 0; k < starts.size(); ++k)
-    order[k] = static_cast<int32_t>(keys[k] & 0xffffffffu);
+  // (not a reduce-scatter, dom, node id) in 1 + 31 + 32 bits: dom and the
+  // id are non-negative int32s.
+  const bool rs = a.collectives[a.collective_of[start]].kind == CollectiveKind::ReduceScatter;
+  return (uint64_t{!rs} << 63) | (static_cast<uint64_t>(a.dom[start]) << 32) |
+         static_cast<uint32_t>(start);
 }
 
 std::unique_ptr<GreedyRanking> make_upstream_ranking() {

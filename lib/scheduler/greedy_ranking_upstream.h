@@ -14,8 +14,7 @@ public:
   ReadyScore ready_score(const RankingContext& ctx, NodeId n) const override;
   // Reduce-scatters first (they release memory), then by the compute they
   // block, then in graph order.
-  void order_candidates(const RankingContext& ctx, const std::vector<NodeId>& starts,
-                        std::vector<int32_t>& order) const override;
+  uint64_t candidate_key(const RankingContext& ctx, NodeId start) const override;
 };
 
 } // namespace osched

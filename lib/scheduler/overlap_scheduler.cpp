@@ -16,6 +16,7 @@
 #include "scheduler/descendant_query.h"
 #include "scheduler/forward_range_max.h"
 #include "scheduler/greedy_ranking.h"
+#include "scheduler/ranked_candidates.h"
 #include "scheduler/schedule_analysis.h"
 #include "scheduler/unscheduled_list.h"
 #include "sim/simulate.h"
@@ -87,7 +88,9 @@ public:
     std::vector<bool> schedulable(colls_.size());
     for (size_t k = 0; k < colls_.size(); ++k)
       schedulable[k] = colls_[k].schedulable;
-    unscheduled_collectives_.emplace(schedulable);
+    // The candidates of an opportunity: the next max_coll_distance + 1.
+    unscheduled_collectives_.emplace(schedulable, static_cast<size_t>(std::max<int64_t>(
+                                                      int64_t{opt_.max_coll_distance} + 1, 0)));
     candidate_info_.resize(colls_.size());
     refusals_.resize(colls_.size());
     for (size_t k = 0; k < colls_.size(); ++k)
@@ -158,14 +161,15 @@ private:
   double wasted_compute_ = 0;
   DescendantQuery descendants_;
   // Per candidate of one opportunity, in graph order: its start, its colls_
-  // index, and whether it descends from the overlap node; and their
-  // positions in the ranking's order. The loop reads these small arrays
-  // instead of node-indexed tables. One set per nesting
-  // level: placing a candidate can finish an exposed wait, which hides
-  // collectives of its own.
+  // index, and whether it descends from the overlap node; and the ranking's
+  // order of them. The loop reads these small arrays instead of
+  // node-indexed tables. Sets per nesting level (placing a candidate can
+  // finish an exposed wait, which hides collectives of its own), two at
+  // each (schedule_collectives_for_overlap).
   struct Candidates {
-    std::vector<NodeId> starts, ordered_starts; // the latter: those `order` was made for
-    std::vector<int32_t> idx, order;
+    std::vector<NodeId> starts;
+    std::vector<int32_t> idx;
+    RankedCandidates ranked;
     // What `starts` were gathered under (gather()).
     uint64_t gathered_version = ~uint64_t{0};
     int32_t gathered_excluded = -2;
@@ -390,11 +394,7 @@ private:
     cs.gathered_version = issued_;
     cs.gathered_excluded = excluded;
     cs.gathered_until = std::numeric_limits<int64_t>::max();
-    int i = 0;
-    for (int32_t idx = unscheduled_collectives_->first(); idx >= 0;
-         idx = unscheduled_collectives_->next(idx)) {
-      if (i++ > opt_.max_coll_distance)
-        break;
+    for (const int32_t idx : unscheduled_collectives_->front()) {
       const CandidateInfo& info = candidate_info_[idx];
       if (info.group == excluded)
         continue;
@@ -414,9 +414,12 @@ private:
                                         int32_t excluded) {
     if (std::none_of(remaining.begin(), remaining.end(), [](double r) { return r > 0; }))
       return;
-    if (candidates_.size() == depth_)
+    // Compute nodes exclude no group, exposed waits their own: each kind
+    // keeps its own set, as the two alternate and differ by a whole group.
+    const size_t slot = 2 * depth_ + (excluded >= 0);
+    while (candidates_.size() <= slot)
       candidates_.push_back(std::make_unique<Candidates>());
-    Candidates& cs = *candidates_[depth_];
+    Candidates& cs = *candidates_[slot];
     ++depth_;
     struct Leave {
       size_t& depth;
@@ -435,15 +438,10 @@ private:
     descendants_.classify(overlap, cs.starts, cs.is_descendant);
     // A forced wait may still have unscheduled inputs (in-place write orders).
     const bool overlap_ready = in_degree_[overlap] == 0;
-    // Consecutive opportunities mostly offer the same candidates: their
-    // order is the ranking's for the same starts (unchanged unless gathered
-    // again, and often the same when they were).
-    if (regathered && cs.starts != cs.ordered_starts) {
-      ranking_.order_candidates(ctx_, cs.starts, cs.order);
-      cs.ordered_starts = cs.starts;
-    }
-    for (const int32_t at : cs.order) {
-      const auto entry = static_cast<size_t>(at);
+    if (regathered)
+      cs.ranked.update(cs.starts, [&](NodeId s) { return ranking_.candidate_key(ctx_, s); });
+    for (const RankedCandidates::Entry& ranked : cs.ranked.entries()) {
+      const auto entry = static_cast<size_t>(ranked.pos);
       const NodeId start = cs.starts[entry];
       if (scheduled_[start])
         continue;
