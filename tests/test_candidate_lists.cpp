@@ -76,12 +76,11 @@ TEST_CASE("ranked candidates: the same order and positions as sorting every key 
     for (size_t k = 0; k < starts.size(); ++k)
       want.emplace_back(key_of(starts[k]), static_cast<int32_t>(k));
     std::sort(want.begin(), want.end());
-    const auto& got = ranked.entries();
-    REQUIRE(got.size() == want.size());
-    for (size_t k = 0; k < got.size(); ++k) {
-      REQUIRE(got[k].key == want[k].first);
-      REQUIRE(got[k].pos == want[k].second);
-      REQUIRE(got[k].start == starts[static_cast<size_t>(got[k].pos)]);
+    REQUIRE(ranked.positions().size() == want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      REQUIRE(ranked.keys()[k] == want[k].first);
+      REQUIRE(ranked.positions()[k] == want[k].second);
+      REQUIRE(ranked.starts()[k] == starts[static_cast<size_t>(want[k].second)]);
     }
   }
 }

@@ -167,7 +167,13 @@ std::optional<std::string> collective_group_name(const Node& n) {
 std::optional<std::vector<int64_t>> collective_group_ranks(const Graph& g, const Node& n) {
   if (auto legacy = collective_ranks(n))
     return legacy;
-  auto name = collective_group_name(n);
+  return collective_group_ranks(g, n, collective_group_name(n));
+}
+
+std::optional<std::vector<int64_t>> collective_group_ranks(const Graph& g, const Node& n,
+                                                           const std::optional<std::string>& name) {
+  if (auto legacy = collective_ranks(n))
+    return legacy;
   if (!name)
     return std::nullopt;
   auto it = g.process_groups.find(*name);

@@ -49,6 +49,10 @@ std::optional<std::string> collective_group_name(const Node& n);
 std::optional<std::vector<int64_t>> collective_ranks(const Node& n);
 // Member ranks: the legacy rank list, or the declared process group.
 std::optional<std::vector<int64_t>> collective_group_ranks(const Graph& g, const Node& n);
+// The same, given the node's collective_group_name (read once by callers
+// that need both: each read is a cache miss on a node's arguments).
+std::optional<std::vector<int64_t>> collective_group_ranks(const Graph& g, const Node& n,
+                                                           const std::optional<std::string>& name);
 // The group_size argument when the op has one and it is an integer.
 std::optional<int64_t> collective_group_size_arg(const Node& n);
 

@@ -39,8 +39,9 @@ std::optional<CollectiveInfo> decode_collective(const Graph& g, NodeId id) {
   c.node = id;
   c.kind = sig->kind;
   c.coalesced = sig->coalesced;
-  c.group = collective_group_name(n).value_or("");
-  if (auto ranks = collective_group_ranks(g, n))
+  const std::optional<std::string> group = collective_group_name(n);
+  c.group = group.value_or("");
+  if (auto ranks = collective_group_ranks(g, n, group))
     c.ranks = std::move(*ranks);
   c.group_size = c.ranks.empty() ? 1 : static_cast<int>(c.ranks.size());
   c.reduce_op = reduce_op_of(n, c.kind);

@@ -223,19 +223,27 @@ private:
 
   // Keeps the three most recent distinct reasons, newest first: the last
   // attempts are the ones nearest the collective's actual position.
-  void note(int32_t idx, ExposureReason why, NodeId at, NodeId blocker = -1) {
+  // The candidate scan notes tens of millions of refusals on a 1M-node
+  // graph: the usual case is inline, the rest out of line.
+  __attribute__((always_inline)) void note(int32_t idx, ExposureReason why, NodeId at,
+                                           NodeId blocker = -1) {
     RecentNotes& r = refusals_[idx];
     const ExposureNote n{why, at, blocker};
-    if (debug_log_)
-      spdlog::debug("no overlap for {} at {}: {}", g_.nodes[colls_[idx].start].name,
-                    g_.nodes[at].name, exposure_reason_name(why));
     // The usual case, a new note over three older ones: the oldest drops.
-    if (r.count == 3 && !(r.notes[0] == n) && !(r.notes[1] == n) && !(r.notes[2] == n)) {
+    if (!debug_log_ && r.count == 3 && !(r.notes[0] == n) && !(r.notes[1] == n) &&
+        !(r.notes[2] == n)) {
       r.notes[2] = r.notes[1];
       r.notes[1] = r.notes[0];
       r.notes[0] = n;
       return;
     }
+    note_slowly(r, idx, n);
+  }
+
+  __attribute__((noinline)) void note_slowly(RecentNotes& r, int32_t idx, const ExposureNote& n) {
+    if (debug_log_)
+      spdlog::debug("no overlap for {} at {}: {}", g_.nodes[colls_[idx].start].name,
+                    g_.nodes[n.at].name, exposure_reason_name(n.why));
     // Shift the newer ones down over this note's old place, or over the
     // oldest when it is new (dropped once there are three).
     int pos = 0;
@@ -440,8 +448,8 @@ private:
     const bool overlap_ready = in_degree_[overlap] == 0;
     if (regathered)
       cs.ranked.update(cs.starts, [&](NodeId s) { return ranking_.candidate_key(ctx_, s); });
-    for (const RankedCandidates::Entry& ranked : cs.ranked.entries()) {
-      const auto entry = static_cast<size_t>(ranked.pos);
+    for (const int32_t at : cs.ranked.positions()) {
+      const auto entry = static_cast<size_t>(at);
       const NodeId start = cs.starts[entry];
       if (scheduled_[start])
         continue;

@@ -1,6 +1,7 @@
 #include "scheduler/ranked_candidates.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace osched {
 namespace {
@@ -29,23 +30,51 @@ bool RankedCandidates::diff(const std::vector<NodeId>& starts) {
   return true;
 }
 
-void RankedCandidates::rank_all(const std::vector<NodeId>& starts,
-                                const std::vector<uint64_t>& keys) {
-  ranked_.resize(starts.size());
-  for (size_t k = 0; k < starts.size(); ++k)
-    ranked_[k] = Entry{keys[k], starts[k], static_cast<int32_t>(k)};
+void RankedCandidates::rank_all(const std::vector<NodeId>& starts, std::vector<uint64_t> keys) {
+  const size_t n = starts.size();
+  std::vector<int32_t> by_key(n);
+  std::iota(by_key.begin(), by_key.end(), 0);
   // Starts come in graph order, where the keys mostly grow too: often
   // already in order, and a check is far cheaper than a sort.
-  auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
-  if (!std::is_sorted(ranked_.begin(), ranked_.end(), by_key))
-    std::sort(ranked_.begin(), ranked_.end(), by_key);
+  if (!std::is_sorted(keys.begin(), keys.end()))
+    std::sort(by_key.begin(), by_key.end(), [&](int32_t a, int32_t b) {
+      return keys[static_cast<size_t>(a)] < keys[static_cast<size_t>(b)];
+    });
+  keys_.resize(n);
+  ranked_starts_.resize(n);
+  pos_.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    const auto at = static_cast<size_t>(by_key[k]);
+    keys_[k] = keys[at];
+    ranked_starts_[k] = starts[at];
+    pos_[k] = by_key[k];
+  }
   starts_ = starts;
 }
 
-void RankedCandidates::insert(const Entry& e) {
-  auto at = std::upper_bound(ranked_.begin(), ranked_.end(), e.key,
-                             [](uint64_t key, const Entry& x) { return key < x.key; });
-  ranked_.insert(at, e);
+void RankedCandidates::shift_after(NodeId start, int32_t by) {
+  // Branch-free over plain arrays: the compiler vectorises it.
+  const size_t n = pos_.size();
+  const NodeId* s = ranked_starts_.data();
+  int32_t* p = pos_.data();
+  for (size_t k = 0; k < n; ++k)
+    p[k] += by * static_cast<int32_t>(s[k] > start);
+}
+
+void RankedCandidates::erase(uint64_t key) {
+  const auto at =
+      static_cast<size_t>(std::lower_bound(keys_.begin(), keys_.end(), key) - keys_.begin());
+  const auto offset = static_cast<std::ptrdiff_t>(at);
+  keys_.erase(keys_.begin() + offset);
+  ranked_starts_.erase(ranked_starts_.begin() + offset);
+  pos_.erase(pos_.begin() + offset);
+}
+
+void RankedCandidates::insert(uint64_t key, NodeId start, int32_t pos) {
+  const auto offset = std::upper_bound(keys_.begin(), keys_.end(), key) - keys_.begin();
+  keys_.insert(keys_.begin() + offset, key);
+  ranked_starts_.insert(ranked_starts_.begin() + offset, start);
+  pos_.insert(pos_.begin() + offset, pos);
 }
 
 } // namespace osched

@@ -14,63 +14,57 @@ namespace osched {
 
 class RankedCandidates {
 public:
-  struct Entry {
-    uint64_t key;
-    NodeId start;
-    int32_t pos; // into the starts last given to update()
-  };
-
   // `starts`: in increasing id order. `key_of(start)`: distinct for
   // distinct starts, and the same for a start at every call.
   template <class KeyOf> void update(const std::vector<NodeId>& starts, const KeyOf& key_of);
 
-  const std::vector<Entry>& entries() const { return ranked_; }
+  // Positions into the starts last given to update(), in increasing key.
+  const std::vector<int32_t>& positions() const { return pos_; }
+  // Their keys and starts, alike.
+  const std::vector<uint64_t>& keys() const { return keys_; }
+  const std::vector<NodeId>& starts() const { return ranked_starts_; }
 
 private:
   // Fills removed_ and added_ (positions in the new starts); false when
   // more differ than an update in place is worth.
   bool diff(const std::vector<NodeId>& starts);
-  void rank_all(const std::vector<NodeId>& starts, const std::vector<uint64_t>& keys);
-  void insert(const Entry& e);
+  void rank_all(const std::vector<NodeId>& starts, std::vector<uint64_t> keys);
+  // Every entry after `start` in id order moves by `by` positions.
+  void shift_after(NodeId start, int32_t by);
+  void erase(uint64_t key);
+  void insert(uint64_t key, NodeId start, int32_t pos);
 
-  std::vector<NodeId> starts_; // those ranked_ was made for
-  std::vector<Entry> ranked_;
+  std::vector<NodeId> starts_; // those the ranking was made for, in id order
+  // The ranking, side by side: key, start, position.
+  std::vector<uint64_t> keys_;
+  std::vector<NodeId> ranked_starts_;
+  std::vector<int32_t> pos_;
   std::vector<NodeId> removed_;
   std::vector<int32_t> added_;
-  std::vector<uint64_t> keys_; // scratch
 };
 
 template <class KeyOf>
 void RankedCandidates::update(const std::vector<NodeId>& starts, const KeyOf& key_of) {
-  if (starts == starts_)
-    return;
   if (!diff(starts)) {
-    keys_.resize(starts.size());
+    std::vector<uint64_t> keys(starts.size());
     for (size_t k = 0; k < starts.size(); ++k)
-      keys_[k] = key_of(starts[k]);
-    rank_all(starts, keys_);
+      keys[k] = key_of(starts[k]);
+    rank_all(starts, std::move(keys));
     return;
   }
-  // A kept start moves down by the removed starts before it and up by the
-  // added ones.
-  size_t out = 0;
-  for (const Entry& e : ranked_) {
-    int32_t shift = 0;
-    bool gone = false;
-    for (NodeId r : removed_) {
-      gone |= r == e.start;
-      shift -= r < e.start;
-    }
-    if (gone)
-      continue;
-    for (int32_t a : added_)
-      shift += starts[static_cast<size_t>(a)] < e.start;
-    ranked_[out++] = Entry{e.key, e.start, e.pos + shift};
+  if (removed_.empty() && added_.empty())
+    return;
+  // A kept start moves down by each removed start before it and up by each
+  // added one.
+  for (NodeId r : removed_) {
+    erase(key_of(r));
+    shift_after(r, -1);
   }
-  ranked_.resize(out);
+  for (int32_t a : added_)
+    shift_after(starts[static_cast<size_t>(a)], 1);
   for (int32_t a : added_) {
     const NodeId s = starts[static_cast<size_t>(a)];
-    insert(Entry{key_of(s), s, a});
+    insert(key_of(s), s, a);
   }
   starts_ = starts;
 }
