@@ -1,5 +1,7 @@
 #include "pipeline/schedule_pass.h"
 
+#include <future>
+
 #include "bucketing/any_bucketing_bound.h"
 #include "bucketing/bucketing_pass.h"
 #include "bucketing/overlap_deps.h"
@@ -18,25 +20,23 @@ SchedulePass::SchedulePass(ScheduleInput in, const ScheduleConfig& config, const
     : in_(std::move(in)), config_(config), run_(run), est_(est), recorded_table_(recorded_table) {}
 
 ScheduledGraph SchedulePass::run() && {
-  mark_ = std::chrono::steady_clock::now();
+  clock_ = PhaseClock{};
   estimate();
   analyse();
   schedule();
-  search();
-  simulate_input();
-  report();
-  bound();
+  search_and_report();
   reorder();
   bucket();
   pin();
   describe();
+  result_.out.phase_seconds = std::move(clock_.seconds);
   return std::move(result_);
 }
 
-void SchedulePass::record(const char* phase) {
+void SchedulePass::PhaseClock::record(const char* phase) {
   const auto now = std::chrono::steady_clock::now();
-  result_.out.phase_seconds.emplace_back(phase, std::chrono::duration<double>(now - mark_).count());
-  mark_ = now;
+  seconds.emplace_back(phase, std::chrono::duration<double>(now - mark).count());
+  mark = now;
 }
 
 void SchedulePass::estimate() {
@@ -44,13 +44,13 @@ void SchedulePass::estimate() {
   if (run_.record_timelines)
     result_.out.original_timeline = build_timeline(
         in_.graph, rt_, "original", parse_assume_pure(config_.scheduler.assume_pure));
-  record("estimate");
+  clock_.record("estimate");
 }
 
 // Shared by the greedy and the improved policy's search.
 void SchedulePass::analyse() {
   analysis_.emplace(in_.graph, rt_, config_.scheduler);
-  record("analyse");
+  clock_.record("analyse");
   // Read before the nodes move: what holds collectives in place, and each
   // group's issue order to compare the written one with.
   safety_ = safety_of_input(in_.graph, analysis_->opaque_ops,
@@ -60,13 +60,40 @@ void SchedulePass::analyse() {
 
 void SchedulePass::schedule() {
   sched_ = schedule_overlap(*analysis_, config_.scheduler);
-  result_.out.phase_seconds.emplace_back("schedule", sched_.scheduling_seconds);
-  mark_ = std::chrono::steady_clock::now();
+  clock_.seconds.emplace_back("schedule", sched_.scheduling_seconds);
+  clock_.mark = std::chrono::steady_clock::now();
+}
+
+void SchedulePass::search_and_report() {
+  // Decoded once for the search's trials and the two simulations reported.
+  plan_.emplace(make_simulation_plan(in_.graph, rt_));
+  // The greedy's accounting (its collectives and counters) for the report;
+  // the search gets its order and figures, and none of its collectives.
+  std::vector<NodeId> order = std::move(sched_.order);
+  greedy_accounting_ = std::move(sched_);
+  sched_ = greedy_accounting_; // without either vector: a copy of its figures
+  sched_.order = std::move(order);
+  beside_clock_ = PhaseClock{};
+  std::future<void> beside = std::async(std::launch::async, [this] {
+    simulate_input();
+    report();
+    bound();
+  });
+  // Should the search throw, the future's destructor still waits for the
+  // report's phases (std::async's futures do), which read this pass's members.
+  search();
+  beside.get();
+  sched_.collectives = std::move(greedy_accounting_.collectives);
+  // What the search changed, in the report the greedy's figures began.
+  ScheduleReport& r = result_.out.report;
+  r.memory.scheduled_peak_bytes = sched_.scheduled_peak_bytes;
+  r.memory.kept_original_order = sched_.kept_original_order;
+  r.policy = std::move(policy_);
+  for (auto& phase : beside_clock_.seconds)
+    clock_.seconds.push_back(std::move(phase));
 }
 
 void SchedulePass::search() {
-  // Decoded once for the search's trials and the two simulations reported.
-  plan_.emplace(make_simulation_plan(in_.graph, rt_));
   const std::unique_ptr<OrderSearch> search = order_search_for(config_.policy);
   const SearchInput in{*analysis_, *plan_, config_.scheduler,
                        std::max(sched_.memory_budget_bytes, sched_.scheduled_peak_bytes),
@@ -83,12 +110,12 @@ void SchedulePass::search() {
   if (run_.trim_heap_between_phases)
     return_free_memory_to_system();
   if (policy_)
-    record("refine");
+    clock_.record("refine");
 }
 
 void SchedulePass::simulate_input() {
   before_ = simulate_step(*plan_, identity_order(in_.graph.nodes.size()));
-  record("simulate");
+  beside_clock_.record("simulate");
 }
 
 void SchedulePass::report() {
@@ -98,17 +125,16 @@ void SchedulePass::report() {
   ri.config = schedule_options_echo(config_);
   ri.config["hardware"] = in_.hardware.to_json();
   ri.runtimes = &rt_;
-  ri.schedule = &sched_;
+  ri.schedule = &greedy_accounting_;
   ri.before = &before_;
   ScheduleReport& r = result_.out.report;
   r = build_report(ri);
-  r.policy = std::move(policy_);
   if (std::string w = opaque_ops_warning(safety_); !w.empty())
     r.warnings.push_back(std::move(w));
   r.safety = std::move(safety_);
   if (const CollectiveTable* table = est_.table) {
     size_t missed = 0;
-    for (const CollectiveOutcome& c : sched_.collectives) {
+    for (const CollectiveOutcome& c : greedy_accounting_.collectives) {
       const RuntimeSource s = rt_.source[static_cast<size_t>(c.start)];
       missed += s == RuntimeSource::Analytical || s == RuntimeSource::None; // the model's
     }
@@ -120,7 +146,7 @@ void SchedulePass::report() {
   r.benchmark = std::move(in_.benchmark);
   if (recorded_table_) // the table that was used, in place of the option's ""
     r.config["collective_table"] = est_.table->path;
-  record("report");
+  beside_clock_.record("report");
 }
 
 // Only a run that buckets may write a bucketed graph; otherwise the
@@ -131,7 +157,7 @@ void SchedulePass::bound() {
   set_optimality_bound(result_.out.report,
                        any_bucketing_bound(in_.graph, *plan_, rt_, est_.table, in_.hardware,
                                            est_.custom, est_.measured != nullptr));
-  record("bound");
+  beside_clock_.record("bound");
 }
 
 void SchedulePass::reorder() {
@@ -151,7 +177,7 @@ void SchedulePass::reorder() {
   result_.out.graph = apply_order(std::move(in_.graph), sched_.order);
   if (config_.collective_bucketing || config_.insert_overlap_deps)
     intervals_ = overlap_intervals(sched_, sched_.order);
-  record("reorder");
+  clock_.record("reorder");
 }
 
 // Merges collectives that overlap the same compute; the intervals follow
@@ -210,7 +236,7 @@ void SchedulePass::bucket() {
   ScheduleReport& report = result_.out.report;
   report.bucketing = std::move(r);
   report.memory.scheduled_peak_bytes = report.bucketing->peak_bytes; // the output's
-  record("bucket");
+  clock_.record("bucket");
 }
 
 void SchedulePass::pin() {
@@ -218,7 +244,7 @@ void SchedulePass::pin() {
     return;
   result_.out.report.overlap_deps = ReportOverlapDeps{static_cast<size_t>(
       insert_overlap_deps(result_.out.graph, intervals_, config_.collective_bucketing))};
-  record("pin");
+  clock_.record("pin");
 }
 
 // Every figure about the result, from the graph that is written.
@@ -232,7 +258,7 @@ void SchedulePass::describe() {
   if (run_.record_timelines) // of the output graph, bucketed or not
     out.scheduled_timeline = build_timeline(out.graph, written_rt_, "scheduled",
                                             parse_assume_pure(config_.scheduler.assume_pure));
-  record("describe");
+  clock_.record("describe");
 }
 
 } // namespace osched

@@ -1,12 +1,15 @@
 #pragma once
 // One graph through the schedule core, as named phases over it: estimate,
-// analyse, schedule, search, simulate the input, report, bound, reorder,
-// bucket, pin, describe. What one phase leaves for the next is a member;
+// analyse, schedule, search (with simulate the input, report and bound
+// beside it on a second thread), reorder, bucket, pin, describe. What one
+// phase leaves for the next is a member;
 // run() hands the result over. Which candidate graphs run, and which
 // result is kept, is run_schedule's (pipeline/schedule_pipeline.h).
 
 #include <chrono>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bucketing/overlap_interval.h"
@@ -35,9 +38,21 @@ public:
   ScheduledGraph run() &&;
 
 private:
+  // Wall seconds per phase, for --timings: the main thread's, and those of
+  // the phases run beside the search.
+  struct PhaseClock {
+    std::vector<std::pair<std::string, double>> seconds;
+    std::chrono::steady_clock::time_point mark = std::chrono::steady_clock::now();
+    void record(const char* phase); // the seconds since the last record
+  };
+
   void estimate();
   void analyse();
   void schedule();
+  // The search changes only the order and its peak (order_search.h): what
+  // reads the input and the greedy's accounting runs beside it, on the
+  // second core: simulate_input, report, bound.
+  void search_and_report();
   void search();
   void simulate_input();
   void report();
@@ -47,23 +62,21 @@ private:
   void pin();
   void describe();
 
-  // Records the wall seconds since the last record under `phase`.
-  void record(const char* phase);
-
   ScheduleInput in_;
   const ScheduleConfig& config_;
   const RunSettings run_;
   const Estimators& est_;
   const bool recorded_table_;
-  std::chrono::steady_clock::time_point mark_;
+  PhaseClock clock_, beside_clock_;
 
   RuntimeTable rt_;                          // of the input
   std::optional<ScheduleAnalysis> analysis_; // dropped once the order is found
   ReportSafety safety_;                      // read before the nodes move
   ScheduleResult sched_;
-  std::optional<ReportPolicy> policy_;           // what the order search did, when one ran
-  std::optional<SimulationPlan> plan_;           // the input's, until the graph is reordered
-  SimulationResult before_;                      // the input order's simulation
+  ScheduleResult greedy_accounting_;   // the greedy's, without its order, while the search runs
+  std::optional<ReportPolicy> policy_; // what the order search did, when one ran
+  std::optional<SimulationPlan> plan_; // the input's, until the graph is reordered
+  SimulationResult before_;            // the input order's simulation
   std::optional<SimulationPlan> scheduled_plan_; // the reordered graph's, for bucketing
   RuntimeTable written_rt_;                      // of the graph that is written
   std::vector<OverlapInterval> intervals_;       // for bucketing and pinning
