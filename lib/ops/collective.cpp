@@ -133,35 +133,46 @@ std::optional<std::vector<int64_t>> collective_ranks(const Node& n) {
 }
 
 std::optional<std::string> collective_group_name(const Node& n) {
+  std::string name;
+  if (!collective_group_name_into(n, name))
+    return std::nullopt;
+  return name;
+}
+
+bool collective_group_name_into(const Node& n, std::string& out) {
   auto sig = collective_signature(n.target);
   if (!sig)
-    return std::nullopt;
+    return false;
+  out.clear();
   if (sig->ranks_pos >= 0) {
-    // Written straight from the list: the simulation plans ask this of
-    // every collective, and a rank list may hold hundreds of ranks.
+    // Written straight from the list: a rank list may hold hundreds of ranks.
     const Value* v = arg_or_kwarg(n, sig->ranks_pos, "ranks");
     if (!v || v->kind != Value::Kind::List || v->items().empty())
-      return std::nullopt;
-    std::string name = "ranks:";
-    name.reserve(name.size() + 4 * v->items().size());
+      return false;
+    out = "ranks:";
     char digits[24];
     for (const Value& r : v->items()) {
       if (r.kind != Value::Kind::Int)
-        return std::nullopt;
-      if (name.size() > 6)
-        name += ',';
-      name.append(digits, std::to_chars(digits, digits + sizeof digits, r.i).ptr);
+        return false;
+      if (out.size() > 6)
+        out += ',';
+      out.append(digits, std::to_chars(digits, digits + sizeof digits, r.i).ptr);
     }
-    return name;
+    return true;
   }
   const Value* v = arg_or_kwarg(n, sig->group_name_pos, "group_name");
   if (!v)
-    return std::nullopt;
-  if (v->kind == Value::Kind::String)
-    return v->str();
-  if (v->kind == Value::Kind::Int)
-    return std::to_string(v->i);
-  return std::nullopt;
+    return false;
+  if (v->kind == Value::Kind::String) {
+    out = v->str();
+    return true;
+  }
+  if (v->kind == Value::Kind::Int) {
+    char digits[24];
+    out.assign(digits, std::to_chars(digits, digits + sizeof digits, v->i).ptr);
+    return true;
+  }
+  return false;
 }
 
 std::optional<std::vector<int64_t>> collective_group_ranks(const Graph& g, const Node& n) {

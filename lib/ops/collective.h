@@ -45,6 +45,9 @@ bool is_wait_node(const Node& n);
 // int), or for the legacy forms "ranks:0,1,2" from its rank list. nullopt if
 // missing or malformed.
 std::optional<std::string> collective_group_name(const Node& n);
+// The same into `out` (its buffer reused): false, and `out` unspecified,
+// when the node names no group. For callers that ask it of every collective.
+bool collective_group_name_into(const Node& n, std::string& out);
 // Legacy forms: the rank list, when well formed.
 std::optional<std::vector<int64_t>> collective_ranks(const Node& n);
 // Member ranks: the legacy rank list, or the declared process group.

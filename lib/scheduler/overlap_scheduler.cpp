@@ -179,11 +179,14 @@ private:
   };
   std::vector<std::unique_ptr<Candidates>> candidates_;
   size_t depth_ = 0;
-  // Per colls_ entry, newest first, in place: noted for every refused
-  // candidate at every opportunity, so no allocation or pointer chase.
+  // Per colls_ entry, the latest notes in a ring (`newest` is the slot of
+  // the latest): noted for every refused candidate at every opportunity, so
+  // no allocation, pointer chase or shifting.
   struct RecentNotes {
     ExposureNote notes[3];
     uint8_t count = 0;
+    uint8_t newest = 0;
+    ExposureNote& nth_newest(int i) { return notes[(newest + 3 - i) % 3]; }
   };
   std::vector<RecentNotes> refusals_;
   // Per colls_ entry, what the candidate scan reads, side by side: the scan
@@ -229,12 +232,15 @@ private:
                                            NodeId blocker = -1) {
     RecentNotes& r = refusals_[idx];
     const ExposureNote n{why, at, blocker};
-    // The usual case, a new note over three older ones: the oldest drops.
+    // The usual case, a new note over three older ones: it takes the
+    // oldest's slot.
     if (!debug_log_ && r.count == 3 && !(r.notes[0] == n) && !(r.notes[1] == n) &&
         !(r.notes[2] == n)) {
-      r.notes[2] = r.notes[1];
-      r.notes[1] = r.notes[0];
-      r.notes[0] = n;
+      r.newest = static_cast<uint8_t>((r.newest + 1) % 3);
+      ExposureNote& slot = r.notes[r.newest];
+      slot.why = why;
+      slot.at = at;
+      slot.blocker = blocker;
       return;
     }
     note_slowly(r, idx, n);
@@ -247,7 +253,7 @@ private:
     // Shift the newer ones down over this note's old place, or over the
     // oldest when it is new (dropped once there are three).
     int pos = 0;
-    while (pos < r.count && !(r.notes[pos] == n))
+    while (pos < r.count && !(r.nth_newest(pos) == n))
       ++pos;
     if (pos == r.count) {
       if (r.count < 3)
@@ -255,8 +261,8 @@ private:
       pos = r.count - 1;
     }
     for (; pos > 0; --pos)
-      r.notes[pos] = r.notes[pos - 1];
-    r.notes[0] = n;
+      r.nth_newest(pos) = r.nth_newest(pos - 1);
+    r.nth_newest(0) = n;
   }
 
   void schedule(NodeId n) {
@@ -582,7 +588,7 @@ private:
     r.wasted_compute_ms = wasted_compute_;
     for (size_t k = 0; k < refusals_.size(); ++k)
       for (int j = 0; j < refusals_[k].count; ++j)
-        colls_[k].why_exposed.push_back(refusals_[k].notes[j]);
+        colls_[k].why_exposed.push_back(refusals_[k].nth_newest(j));
     for (auto& c : colls_) {
       if (!c.schedulable) {
         c.potentially_hideable = false;

@@ -35,17 +35,20 @@ SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt) {
   p.role.assign(n, Role::Passive);
   p.ms = rt.ms;
   p.group.assign(n, -1);
-  std::map<std::string, int32_t> groups;
+  std::map<std::string, int32_t, std::less<>> groups;
+  std::string name;                   // reused: asked of every collective
   std::vector<NodeId> selects(n, -1); // getitem -> the node it selects from
   for (NodeId v = 0; v < g.size(); ++v) {
     const Node& node = g.nodes[v];
     // A collective as decode_collective tells one, without sizing it.
     if (node.op == NodeOp::CallFunction && collective_signature(node.target)) {
       p.role[v] = Role::Collective;
-      p.group[v] = groups
-                       .emplace(collective_group_name(node).value_or(""),
-                                static_cast<int32_t>(groups.size()))
-                       .first->second;
+      if (!collective_group_name_into(node, name))
+        name.clear();
+      auto it = groups.find(name);
+      if (it == groups.end())
+        it = groups.emplace(name, static_cast<int32_t>(groups.size())).first;
+      p.group[v] = it->second;
       p.collectives.push_back(v);
     } else if (is_metadata_node(node)) {
       // Reads no data: never blocks.
