@@ -51,11 +51,9 @@ void SchedulePass::estimate() {
 void SchedulePass::analyse() {
   analysis_.emplace(in_.graph, rt_, config_.scheduler);
   clock_.record("analyse");
-  // Read before the nodes move: what holds collectives in place, and each
-  // group's issue order to compare the written one with.
+  // Read before the nodes move: what holds collectives in place.
   safety_ = safety_of_input(in_.graph, analysis_->opaque_ops,
                             parse_assume_pure(config_.scheduler.assume_pure));
-  result_.input_orders = group_orders(in_.graph);
 }
 
 void SchedulePass::schedule() {
@@ -119,6 +117,9 @@ void SchedulePass::simulate_input() {
 }
 
 void SchedulePass::report() {
+  // Each group's issue order in the input, which the safety section
+  // compares with the written graph's.
+  result_.input_orders = group_orders(in_.graph);
   ReportInputs ri;
   ri.graph = &in_.graph;
   ri.input_hash = in_.input_hash;
