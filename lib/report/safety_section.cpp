@@ -2,16 +2,24 @@
 
 #include <unordered_map>
 
-#include "safety/group_sequence.h"
+#include "ops/collective.h"
 
 namespace osched {
 
 GroupOrders group_orders(const Graph& g) {
+  // Only each collective's group and name: a whole decode (sizes, ranks)
+  // per collective is what group_sequences is for.
   GroupOrders out;
-  for (const GroupSequence& s : group_sequences(g)) {
-    std::vector<std::string>& names = out[s.group];
-    for (const IssuedCollective& c : s.issued)
-      names.push_back(g.nodes[static_cast<size_t>(c.node)].name);
+  std::string group; // reused: asked of every collective
+  for (const Node& n : g.nodes) {
+    if (n.op != NodeOp::CallFunction || !collective_signature(n.target))
+      continue;
+    if (!collective_group_name_into(n, group))
+      group.clear();
+    auto it = out.find(group);
+    if (it == out.end())
+      it = out.emplace(group, std::vector<std::string>()).first;
+    it->second.push_back(n.name);
   }
   return out;
 }
