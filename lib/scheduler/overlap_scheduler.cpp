@@ -161,14 +161,14 @@ private:
   double wasted_compute_ = 0;
   DescendantQuery descendants_;
   // Per candidate of one opportunity, in graph order: its start, its colls_
-  // index, and whether it descends from the overlap node; and the ranking's
-  // order of them. The loop reads these small arrays instead of
-  // node-indexed tables. Sets per nesting level (placing a candidate can
+  // index, its group and whether it descends from the overlap node; and
+  // the ranking's order of them. The loop reads these small arrays instead
+  // of node-indexed tables. Sets per nesting level (placing a candidate can
   // finish an exposed wait, which hides collectives of its own), two at
   // each (schedule_collectives_for_overlap).
   struct Candidates {
     std::vector<NodeId> starts;
-    std::vector<int32_t> idx;
+    std::vector<int32_t> idx, group;
     RankedCandidates ranked;
     // What `starts` were gathered under (gather()).
     uint64_t gathered_version = ~uint64_t{0};
@@ -405,6 +405,7 @@ private:
   void gather(Candidates& cs, int32_t excluded) {
     cs.starts.clear();
     cs.idx.clear();
+    cs.group.clear();
     cs.gathered_version = issued_;
     cs.gathered_excluded = excluded;
     cs.gathered_until = std::numeric_limits<int64_t>::max();
@@ -421,6 +422,7 @@ private:
       }
       cs.starts.push_back(info.start);
       cs.idx.push_back(idx);
+      cs.group.push_back(info.group);
     }
   }
 
@@ -457,11 +459,12 @@ private:
     for (const int32_t at : cs.ranked.positions()) {
       const auto entry = static_cast<size_t>(at);
       const NodeId start = cs.starts[entry];
-      if (scheduled_[start])
+      // Only a collective issued since the gathering can be scheduled.
+      if (issued_ != cs.gathered_version && scheduled_[start])
         continue;
       const int32_t idx = cs.idx[entry];
       auto& c = colls_[idx];
-      double& avail = remaining[candidate_info_[idx].group];
+      double& avail = remaining[cs.group[entry]];
       if (avail <= 0) {
         note(idx, ExposureReason::GroupTimeUsed, overlap);
         continue;
