@@ -1,7 +1,7 @@
 #include "ops/collective_info.h"
 
 #include <algorithm>
-#include <set>
+#include <vector>
 
 namespace osched {
 namespace {
@@ -22,10 +22,13 @@ std::string reduce_op_of(const Node& n, CollectiveKind kind) {
 int CollectiveInfo::num_hosts(int gpus_per_node) const {
   if (ranks.empty())
     return 1;
-  std::set<int64_t> hosts;
+  // Asked for every collective a model prices: a sorted copy, not a set.
+  std::vector<int64_t> hosts;
+  hosts.reserve(ranks.size());
   for (int64_t r : ranks)
-    hosts.insert(r / std::max(1, gpus_per_node));
-  return static_cast<int>(hosts.size());
+    hosts.push_back(r / std::max(1, gpus_per_node));
+  std::sort(hosts.begin(), hosts.end());
+  return static_cast<int>(std::unique(hosts.begin(), hosts.end()) - hosts.begin());
 }
 
 std::optional<CollectiveInfo> decode_collective(const Graph& g, NodeId id) {
