@@ -2,9 +2,10 @@
 """How far each corpus schedule is from the optimum, and whose fault the gap is.
 
 For each `*.py` repro (default ../shared/corpus/autoparallel): import-fx,
-then schedule with collective bucketing and the repro's own table, writing
-the report and the simulation model (`--sim-model`). The report's
-`optimality` section gives the step and a bound no order and no bucketing of
+then schedule with collective bucketing and the repro's own table and group
+mapping (as import-fx records them), writing the report and the simulation
+model (`--sim-model`). The report's `optimality` section gives the step and
+a bound no order and no bucketing of
 the input beats. Then CP-SAT (scripts/bench/window_reference.py) solves
 windows of the written order for the whole step, centred on the waits of the
 most exposed collectives, one after another on the improving order: each
@@ -56,12 +57,22 @@ def exposed_waits(m, report, count):
     return out
 
 
-def one_graph(binary, src, table, args, tmp):
+def one_graph(binary, src, args, tmp):
     base = os.path.basename(src)[:-3]
     graph, out, report_path, model_path = (os.path.join(tmp, base + ext) for ext in
                                            (".json", ".sched.json", ".report.json", ".model.json"))
     ot.run(binary, "import-fx", src, "-o", graph, check=True)
-    table_args = ["--collective-table", table] if table else []
+    # The repro's own table with its group mapping, as import-fx recorded
+    # them: schedule reads that table beside the graph. (--collective-table
+    # would name the file without the mapping, and a mapped group, such as
+    # DeepSeek's 64-rank FSDP group, would find no row.)
+    with open(graph, encoding="utf-8") as f:
+        table = (json.load(f).get("collective_table") or {}).get("file")
+    found = table and os.path.exists(os.path.join(os.path.dirname(src), table))
+    if found and not os.path.exists(os.path.join(tmp, table)):
+        os.symlink(os.path.join(os.path.abspath(os.path.dirname(src)), table),
+                   os.path.join(tmp, table))
+    table_args = [] if found else ["--collective-table", "none"]
     t = time.perf_counter()
     ot.run(binary, "schedule", graph, "-o", out, "--collective-bucketing", "--report", report_path,
            "--sim-model", model_path, "-q", *table_args, check=True)
@@ -126,13 +137,10 @@ def main():
         print(f"skip: no corpus at {args.folder}")
         return 0
     binary = ot.binary(args.binary)
-    tables = {"repro_llama3_8b_fw_256_2d.py": "colls32_8.table"}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in sorted(f for f in os.listdir(args.folder) if f.endswith(".py")):
-            table = os.path.join(args.folder, tables.get(name, "colls8_8.table"))
-            rows.append(one_graph(binary, os.path.join(args.folder, name),
-                                  table if os.path.exists(table) else None, args, tmp))
+            rows.append(one_graph(binary, os.path.join(args.folder, name), args, tmp))
     where = "over the whole order" if args.tile else f"up to {args.windows} per graph"
     print(f"windows: {where}, {args.size} nodes each, {args.seconds:g} s each "
           "(CP-SAT; memory and in-flight limits not modelled)\n")
