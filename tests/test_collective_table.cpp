@@ -153,6 +153,11 @@ TEST_CASE("collective table: import-fx records a repro's table and mapping, sche
   CHECK(nlohmann::json::parse(read_text(dir.file("r.json")))["config"]["collective_table"] ==
         dir.file("t.table"));
   CHECK(sources("--collective-table none") == "analytical analytical ");
+  // Naming that same file keeps the graph's mapping; the same rows in
+  // another file come without it (group '0' has no row there).
+  CHECK(sources("--collective-table '" + dir.file("t.table") + "'") == "table table ");
+  std::ofstream(dir.file("copy.table")) << read_text(dir.file("t.table"));
+  CHECK(sources("--collective-table '" + dir.file("copy.table") + "'") == "analytical analytical ");
   // batch prepares each input as schedule does: the same table.
   REQUIRE(run_cli("batch '" + dir.file("g.json") + "' -q -o '" + dir.file("out") + "'").exit_code ==
           0);

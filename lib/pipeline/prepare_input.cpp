@@ -9,20 +9,37 @@
 namespace osched {
 namespace {
 
+// Where the table a graph names would sit (beside the input), or "" when it
+// names none.
+std::string recorded_table_path(const Graph& g, const std::string& input) {
+  auto it = g.extra.find("collective_table");
+  if (it == g.extra.end() || !it->is_object() || !it->contains("file") ||
+      !(*it)["file"].is_string() || input == "-")
+    return "";
+  const std::string name = (*it)["file"].get<std::string>();
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
+    throw input_error(input + ": collective_table.file: must be a file name");
+  return (std::filesystem::path(input).parent_path() / name).string();
+}
+
+// Whether --collective-table names the very file the graph records: its
+// group mapping then still applies.
+bool names_recorded_table(const Graph& g, const std::string& input, const std::string& named) {
+  if (named.empty() || named == "none")
+    return false;
+  const std::string path = recorded_table_path(g, input);
+  std::error_code ec;
+  return !path.empty() && std::filesystem::equivalent(path, named, ec) && !ec;
+}
+
 // The table a graph names (import-fx records a repro's
 // get_colls_estimations_file() and group mapping), when that file sits
 // beside the input; nullopt otherwise.
 std::optional<CollectiveTable> recorded_collective_table(const Graph& g, const std::string& input) {
+  const std::string path = recorded_table_path(g, input);
+  if (path.empty() || !std::filesystem::exists(path))
+    return std::nullopt;
   auto it = g.extra.find("collective_table");
-  if (it == g.extra.end() || !it->is_object() || !it->contains("file") ||
-      !(*it)["file"].is_string() || input == "-")
-    return std::nullopt;
-  const std::string name = (*it)["file"].get<std::string>();
-  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
-    throw input_error(input + ": collective_table.file: must be a file name");
-  const std::string path = (std::filesystem::path(input).parent_path() / name).string();
-  if (!std::filesystem::exists(path))
-    return std::nullopt;
   CollectiveTable t = load_collective_table(path);
   if (it->contains("group_mapping")) {
     const nlohmann::json& m = (*it)["group_mapping"];
@@ -78,7 +95,8 @@ ScheduleInput prepare_input(const InputBytes& bytes, const InputSource& source,
     hash = std::async(std::launch::async, [&bytes] { return content_hash(bytes.view()); });
   Graph g = parse_graph_bytes(bytes, path, source.format);
   std::optional<CollectiveTable> recorded;
-  if (cfg.collective_table.empty()) // its errors name the input or the table already
+  // Its errors name the input or the table already.
+  if (cfg.collective_table.empty() || names_recorded_table(g, path, cfg.collective_table))
     recorded = recorded_collective_table(g, path);
   ScheduleInput in = with_context(path, [&] {
     return prepare_graph(std::move(g), hash.valid() ? hash.get() : source.known_hash, cfg,

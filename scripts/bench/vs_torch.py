@@ -56,6 +56,10 @@ def corpus_graph(path):
     mod, inputs, table = minifier_repro.load_repro(path)
     gm = make_fx(mod.Repro(), tracing_mode="fake")(*inputs)
     corpus_graph.inputs = inputs  # for inductor_order
+    # The repro's mapping of its groups onto the table's (DeepSeek's groups
+    # 513 and 521 read the table's group 1), as import-fx records it.
+    corpus_graph.group_mapping = (mod.get_colls_group_mapping()
+                                  if hasattr(mod, "get_colls_group_mapping") else None)
     return gm, table
 
 
@@ -202,16 +206,33 @@ def simulate(tool, graph, table, work, tag):
             "hidden": hidden}
 
 
-def row(name, gm, table, tool, keep=None):
+def record_table(path, table, group_mapping):
+    """Names `table` and the repro's group mapping in the exported graph, as
+    import-fx does for a repro: schedule reads the table beside the graph
+    with the mapping (--collective-table names a file without one)."""
+    with open(path, encoding="utf-8") as f:
+        g = json.load(f)
+    g["collective_table"] = {"file": os.path.basename(table),
+                             "group_mapping": {str(k): str(v) for k, v in group_mapping.items()}}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(g, f)
+    beside = os.path.join(os.path.dirname(path), os.path.basename(table))
+    if not os.path.exists(beside):
+        os.symlink(os.path.abspath(table), beside)
+
+
+def row(name, gm, table, tool, keep=None, group_mapping=None):
     from overlap_sched import torch_bridge as ost
     from torch._inductor.fx_passes.overlap_scheduling import schedule_overlap_bucketing
 
-    table_args = ["--collective-table", table] if table else []
+    table_args = ["--collective-table", table] if table and not group_mapping else []
     with tempfile.TemporaryDirectory() as tmp:
         work = keep or tmp
         os.makedirs(work, exist_ok=True)
         src = os.path.join(work, "graph.json")
         ost.export_graph(gm, src, device="cuda:0", hardware={"gpu": "H100-SXM"}, name=name)
+        if table and group_mapping:
+            record_table(src, table, group_mapping)
         nodes = sum(1 for _ in gm.graph.nodes)
 
         tool_out = os.path.join(work, "tool.json")
@@ -253,6 +274,8 @@ def row(name, gm, table, tool, keep=None):
         torch_out = os.path.join(work, "torch.json")
         ost.export_graph(torch_gm, torch_out, device="cuda:0", hardware={"gpu": "H100-SXM"},
                          name=name)
+        if table and group_mapping:
+            record_table(torch_out, table, group_mapping)
 
         ours = simulate(tool, tool_out, table_args, work, "tool")
         theirs = simulate(tool, torch_out, table_args, work, "torch")
@@ -284,7 +307,8 @@ def child(tool, kind, arg, out, keep):
     else:
         layers, dp, name = generated_name(arg)
         gm, table = generated_graph(layers, dp)
-    result = row(name, gm, table, tool, os.path.join(keep, name) if keep else None)
+    result = row(name, gm, table, tool, os.path.join(keep, name) if keep else None,
+                 corpus_graph.group_mapping if kind == "corpus" else None)
     # Traced again: PyTorch's pass above rewrote the first graph.
     try:
         if kind == "corpus":
