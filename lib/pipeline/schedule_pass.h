@@ -1,8 +1,8 @@
 #pragma once
 // One graph through the schedule core, as named phases over it: estimate,
-// analyse, schedule, search (with simulate the input, report and bound
-// beside it on a second thread), reorder, bucket, pin, describe. What one
-// phase leaves for the next is a member;
+// analyse, schedule (with simulate the input beside it on a second thread),
+// search (with report and bound beside it), reorder, bucket, pin, describe.
+// What one phase leaves for the next is a member;
 // run() hands the result over. Which candidate graphs run, and which
 // result is kept, is run_schedule's (pipeline/schedule_pipeline.h).
 
@@ -49,9 +49,12 @@ private:
   void estimate();
   void analyse();
   void schedule();
+  // The greedy, and beside it on the second core what reads only the
+  // input: simulate_input.
+  void schedule_beside_input();
   // The search changes only the order and its peak (order_search.h): what
-  // reads the input and the greedy's accounting runs beside it, on the
-  // second core: simulate_input, report, bound.
+  // reads the greedy's accounting runs beside it, on the second core:
+  // report, bound.
   void search_and_report();
   void search();
   void simulate_input();
