@@ -167,6 +167,18 @@ TEST_CASE("collective table: import-fx records a repro's table and mapping, sche
   for (const auto& c : batch_report["collectives"])
     batch_sources += c["estimate_source"].get<std::string>() + " ";
   CHECK(batch_sources == "table table ");
+  // A recorded file name that is a path is an error where the graph's own
+  // table is read; a run that names its table does not read the record.
+  nlohmann::json pathy = g;
+  pathy["collective_table"]["file"] = "sub/t.table";
+  std::ofstream(dir.file("pathy.json")) << pathy.dump();
+  CliResult own =
+      run_cli("schedule '" + dir.file("pathy.json") + "' -q -o '" + dir.file("o3.json") + "'");
+  CHECK(own.exit_code == 2);
+  CHECK(own.err.find("collective_table.file: must be a file name") != std::string::npos);
+  CHECK(run_cli("schedule '" + dir.file("pathy.json") + "' -q -o '" + dir.file("o3.json") +
+                "' --collective-table '" + dir.file("t.table") + "'")
+            .exit_code == 0);
   // A malformed mapping in the repro is one error on its line.
   std::ofstream(dir.file("bad.py"))
       << repro.substr(0, repro.rfind("return {")) << "return {'0': 1}\n";

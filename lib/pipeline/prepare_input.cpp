@@ -9,40 +9,46 @@
 namespace osched {
 namespace {
 
-// Where the table a graph names would sit (beside the input), or "" when it
-// names none.
-std::string recorded_table_path(const Graph& g, const std::string& input) {
+// The table file a graph names, as written (import-fx records a repro's
+// get_colls_estimations_file() and group mapping); nullopt when it names
+// none, or the graph came from standard input.
+std::optional<std::string> recorded_table_file(const Graph& g, const std::string& input) {
   auto it = g.extra.find("collective_table");
   if (it == g.extra.end() || !it->is_object() || !it->contains("file") ||
       !(*it)["file"].is_string() || input == "-")
-    return "";
-  const std::string name = (*it)["file"].get<std::string>();
-  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
-    throw input_error(input + ": collective_table.file: must be a file name");
-  return (std::filesystem::path(input).parent_path() / name).string();
+    return std::nullopt;
+  return (*it)["file"].get<std::string>();
 }
 
 // Whether --collective-table names the very file the graph records: its
-// group mapping then still applies.
+// group mapping then still applies. A malformed record names no file here;
+// it is an error only where the recorded table is read.
 bool names_recorded_table(const Graph& g, const std::string& input, const std::string& named) {
   if (named.empty() || named == "none")
     return false;
-  const std::string path = recorded_table_path(g, input);
+  const std::optional<std::string> name = recorded_table_file(g, input);
   std::error_code ec;
-  return !path.empty() && std::filesystem::equivalent(path, named, ec) && !ec;
+  return name && !name->empty() &&
+         std::filesystem::equivalent(std::filesystem::path(input).parent_path() / *name, named,
+                                     ec) &&
+         !ec;
 }
 
-// The table a graph names (import-fx records a repro's
-// get_colls_estimations_file() and group mapping), when that file sits
+// The table a graph names, with its group mapping, when that file sits
 // beside the input; nullopt otherwise.
 std::optional<CollectiveTable> recorded_collective_table(const Graph& g, const std::string& input) {
-  const std::string path = recorded_table_path(g, input);
-  if (path.empty() || !std::filesystem::exists(path))
+  const std::optional<std::string> name = recorded_table_file(g, input);
+  if (!name)
     return std::nullopt;
-  auto it = g.extra.find("collective_table");
+  if (name->empty() || *name == "." || *name == ".." || name->find('/') != std::string::npos)
+    throw input_error(input + ": collective_table.file: must be a file name");
+  const std::string path = (std::filesystem::path(input).parent_path() / *name).string();
+  if (!std::filesystem::exists(path))
+    return std::nullopt;
+  const nlohmann::json& recorded = *g.extra.find("collective_table");
   CollectiveTable t = load_collective_table(path);
-  if (it->contains("group_mapping")) {
-    const nlohmann::json& m = (*it)["group_mapping"];
+  if (recorded.contains("group_mapping")) {
+    const nlohmann::json& m = recorded["group_mapping"];
     if (!m.is_object())
       throw input_error(input + ": collective_table.group_mapping: must be an object");
     for (const auto& [from, to] : m.items()) {
