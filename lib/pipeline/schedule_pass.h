@@ -39,7 +39,7 @@ public:
 
 private:
   // Wall seconds per phase, for --timings: the main thread's, and those of
-  // the phases run beside the search.
+  // the phases run beside the greedy and the search.
   struct PhaseClock {
     std::vector<std::pair<std::string, double>> seconds;
     std::chrono::steady_clock::time_point mark = std::chrono::steady_clock::now();

@@ -1,34 +1,41 @@
 #include "report/exposure_text.h"
 
 #include <initializer_list>
+#include <string>
 #include <string_view>
 
 namespace osched {
 
 std::string exposure_text(const Graph& g, const CollectiveOutcome& c, const ExposureNote& n) {
   // One allocation of the exact size: a 1M-node report holds a million of
-  // these. kAt and kBlocker stand for the quoted node names (told apart by
-  // address, so no text can pass for them).
-  static constexpr std::string_view kAt = "at", kBlocker = "blocker";
-  std::string s;
-  auto say = [&](std::initializer_list<std::string_view> parts) {
-    // A node part is its name in quotes, or nothing when there is no node.
-    auto node_of = [&](std::string_view p) {
-      return p.data() == kAt.data() ? n.at : p.data() == kBlocker.data() ? n.blocker : -2;
-    };
-    size_t size = 0;
-    for (std::string_view p : parts) {
-      const NodeId v = node_of(p);
-      size += v == -2 ? p.size() : v >= 0 ? g.nodes[v].name.size() + 2 : 0;
+  // these. A part is a piece of text, or a node's name in quotes (nothing
+  // when there is no node).
+  struct Part {
+    Part(const char* t) : text(t) {}
+    Part(const std::string& t) : text(t) {}
+    static Part quoted_name(NodeId v) {
+      Part p("");
+      p.node = v;
+      p.is_node = true;
+      return p;
     }
+    std::string_view text;
+    NodeId node = -1;
+    bool is_node = false;
+  };
+  const Part at = Part::quoted_name(n.at), blocker = Part::quoted_name(n.blocker);
+  std::string s;
+  auto say = [&](std::initializer_list<Part> parts) {
+    size_t size = 0;
+    for (const Part& p : parts)
+      size += !p.is_node ? p.text.size() : p.node >= 0 ? g.nodes[p.node].name.size() + 2 : 0;
     s.reserve(size);
-    for (std::string_view p : parts) {
-      const NodeId v = node_of(p);
-      if (v == -2) {
-        s += p;
-      } else if (v >= 0) {
+    for (const Part& p : parts) {
+      if (!p.is_node) {
+        s += p.text;
+      } else if (p.node >= 0) {
         s += '\'';
-        s += g.nodes[v].name;
+        s += g.nodes[p.node].name;
         s += '\'';
       }
     }
@@ -45,44 +52,44 @@ std::string exposure_text(const Graph& g, const CollectiveOutcome& c, const Expo
     say({"not schedulable: its raw (unwaited) result is also a graph output"});
     break;
   case R::ReadWithoutWait:
-    say({"not schedulable: ", kAt, " reads its result without waiting on it"});
+    say({"not schedulable: ", at, " reads its result without waiting on it"});
     break;
   case R::GroupTimeUsed:
-    say({kAt, " was already used to hide other collectives of group '", c.group, "'"});
+    say({at, " was already used to hide other collectives of group '", c.group, "'"});
     break;
   case R::Dependency:
-    say({"depends on, or is needed by, the nearby ", kAt});
+    say({"depends on, or is needed by, the nearby ", at});
     break;
   case R::MemoryNow:
-    say({"starting it before ", kAt, " would exceed the peak-memory budget"});
+    say({"starting it before ", at, " would exceed the peak-memory budget"});
     break;
   case R::PrefetchInFlight:
-    say({"starting it before ", kAt,
+    say({"starting it before ", at,
          " would keep more than --max-in-flight-gb prefetched across the compute until its "
          "use"});
     break;
   case R::PrefetchBudget:
-    say({"starting it before ", kAt,
+    say({"starting it before ", at,
          " would exceed the peak-memory budget at a compute node before its use"});
     break;
   case R::InFlightLimit:
     say({"in-flight byte limit (--max-in-flight-gb) reached"});
     break;
   case R::PathCompute:
-    say({"cannot start before ", kAt, ": needs compute ", kBlocker, " first"});
+    say({"cannot start before ", at, ": needs compute ", blocker, " first"});
     break;
   case R::PathCollective:
-    say({"cannot start before ", kAt, ": needs collective ", kBlocker, " (not yet issued) first"});
+    say({"cannot start before ", at, ": needs collective ", blocker, " (not yet issued) first"});
     break;
   case R::PathWait:
-    say({"cannot start before ", kAt, ": needs wait ", kBlocker,
+    say({"cannot start before ", at, ": needs wait ", blocker,
          ", which would expose its collective"});
     break;
   case R::PathComm:
-    say({"cannot start before ", kAt, ": needs ", kBlocker, " first"});
+    say({"cannot start before ", at, ": needs ", blocker, " first"});
     break;
   case R::PathOpaque:
-    say({"cannot start before ", kAt, ": issued after ", kBlocker,
+    say({"cannot start before ", at, ": issued after ", blocker,
          ", an op the tool cannot classify, which collectives never cross"});
     break;
   case R::NoIndependentCompute:

@@ -16,10 +16,7 @@ GroupOrders group_orders(const Graph& g) {
       continue;
     if (!collective_group_name_into(n, group))
       group.clear();
-    auto it = out.find(group);
-    if (it == out.end())
-      it = out.emplace(group, std::vector<std::string>()).first;
-    it->second.push_back(n.name);
+    out[group].push_back(n.name);
   }
   return out;
 }

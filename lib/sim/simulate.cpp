@@ -35,7 +35,7 @@ SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt) {
   p.role.assign(n, Role::Passive);
   p.ms = rt.ms;
   p.group.assign(n, -1);
-  std::map<std::string, int32_t, std::less<>> groups;
+  std::map<std::string, int32_t> groups;
   std::string name;                   // reused: asked of every collective
   std::vector<NodeId> selects(n, -1); // getitem -> the node it selects from
   for (NodeId v = 0; v < g.size(); ++v) {
@@ -45,10 +45,7 @@ SimulationPlan make_simulation_plan(const Graph& g, const RuntimeTable& rt) {
       p.role[v] = Role::Collective;
       if (!collective_group_name_into(node, name))
         name.clear();
-      auto it = groups.find(name);
-      if (it == groups.end())
-        it = groups.emplace(name, static_cast<int32_t>(groups.size())).first;
-      p.group[v] = it->second;
+      p.group[v] = groups.try_emplace(name, static_cast<int32_t>(groups.size())).first->second;
       p.collectives.push_back(v);
     } else if (is_metadata_node(node)) {
       // Reads no data: never blocks.
